@@ -1,0 +1,34 @@
+package org.cobraverify.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The {@code cobra} command: checks histories of transactional key-value stores for serializability. */
+@Command(name = "cobra", mixinStandardHelpOptions = true, version = "cobra 0.1.0",
+        description = "Black-box serializability checking of transactional key-value stores.",
+        subcommands = {VerifyCommand.class, BenchCommand.class, CommandLine.HelpCommand.class})
+public final class CobraCommand implements Runnable {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(System.out);
+    }
+
+    public static void main(String[] args) {
+        System.exit(execute(args));
+    }
+
+    /** Runs the command line and returns its exit code (bad arguments: 2). */
+    public static int execute(String... args) {
+        CommandLine cl = new CommandLine(new CobraCommand());
+        cl.setExitCodeExceptionMapper(e -> 2);
+        cl.setParameterExceptionHandler((ex, a) -> {
+            ex.getCommandLine().getErr().println("cobra: " + ex.getMessage());
+            ex.getCommandLine().getErr().println("Try '" + ex.getCommandLine().getCommandSpec().qualifiedName() + " --help'.");
+            return 2;
+        });
+        return cl.execute(args);
+    }
+}

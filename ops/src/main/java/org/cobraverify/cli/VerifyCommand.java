@@ -1,0 +1,122 @@
+package org.cobraverify.cli;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.cobraverify.checker.CheckOptions;
+import org.cobraverify.checker.Checker;
+import org.cobraverify.checker.Verdict;
+import org.cobraverify.history.History;
+import org.cobraverify.io.HistoryFormat;
+import org.cobraverify.io.HistoryReaders;
+import org.cobraverify.io.MalformedHistoryException;
+import org.cobraverify.report.JsonReport;
+import org.cobraverify.report.TextReport;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code cobra verify PATH...}: checks each history one-shot. Exit 0 accept, 1 reject, 2 unreadable
+ * input or bad arguments, 3 undecided within the limits. With several histories the exit code is the
+ * most serious outcome: a reject outranks an error, which outranks an unknown.
+ */
+@Command(name = "verify", mixinStandardHelpOptions = true,
+        description = {"Checks histories for serializability (with session order) and prints a verdict with proof.",
+                "Exit codes: 0 accepted, 1 rejected, 2 input could not be checked, 3 undecided within the limits."})
+public final class VerifyCommand implements Callable<Integer> {
+    @Parameters(arity = "1..*", paramLabel = "PATH", description = "History files, or Cobra log directories (one history each).")
+    List<Path> paths;
+
+    @Option(names = "--format", paramLabel = "FORMAT",
+            description = "cobra-jsonl, cobra-log, dbcop, polysi, elle-edn or elle-json (default: detected per file).")
+    String format;
+
+    @Option(names = "--json", description = "Print one JSON object per history (one per line).")
+    boolean json;
+
+    @Option(names = "--witness", paramLabel = "FILE", description = "On accept, write a serial order of the committed transactions (one id per line).")
+    Path witness;
+
+    @Option(names = "--timeout", paramLabel = "SECONDS", description = "Give up with 'unknown' (exit 3) after this long per history.")
+    double timeout;
+
+    @Option(names = "--max-heap", paramLabel = "MB", description = "Give up with 'unknown' (exit 3) when the heap grows past this.")
+    long maxHeapMb;
+
+    @Option(names = "--cobra-timestamps", description = "Cobra logs: 'S' and 'C' records carry a timestamp.")
+    boolean cobraTimestamps;
+
+    PrintStream out = System.out, err = System.err;
+
+    @Override
+    public Integer call() {
+        if (witness != null && paths.size() > 1) {
+            err.println("cobra verify: --witness takes exactly one history");
+            return 2;
+        }
+        HistoryFormat fmt = null;
+        if (format != null) {
+            try {
+                fmt = HistoryFormat.fromCliName(format);
+            } catch (IllegalArgumentException e) {
+                err.println("cobra verify: " + e.getMessage());
+                return 2;
+            }
+        }
+        int worst = 0;
+        for (Path p : paths) worst = worse(worst, verifyOne(p, fmt));
+        return worst;
+    }
+
+    static int worse(int a, int b) { return rank(b) > rank(a) ? b : a; }
+
+    private static int rank(int code) {
+        return switch (code) { case 1 -> 4; case 2 -> 3; case 3 -> 2; default -> 1; };
+    }
+
+    private int verifyOne(Path p, HistoryFormat fmt) {
+        String name = p.toString();
+        long t0 = System.nanoTime();
+        HistoryReaders.Loaded loaded;
+        try {
+            loaded = HistoryReaders.read(p, fmt, new HistoryReaders.Options(cobraTimestamps));
+        } catch (MalformedHistoryException e) {
+            report(name, e.getMessage());
+            return 2;
+        } catch (IOException e) {
+            report(name, name + ": cannot read: " + e.getMessage());
+            return 2;
+        }
+        long t1 = System.nanoTime();
+        History h = loaded.history();
+        CheckOptions opts = CheckOptions.defaults().withTimeout(timeout).withMaxHeap(maxHeapMb * 1024 * 1024);
+        Verdict v = Checker.check(h, opts);
+        List<String> notes = new ArrayList<>(loaded.notes());
+        notes.addAll(v.notes());
+        v = new Verdict(v.outcome(), v.certificate(), v.witness(), v.unknownReason(), v.stats(), notes);
+        double millis = (System.nanoTime() - t0) / 1e6;
+        if (json) out.println(JsonReport.render(name, loaded.format().cliName(), v, h.size(), millis, (t1 - t0) / 1e6));
+        else out.print(TextReport.render(name, v, h.size(), millis));
+        if (v.outcome() == Verdict.Outcome.ACCEPT && witness != null) {
+            try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(witness, StandardCharsets.UTF_8))) {
+                for (int t : v.witness()) w.println(h.name(t));
+            } catch (IOException e) {
+                err.println("cobra verify: cannot write the witness to " + witness + ": " + e.getMessage());
+                return 2;
+            }
+        }
+        return v.outcome().exitCode();
+    }
+
+    private void report(String name, String message) {
+        if (json) out.println(JsonReport.error(name, message));
+        else err.println("cobra verify: " + message);
+    }
+}

@@ -1,0 +1,39 @@
+package org.cobraverify.checker;
+
+/** The named anomalies a certificate can carry (Adya's phenomena and the common names for them). */
+public enum AnomalyKind {
+    /** A read of a (key, value) that no operation wrote. */
+    UNWRITTEN_READ("read of a never-written value"),
+    /** G1a: a read of a write by an aborted transaction. */
+    G1A("G1a (aborted read)"),
+    /** G1b: a read of a write that its own transaction later overwrote. */
+    G1B("G1b (intermediate read)"),
+    /** A transaction that does not see its own write, or reads one key twice differently. */
+    INTERNAL("internal inconsistency"),
+    /** Two transactions read-modified-wrote the same version. */
+    LOST_UPDATE("lost update"),
+    /** List reads that disagree on a key's version order. */
+    INCOMPATIBLE_ORDER("incompatible order"),
+    /** G0: a cycle of write-write dependencies. */
+    G0("G0 (write cycle)"),
+    /** G1c: a cycle of write-write and write-read dependencies. */
+    G1C("G1c (circular information flow)"),
+    /** G-single: a cycle with exactly one anti-dependency (read skew). */
+    G_SINGLE("G-single (read skew)"),
+    /** G2 with two transactions and two anti-dependencies. */
+    WRITE_SKEW("write skew (G2)"),
+    /** G2: two writers, two readers who see them in opposite orders. */
+    LONG_FORK("long fork (G2)"),
+    /** G2: a cycle with two or more anti-dependencies. */
+    G2("G2 (anti-dependency cycle)"),
+    /** A cycle that needs session order to close (it would not be one without so edges). */
+    SESSION_CYCLE("cycle through session order"),
+    /** No serial order exists, proved by search; the certificate is a non-serializable sub-history. */
+    UNSERIALIZABLE("not serializable (proved by search)");
+
+    private final String title;
+
+    AnomalyKind(String title) { this.title = title; }
+
+    public String title() { return title; }
+}

@@ -1,0 +1,21 @@
+package org.cobraverify.checker;
+
+import java.util.List;
+
+/**
+ * The proof of a rejection, self-contained (names, not indexes): the anomaly, a one-line summary, the
+ * cycle of labelled dependency edges where there is one, and every transaction it involves with its
+ * operations. For a violation proved by search, {@link #subHistory} lists a set of transactions
+ * (closed under read-from) that is already not serializable.
+ */
+public record Certificate(AnomalyKind kind, String summary, List<Edge> cycle, List<Txn> transactions,
+                          List<String> subHistory, List<String> alsoFound) {
+
+    /** One edge of a cycle: {@code from -label(key)-> to}, with the reason when it was derived, not observed. */
+    public record Edge(String from, String to, String kind, String key, String derivedBecause) {
+        public String label() { return key == null ? kind : kind + "(" + key + ")"; }
+    }
+
+    /** One transaction of the certificate, as the history recorded it. */
+    public record Txn(String id, String session, String status, String ops, int line) {}
+}

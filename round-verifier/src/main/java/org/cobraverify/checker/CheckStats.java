@@ -1,0 +1,16 @@
+package org.cobraverify.checker;
+
+/** What one check did and where its time went; filled in as the steps run. */
+public final class CheckStats {
+    public int transactions, included, keys, sessions;
+    public long constructNanos, pruneNanos, solveNanos;
+    public int knownEdges, chains;
+    public int constraintsBefore, constraintsAfterPrune, constraintsToSolver;
+    public int pruneRounds, components, largestComponent;
+    public long conflicts, decisions;
+    public String solver = "";
+
+    public double constructMillis() { return constructNanos / 1e6; }
+    public double pruneMillis() { return pruneNanos / 1e6; }
+    public double solveMillis() { return solveNanos / 1e6; }
+}

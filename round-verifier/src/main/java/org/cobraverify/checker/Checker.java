@@ -1,0 +1,385 @@
+package org.cobraverify.checker;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import org.cobraverify.history.History;
+import org.cobraverify.history.IntVec;
+import org.cobraverify.solver.Budget;
+import org.cobraverify.solver.Instance;
+import org.cobraverify.solver.Result;
+
+/**
+ * The checker: decides whether a history is serializable (with session order) and proves its answer.
+ * Pure: a {@link History} in, a {@link Verdict} out; no files, no printing.
+ *
+ * <p>Steps (DESIGN §4): 1 {@link ReadFromIndex}; 2 {@link KnownGraph} (wr and so edges); 3–4
+ * {@link Chains}; 5 {@link Constraints}; 6 {@link CycleFinder}; 7 {@link Pruner}; 8 {@link Components}
+ * and the {@link org.cobraverify.solver.Solver}; 9 certificates. Accept comes with a witness: a
+ * topological order of the known graph completed with a side of every constraint, which is a serial
+ * order that explains every read.
+ */
+public final class Checker {
+    private final History h;
+    private final CheckOptions options;
+    private final CheckStats stats = new CheckStats();
+    private final List<String> notes = new ArrayList<>();
+    private ReadFromIndex rf;
+    private KnownGraph g;
+    private Constraints cons;
+    private long[] priority;
+
+    private Checker(History h, CheckOptions options) {
+        this.h = h;
+        this.options = options;
+    }
+
+    public static Verdict check(History h) { return check(h, CheckOptions.defaults()); }
+
+    public static Verdict check(History h, CheckOptions options) {
+        return new Checker(h, options).run();
+    }
+
+    private Verdict run() {
+        Budget budget = Budget.of(options.timeoutSeconds(), options.maxHeapBytes());
+        stats.solver = options.solver().name();
+        stats.transactions = h.size();
+        stats.keys = h.keyCount();
+        stats.sessions = h.sessionCount();
+        long t0 = System.nanoTime();
+        try {
+            rf = new ReadFromIndex(h);
+            stats.included = rf.includedCount();
+            if (!rf.anomalies.isEmpty()) return reject(anomalyCertificate(rf.anomalies));
+            g = new KnownGraph(h.size());
+            for (int i = 0; i < rf.readKey.size(); i++) {
+                int w = rf.readWriter.get(i);
+                if (w >= 0) g.add(w, rf.readTxn.get(i), KnownGraph.WR, rf.readKey.get(i));
+            }
+            int[] sessionPred = new int[h.size()];
+            Arrays.fill(sessionPred, -1);
+            int[] last = new int[h.sessionCount()];
+            Arrays.fill(last, -1);
+            for (int t = 0; t < h.size(); t++) {
+                if (!rf.included[t]) continue;
+                int s = h.session(t);
+                if (last[s] >= 0) {
+                    g.add(last[s], t, KnownGraph.SO, -1);
+                    sessionPred[t] = last[s];
+                }
+                last[s] = t;
+            }
+            List<Anomaly> chainAnomalies = new ArrayList<>();
+            Chains chains = new Chains(h, rf, g, chainAnomalies);
+            if (!chainAnomalies.isEmpty()) return reject(anomalyCertificate(chainAnomalies));
+            cons = new Constraints(chains);
+            stats.chains = chains.chainCount();
+            stats.constraintsBefore = cons.size();
+            priority = serialGuess(sessionPred);
+            long t1 = System.nanoTime();
+            stats.constructNanos = t1 - t0;
+
+            Pruner pruner = new Pruner();
+            int[] cycle = pruner.prune(g, cons, rf.included, sessionPred, priority, budget);
+            long t2 = System.nanoTime();
+            stats.pruneNanos = t2 - t1;
+            stats.pruneRounds = pruner.rounds;
+            stats.constraintsAfterPrune = cons.activeCount;
+            if (cycle != null) return reject(cycleCertificate(cycle));
+
+            Verdict v = solveRemaining(budget);
+            stats.solveNanos = System.nanoTime() - t2;
+            stats.knownEdges = g.edgeCount();
+            if (v != null) return v;
+            int[] order = CycleFinder.topologicalOrder(g, g.outCsr(), rf.included, priority);
+            if (order == null) throw new IllegalStateException("internal error: the completed graph has a cycle");
+            return new Verdict(Verdict.Outcome.ACCEPT, null, order, null, stats, notes);
+        } catch (Budget.Exhausted e) {
+            return new Verdict(Verdict.Outcome.UNKNOWN, null, null, e.getMessage(), stats, notes);
+        }
+    }
+
+    /**
+     * A guess at each transaction's place in a serial order: its start time where recorded, else its
+     * relative progress through its session (sessions are assumed to run side by side).
+     */
+    private long[] serialGuess(int[] sessionPred) {
+        int n = h.size();
+        long[] p = new long[n];
+        if (h.hasTimestamps()) {
+            for (int t = 0; t < n; t++) p[t] = h.start(t) == History.NO_TIME ? Long.MAX_VALUE : h.start(t);
+            return p;
+        }
+        int[] count = new int[h.sessionCount()];
+        int[] index = new int[n];
+        for (int t = 0; t < n; t++) if (rf.included[t]) index[t] = count[h.session(t)]++;
+        for (int t = 0; t < n; t++) if (rf.included[t]) p[t] = (long) ((index[t] + 0.5) / count[h.session(t)] * (1L << 40));
+        return p;
+    }
+
+    private Verdict reject(Certificate c) {
+        return new Verdict(Verdict.Outcome.REJECT, c, null, null, stats, notes);
+    }
+
+    // ---- step 8: decompose, then solve ----
+
+    private Verdict solveRemaining(Budget budget) {
+        if (cons.activeCount == 0) return null;
+        int n = h.size();
+        IntVec es = new IntVec(g.edgeCount() + cons.activeCount * 4), ed = new IntVec(g.edgeCount() + cons.activeCount * 4);
+        for (int e = 0; e < g.edgeCount(); e++) { es.add(g.src.get(e)); ed.add(g.dst.get(e)); }
+        int[] rt = cons.chains.rt;
+        for (int c = 0; c < cons.size(); c++) {
+            if (!cons.active[c]) continue;
+            for (int side = 0; side < 2; side++) {
+                boolean b = side == 1;
+                int t = cons.target(c, b);
+                for (int i = cons.sourcesStart(c, b); i < cons.sourcesEnd(c, b); i++) { es.add(rt[i]); ed.add(t); }
+            }
+        }
+        Components comps = new Components(n, es, ed);
+        int[] comp = comps.comp;
+        int[] uf = new int[comps.count];
+        for (int i = 0; i < uf.length; i++) uf[i] = i;
+        IntVec pending = new IntVec();
+        for (int c = 0; c < cons.size(); c++) {
+            if (!cons.active[c]) continue;
+            int ca = internalComponent(c, false, comp), cb = internalComponent(c, true, comp);
+            if (ca < 0) { cons.addSide(g, c, false, -1); cons.deactivate(c); continue; }
+            if (cb < 0) { cons.addSide(g, c, true, -1); cons.deactivate(c); continue; }
+            for (int side = 0; side < 2; side++) {
+                boolean b = side == 1;
+                int t = cons.target(c, b);
+                for (int i = cons.sourcesStart(c, b); i < cons.sourcesEnd(c, b); i++)
+                    if (comp[rt[i]] == comp[t]) union(uf, comp[t], ca);
+            }
+            pending.add(c);
+        }
+        stats.constraintsToSolver = pending.size();
+        if (pending.isEmpty()) return null;
+        // group constraints by the union of components they touch
+        int[] groupOf = new int[comps.count];
+        Arrays.fill(groupOf, -1);
+        List<IntVec> groups = new ArrayList<>();
+        for (int i = 0; i < pending.size(); i++) {
+            int c = pending.get(i);
+            int root = find(uf, internalComponent(c, false, comp));
+            if (groupOf[root] < 0) { groupOf[root] = groups.size(); groups.add(new IntVec()); }
+            groups.get(groupOf[root]).add(c);
+        }
+        stats.components = groups.size();
+        groups.sort((a, b) -> Integer.compare(a.size(), b.size()));
+        for (IntVec grp : groups) {
+            stats.largestComponent = Math.max(stats.largestComponent, grp.size());
+            int root = find(uf, internalComponent(grp.get(0), false, comp));
+            Verdict v = solveGroup(grp, root, comp, uf, budget);
+            if (v != null) return v;
+        }
+        return null;
+    }
+
+    private int internalComponent(int c, boolean sideB, int[] comp) {
+        int t = cons.target(c, sideB);
+        int[] rt = cons.chains.rt;
+        for (int i = cons.sourcesStart(c, sideB); i < cons.sourcesEnd(c, sideB); i++) if (comp[rt[i]] == comp[t]) return comp[t];
+        return -1;
+    }
+
+    private static int find(int[] uf, int x) {
+        while (uf[x] != x) { uf[x] = uf[uf[x]]; x = uf[x]; }
+        return x;
+    }
+
+    private static void union(int[] uf, int a, int b) {
+        a = find(uf, a);
+        b = find(uf, b);
+        if (a != b) uf[a] = b;
+    }
+
+    private Verdict solveGroup(IntVec grp, int root, int[] comp, int[] uf, Budget budget) {
+        int n = h.size();
+        int[] local = new int[n];
+        Arrays.fill(local, -1);
+        IntVec global = new IntVec();
+        for (int v = 0; v < n; v++) if (comp[v] >= 0 && find(uf, comp[v]) == root) { local[v] = global.size(); global.add(v); }
+        IntVec fs = new IntVec(), fd = new IntVec();
+        for (int e = 0; e < g.edgeCount(); e++) {
+            int u = g.src.get(e), v = g.dst.get(e);
+            if (local[u] >= 0 && comp[u] == comp[v]) { fs.add(local[u]); fd.add(local[v]); }
+        }
+        int vars = grp.size();
+        int[] litStart = new int[2 * vars + 1];
+        IntVec ls = new IntVec(), ld = new IntVec();
+        int[] rt = cons.chains.rt;
+        for (int x = 0; x < vars; x++) {
+            int c = grp.get(x);
+            for (int side = 0; side < 2; side++) {
+                boolean b = side == 1;
+                int t = cons.target(c, b);
+                for (int i = cons.sourcesStart(c, b); i < cons.sourcesEnd(c, b); i++) {
+                    int s = rt[i];
+                    if (comp[s] == comp[t]) { ls.add(local[s]); ld.add(local[t]); }
+                }
+                litStart[2 * x + side + 1] = ls.size();
+            }
+        }
+        long[] prio = new long[global.size()];
+        for (int i = 0; i < prio.length; i++) prio[i] = priority[global.get(i)];
+        Instance inst = new Instance(global.size(), fs.toArray(), fd.toArray(), vars, litStart, ls.toArray(), ld.toArray(), prio);
+        Result r = options.solver().solve(inst, budget);
+        stats.conflicts += r.conflicts();
+        stats.decisions += r.decisions();
+        switch (r.status()) {
+            case SAT -> {
+                for (int x = 0; x < vars; x++) {
+                    int c = grp.get(x);
+                    cons.addSide(g, c, !r.sideA()[x], -1);
+                    cons.deactivate(c);
+                }
+                return null;
+            }
+            case UNSAT -> {
+                int[] core = r.coreVariables();
+                int[] coreCons = new int[core.length];
+                for (int i = 0; i < core.length; i++) coreCons[i] = grp.get(core[i]);
+                return reject(unsatCertificate(coreCons, global.size()));
+            }
+            default -> {
+                return new Verdict(Verdict.Outcome.UNKNOWN, null, null, r.reason(), stats, notes);
+            }
+        }
+    }
+
+    // ---- step 9: certificates ----
+
+    private String tx(int t) { return "T" + h.name(t); }
+
+    private Certificate.Txn txn(int t) {
+        return new Certificate.Txn(h.name(t), History.show(h.sessionName(h.session(t))), History.statusName(h.status(t)), h.describeOps(t), h.line(t));
+    }
+
+    private Certificate anomalyCertificate(List<Anomaly> found) {
+        Anomaly a = found.get(0);
+        Set<Integer> ts = new LinkedHashSet<>();
+        for (int t : a.txns()) ts.add(t);
+        List<Certificate.Txn> txns = new ArrayList<>();
+        for (int t : ts) txns.add(txn(t));
+        List<String> also = new ArrayList<>();
+        for (int i = 1; i < found.size(); i++) also.add(found.get(i).kind().title() + ": " + found.get(i).explanation());
+        return new Certificate(a.kind(), a.explanation(), List.of(), txns, List.of(), also);
+    }
+
+    private Certificate cycleCertificate(int[] cycle) {
+        List<Certificate.Edge> edges = new ArrayList<>();
+        Set<Integer> ts = new LinkedHashSet<>();
+        int rw = 0, ww = 0, wr = 0, so = 0;
+        for (int e : cycle) {
+            int k = g.kind.get(e);
+            switch (k) {
+                case KnownGraph.RW -> rw++;
+                case KnownGraph.WW -> ww++;
+                case KnownGraph.WR -> wr++;
+                default -> so++;
+            }
+            ts.add(g.src.get(e));
+            edges.add(edge(e));
+        }
+        AnomalyKind kind;
+        if (rw == 0) kind = wr == 0 && ww > 0 ? AnomalyKind.G0 : (ww + wr == 0 ? AnomalyKind.SESSION_CYCLE : AnomalyKind.G1C);
+        else if (rw == 1) kind = AnomalyKind.G_SINGLE;
+        else if (cycle.length == 2 && rw == 2) kind = AnomalyKind.WRITE_SKEW;
+        else if (cycle.length == 4 && rw == 2 && wr == 2 && alternates(cycle)) kind = AnomalyKind.LONG_FORK;
+        else kind = AnomalyKind.G2;
+        StringBuilder sb = new StringBuilder();
+        sb.append(kind.title()).append(": ");
+        for (Certificate.Edge e : edges) sb.append(e.from()).append(" -").append(e.label()).append(e.derivedBecause() != null ? "*" : "").append("-> ");
+        sb.append(edges.get(0).from());
+        if (so > 0 && kind != AnomalyKind.SESSION_CYCLE) sb.append(" (closed through session order)");
+        List<Certificate.Txn> txns = new ArrayList<>();
+        for (int t : ts) txns.add(txn(t));
+        return new Certificate(kind, sb.toString(), edges, txns, List.of(), List.of());
+    }
+
+    private boolean alternates(int[] cycle) {
+        for (int i = 0; i < cycle.length; i++)
+            if (g.kind.get(cycle[i]) == g.kind.get(cycle[(i + 1) % cycle.length])) return false;
+        return true;
+    }
+
+    private Certificate.Edge edge(int e) {
+        int k = g.kind.get(e), key = g.key.get(e);
+        String why = null;
+        int d = g.deriv.get(e);
+        if (d >= 0) {
+            int a = g.derivA.get(d), b = g.derivB.get(d);
+            int[] path = path(b, a, g.derivLimit.get(d));
+            StringBuilder sb = new StringBuilder("the other order of key " + History.show(h.keyName(g.key.get(e))) + "'s versions needs "
+                    + tx(a) + " -> " + tx(b) + ", but ");
+            if (path == null || path.length == 0) sb.append(tx(b)).append(" already reaches ").append(tx(a));
+            else {
+                sb.append(tx(b));
+                for (int pe : path) sb.append(" -").append(label(pe)).append("-> ").append(tx(g.dst.get(pe)));
+            }
+            why = sb.toString();
+        }
+        return new Certificate.Edge(tx(g.src.get(e)), tx(g.dst.get(e)), KnownGraph.kindName(k), key < 0 ? null : History.show(h.keyName(key)), why);
+    }
+
+    private String label(int e) {
+        int key = g.key.get(e);
+        return KnownGraph.kindName(g.kind.get(e)) + (key < 0 ? "" : "(" + History.show(h.keyName(key)) + ")");
+    }
+
+    /** A shortest path from u to v using only the first {@code limit} edges, as edge indexes; null if none. */
+    private int[] path(int u, int v, int limit) {
+        if (u == v) return new int[0];
+        KnownGraph.Csr out = g.csr(limit, false);
+        int[] parent = new int[g.n];
+        Arrays.fill(parent, -2);
+        IntVec q = new IntVec();
+        q.add(u);
+        parent[u] = -1;
+        for (int i = 0; i < q.size(); i++) {
+            int x = q.get(i);
+            for (int p = out.start[x]; p < out.start[x + 1]; p++) {
+                int y = out.target[p];
+                if (parent[y] != -2) continue;
+                parent[y] = out.edge[p];
+                if (y == v) {
+                    IntVec r = new IntVec();
+                    for (int w = v; w != u; w = g.src.get(parent[w])) r.add(parent[w]);
+                    int[] a = r.toArray();
+                    for (int l = 0, m = a.length - 1; l < m; l++, m--) { int tmp = a[l]; a[l] = a[m]; a[m] = tmp; }
+                    return a;
+                }
+                q.add(y);
+            }
+        }
+        return null;
+    }
+
+    private Certificate unsatCertificate(int[] coreCons, int componentSize) {
+        Set<Integer> ts = new LinkedHashSet<>();
+        List<String> lines = new ArrayList<>();
+        Chains ch = cons.chains;
+        for (int c : coreCons) {
+            int i = cons.first.get(c), j = cons.second.get(c);
+            ts.add(ch.chainHead.get(i));
+            ts.add(ch.chainTail.get(i));
+            ts.add(ch.chainHead.get(j));
+            ts.add(ch.chainTail.get(j));
+            for (int x = cons.sourcesStart(c, false); x < cons.sourcesEnd(c, false); x++) ts.add(ch.rt[x]);
+            for (int x = cons.sourcesStart(c, true); x < cons.sourcesEnd(c, true); x++) ts.add(ch.rt[x]);
+            lines.add("key " + History.show(h.keyName(cons.key(c))) + ": the versions of " + tx(ch.chainTail.get(i)) + " and "
+                    + tx(ch.chainTail.get(j)) + " can be ordered neither way");
+        }
+        List<Certificate.Txn> txns = new ArrayList<>();
+        List<String> sub = new ArrayList<>();
+        for (int t : ts) { txns.add(txn(t)); sub.add(h.name(t)); }
+        String summary = "no serial order exists: " + coreCons.length + " write-order choice(s) among " + ts.size()
+                + " transactions (in a strongly connected group of " + componentSize + ") each close a cycle whichever way they go";
+        return new Certificate(AnomalyKind.UNSERIALIZABLE, summary, List.of(), txns, sub, lines);
+    }
+}

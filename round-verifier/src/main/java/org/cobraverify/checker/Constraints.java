@@ -1,0 +1,60 @@
+package org.cobraverify.checker;
+
+import org.cobraverify.history.IntVec;
+
+/**
+ * Step 5: coalesced constraints. For two chains i and j of one key, exactly one of two edge sets holds:
+ * side A (i before j): every reader of i's tail version (or the tail itself, if unread) → head of j;
+ * side B: the mirror image. All readers of a version share one constraint. Edges are not stored: they
+ * are generated from the chains on demand ({@link #sources}, {@link #target}).
+ */
+final class Constraints {
+    final Chains chains;
+    final IntVec first = new IntVec(), second = new IntVec();
+    boolean[] active;
+    int activeCount;
+
+    Constraints(Chains ch) {
+        this.chains = ch;
+        int keys = ch.keyChainStart.length - 1;
+        for (int k = 0; k < keys; k++) {
+            int s = ch.keyChainStart[k], e = ch.keyChainStart[k + 1];
+            for (int a = s; a < e; a++)
+                for (int b = a + 1; b < e; b++) {
+                    first.add(ch.chainsByKey[a]);
+                    second.add(ch.chainsByKey[b]);
+                }
+        }
+        active = new boolean[first.size()];
+        java.util.Arrays.fill(active, true);
+        activeCount = first.size();
+    }
+
+    int size() { return first.size(); }
+
+    /** The chain whose readers are the sources of side {@code sideB ? B : A}. */
+    int fromChain(int c, boolean sideB) { return sideB ? second.get(c) : first.get(c); }
+
+    /** Target of every edge of a side: the head of the other chain. */
+    int target(int c, boolean sideB) { return chains.chainHead.get(sideB ? first.get(c) : second.get(c)); }
+
+    int sourcesStart(int c, boolean sideB) { return chains.rtStart[fromChain(c, sideB)]; }
+
+    int sourcesEnd(int c, boolean sideB) { return chains.rtStart[fromChain(c, sideB) + 1]; }
+
+    int key(int c) { return chains.chainKey.get(first.get(c)); }
+
+    /** Adds the edges of one side to the known graph, each recording why. */
+    void addSide(KnownGraph g, int c, boolean sideB, int derivation) {
+        int t = target(c, sideB), k = key(c);
+        for (int i = sourcesStart(c, sideB); i < sourcesEnd(c, sideB); i++) {
+            int s = chains.rt[i];
+            if (s == t) continue; // cannot happen for a consistent pair; a self-loop would be caught by reachability
+            g.add(s, t, chains.rtIsTail[i] ? KnownGraph.WW : KnownGraph.RW, k, derivation);
+        }
+    }
+
+    void deactivate(int c) {
+        if (active[c]) { active[c] = false; activeCount--; }
+    }
+}

@@ -1,0 +1,73 @@
+package org.cobraverify.checker;
+
+import java.util.Arrays;
+import org.cobraverify.history.IntVec;
+
+/**
+ * Step 2: the known graph. Vertices are transaction indexes (transactions the checker does not include
+ * have no edges); T⊥ is not a vertex, since it precedes everything and can lie on no cycle. Edges are
+ * append-only, each with a kind ({@link #SO}, {@link #WR}, {@link #WW}, {@link #RW}), the key it
+ * concerns (-1 for session order) and, for an edge that pruning or decomposition derived from a
+ * constraint, a derivation.
+ */
+public final class KnownGraph {
+    public static final int SO = 0, WR = 1, WW = 2, RW = 3;
+    private static final String[] KIND_NAMES = {"so", "wr", "ww", "rw"};
+
+    final int n;
+    final IntVec src = new IntVec(1024), dst = new IntVec(1024), kind = new IntVec(1024), key = new IntVec(1024), deriv = new IntVec(1024);
+    // derivations: a forced side of constraint c, because the other side's edge (a, b) had a path b ~> a using
+    // only edges with index < limit
+    final IntVec derivConstraint = new IntVec(), derivA = new IntVec(), derivB = new IntVec(), derivLimit = new IntVec();
+
+    KnownGraph(int n) { this.n = n; }
+
+    public int vertexCount() { return n; }
+
+    public int edgeCount() { return src.size(); }
+
+    public static String kindName(int k) { return KIND_NAMES[k]; }
+
+    void add(int u, int v, int k, int onKey) { add(u, v, k, onKey, -1); }
+
+    void add(int u, int v, int k, int onKey, int derivation) {
+        src.add(u);
+        dst.add(v);
+        kind.add(k);
+        key.add(onKey);
+        deriv.add(derivation);
+    }
+
+    int derivation(int constraint, int a, int b) {
+        derivConstraint.add(constraint);
+        derivA.add(a);
+        derivB.add(b);
+        derivLimit.add(src.size());
+        return derivConstraint.size() - 1;
+    }
+
+    /** Out-adjacency in CSR form over the first {@code edges} edges: {@code start[v]..start[v+1]} index {@code edge[]}. */
+    static final class Csr {
+        final int[] start, edge, target;
+
+        Csr(int[] start, int[] edge, int[] target) { this.start = start; this.edge = edge; this.target = target; }
+    }
+
+    Csr outCsr() { return csr(edgeCount(), false); }
+
+    Csr csr(int edges, boolean reverse) {
+        int[] start = new int[n + 1];
+        int[] from = reverse ? dst.raw() : src.raw();
+        int[] to = reverse ? src.raw() : dst.raw();
+        for (int e = 0; e < edges; e++) start[from[e] + 1]++;
+        for (int v = 0; v < n; v++) start[v + 1] += start[v];
+        int[] pos = Arrays.copyOf(start, n);
+        int[] edge = new int[edges], target = new int[edges];
+        for (int e = 0; e < edges; e++) {
+            int p = pos[from[e]]++;
+            edge[p] = e;
+            target[p] = to[e];
+        }
+        return new Csr(start, edge, target);
+    }
+}

@@ -1,0 +1,54 @@
+package org.cobraverify.checker;
+
+import org.cobraverify.solver.Budget;
+
+/**
+ * Step 7: pruning to a fixed point. With reachability in the known graph, a constraint side with an
+ * edge (a, b) such that b ⇝ a would close a cycle, so the other side holds: its edges join the known
+ * graph (with a derivation naming the blocking edge) and the constraint is dropped. Repeats until no
+ * constraint changes, or until a side is forced that closes a cycle (then the caller's cycle check
+ * finds it).
+ */
+final class Pruner {
+    int rounds;
+    int forced;
+
+    /**
+     * Runs pruning rounds. Returns null when a fixed point is reached with an acyclic known graph, or
+     * the edge list of a cycle in the known graph.
+     */
+    int[] prune(KnownGraph g, Constraints cons, boolean[] live, int[] sessionPred, long[] priority, Budget budget) {
+        while (true) {
+            budget.check();
+            KnownGraph.Csr out = g.outCsr();
+            int[] topo = CycleFinder.topologicalOrder(g, out, live, null);
+            if (topo == null) return CycleFinder.findCycle(g, out, live);
+            if (cons.activeCount == 0) return null;
+            rounds++;
+            Reachability r = new Reachability(g, out, topo, sessionPred);
+            boolean changed = false;
+            for (int c = 0; c < cons.size(); c++) {
+                if (!cons.active[c]) continue;
+                int blockA = blocked(cons, r, c, false);
+                int blockB = blocked(cons, r, c, true);
+                if (blockA < 0 && blockB < 0) continue;
+                boolean forceB = blockA >= 0;
+                int blocker = forceB ? blockA : blockB;
+                int d = g.derivation(c, cons.chains.rt[blocker], cons.target(c, !forceB));
+                cons.addSide(g, c, forceB, d);
+                cons.deactivate(c);
+                forced++;
+                changed = true;
+            }
+            if (!changed) return null;
+        }
+    }
+
+    /** Index (into {@code chains.rt}) of an edge of the side whose target reaches its source, or -1. */
+    private static int blocked(Constraints cons, Reachability r, int c, boolean sideB) {
+        int t = cons.target(c, sideB);
+        int[] rt = cons.chains.rt;
+        for (int i = cons.sourcesStart(c, sideB); i < cons.sourcesEnd(c, sideB); i++) if (r.reaches(t, rt[i])) return i;
+        return -1;
+    }
+}

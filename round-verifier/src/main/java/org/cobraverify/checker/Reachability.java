@@ -1,0 +1,68 @@
+package org.cobraverify.checker;
+
+import java.util.Arrays;
+
+/**
+ * All-pairs reachability of an acyclic known graph, compressed by a chain cover: vertices are split into
+ * chains, paths in the graph along which each vertex reaches every later one (session order gives most
+ * of them). For each vertex v and chain c, {@code reach[v*C + c]} is the smallest position in c that v
+ * reaches (or more), so {@code u ⇝ v} iff {@code reach[u*C + chain(v)] <= pos(v)}. Space n·C ints, time
+ * E·C: far below a bit matrix for histories with few sessions.
+ */
+final class Reachability {
+    private static final int INF = Integer.MAX_VALUE;
+    final int chains;
+    final int[] chainOf, pos, reach;
+
+    /** Requires: {@code topo} is a topological order of the live vertices of {@code out}. */
+    Reachability(KnownGraph g, KnownGraph.Csr out, int[] topo, int[] sessionPred) {
+        int n = g.n;
+        chainOf = new int[n];
+        pos = new int[n];
+        Arrays.fill(chainOf, -1);
+        // greedy chain cover in topological order: extend the chain whose tail is a direct predecessor,
+        // trying the session predecessor first
+        KnownGraph.Csr in = g.csr(g.edgeCount(), true);
+        int[] chainTail = new int[Math.max(1, topo.length)];
+        int[] chainLen = new int[Math.max(1, topo.length)];
+        int c = 0;
+        for (int v : topo) {
+            int chosen = -1;
+            int sp = sessionPred == null ? -1 : sessionPred[v];
+            if (sp >= 0 && chainOf[sp] >= 0 && chainTail[chainOf[sp]] == sp) chosen = chainOf[sp];
+            else {
+                for (int p = in.start[v]; p < in.start[v + 1] && chosen < 0; p++) {
+                    int u = in.target[p];
+                    if (chainOf[u] >= 0 && chainTail[chainOf[u]] == u) chosen = chainOf[u];
+                }
+            }
+            if (chosen < 0) chosen = c++;
+            chainOf[v] = chosen;
+            pos[v] = chainLen[chosen]++;
+            chainTail[chosen] = v;
+        }
+        chains = Math.max(1, c);
+        long cells = (long) n * chains;
+        if (cells > Integer.MAX_VALUE - 8) throw new IllegalStateException("reachability index too large: " + n + " vertices x " + chains + " chains");
+        reach = new int[(int) cells];
+        Arrays.fill(reach, INF);
+        for (int i = topo.length - 1; i >= 0; i--) {
+            int v = topo[i];
+            int base = v * chains;
+            for (int p = out.start[v]; p < out.start[v + 1]; p++) {
+                int w = out.target[p];
+                int wb = w * chains;
+                for (int k = 0; k < chains; k++) {
+                    int x = reach[wb + k];
+                    if (x < reach[base + k]) reach[base + k] = x;
+                }
+            }
+            reach[base + chainOf[v]] = pos[v];
+        }
+    }
+
+    /** True iff there is a path from u to v (of length zero when u == v). Both must be live. */
+    boolean reaches(int u, int v) {
+        return reach[u * chains + chainOf[v]] <= pos[v];
+    }
+}

@@ -1,0 +1,315 @@
+package org.cobraverify.checker;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.cobraverify.history.History;
+import org.cobraverify.history.IntVec;
+import org.cobraverify.history.LongIntMap;
+
+/**
+ * Step 1: ties every external read to the write it observed, via the unique (key, value) of each write.
+ *
+ * <p>After construction: {@link #included} marks the transactions the checker reasons about (committed
+ * ones, plus transactions of unknown outcome whose writes some included read observed); every external
+ * read of an included transaction is listed once with its writer ({@link #INIT} for the initial state);
+ * every "immediately follows" fact about a key's version order is listed (a read-modify-write: T reads x
+ * from T' and writes x; a list read: consecutive appenders); and {@link #anomalies} holds the immediate
+ * rejections: reads of unwritten values, G1a, G1b, internal inconsistencies, incompatible list orders.
+ * A transaction's external read of a key is its first read of that key before writing it; later reads
+ * are checked against it (or against its own write) and produce no edge.
+ */
+public final class ReadFromIndex {
+    /** The writer of the initial state, T⊥. */
+    public static final int INIT = -1;
+    public static final int FACT_RMW = 0, FACT_LIST = 1;
+    private static final int MAX_ANOMALIES = 100;
+
+    final History h;
+    final int[] opTxn;
+    final boolean[] finalWrite;
+    final boolean[] included;
+    final IntVec readTxn = new IntVec(), readKey = new IntVec(), readWriter = new IntVec(), readOp = new IntVec();
+    final IntVec factKey = new IntVec(), factPred = new IntVec(), factSucc = new IntVec(), factKind = new IntVec(), factOp = new IntVec();
+    final List<Anomaly> anomalies = new ArrayList<>();
+
+    private final LongIntMap writerOp;
+    private final int[] appendOrdinal; // for APPEND ops: 0-based position among its txn's appends to that key
+    private final int[] appendTotal;   // for final APPEND ops: how many appends its txn made to that key
+    // per-key scratch state of the transaction being processed, valid where stamp[k] == t + 1
+    private final int[] stamp, state, extWriter, curValue, appendsSoFar, prefixLen;
+    private static final int S_READ = 1, S_WROTE = 2;
+
+    public ReadFromIndex(History h) {
+        this.h = h;
+        int n = h.size(), ops = h.opCount(), keys = h.keyCount();
+        opTxn = new int[ops];
+        finalWrite = new boolean[ops];
+        appendOrdinal = new int[ops];
+        appendTotal = new int[ops];
+        writerOp = new LongIntMap(Math.max(16, ops));
+        stamp = new int[keys];
+        state = new int[keys];
+        extWriter = new int[keys];
+        curValue = new int[keys];
+        appendsSoFar = new int[keys];
+        prefixLen = new int[keys];
+        for (int t = 0; t < n; t++) {
+            for (int op = h.opStart(t); op < h.opEnd(t); op++) {
+                opTxn[op] = t;
+                byte k = h.kind(op);
+                if (k == History.WRITE || k == History.APPEND) {
+                    writerOp.put(pack(h.key(op), h.value(op)), op);
+                    if (k == History.APPEND) {
+                        int key = h.key(op);
+                        if (stamp[key] != t + 1) { stamp[key] = t + 1; appendsSoFar[key] = 0; }
+                        appendOrdinal[op] = appendsSoFar[key]++;
+                    }
+                }
+            }
+            // final writes: the last write/append of each key in the transaction
+            for (int op = h.opEnd(t) - 1; op >= h.opStart(t); op--) {
+                byte k = h.kind(op);
+                if (k != History.WRITE && k != History.APPEND) continue;
+                int key = h.key(op);
+                if (stamp[key] == -(t + 1)) continue;
+                stamp[key] = -(t + 1);
+                finalWrite[op] = true;
+                appendTotal[op] = appendOrdinal[op] + 1;
+            }
+        }
+        Arrays.fill(stamp, 0);
+        included = new boolean[n];
+        IntVec work = new IntVec(n);
+        for (int t = n - 1; t >= 0; t--) if (h.status(t) == History.COMMITTED) { included[t] = true; work.add(t); }
+        // process in input order first (nicer certificates), then promoted unknowns as they appear
+        int[] order = work.toArray();
+        for (int i = order.length - 1; i >= 0; i--) process(order[i], work);
+        work.clear();
+        while (!pendingPromotions.isEmpty()) {
+            int t = pendingPromotions.pop();
+            process(t, work);
+        }
+    }
+
+    private final IntVec pendingPromotions = new IntVec();
+
+    static long pack(int key, int value) { return ((long) key << 32) | (value & 0xffffffffL); }
+
+    /** Number of transactions the checker reasons about. */
+    public int includedCount() {
+        int c = 0;
+        for (boolean b : included) if (b) c++;
+        return c;
+    }
+
+    public boolean isIncluded(int t) { return included[t]; }
+
+    public List<Anomaly> anomalies() { return anomalies; }
+
+    private void anomaly(AnomalyKind kind, String text, int[] txns, int[] ops) {
+        if (anomalies.size() < MAX_ANOMALIES) anomalies.add(new Anomaly(kind, text, txns, ops));
+    }
+
+    private String tx(int t) { return "T" + h.name(t); }
+
+    private void process(int t, IntVec unused) {
+        int mark = t + 1;
+        for (int op = h.opStart(t); op < h.opEnd(t); op++) {
+            int key = h.key(op);
+            if (stamp[key] != mark) {
+                stamp[key] = mark;
+                state[key] = 0;
+                appendsSoFar[key] = 0;
+                extWriter[key] = Integer.MIN_VALUE;
+            }
+            switch (h.kind(op)) {
+                case History.WRITE, History.APPEND -> {
+                    if ((state[key] & S_WROTE) == 0 && (state[key] & S_READ) != 0 && extWriter[key] != Integer.MIN_VALUE) {
+                        fact(key, extWriter[key], t, FACT_RMW, op);
+                    }
+                    state[key] |= S_WROTE;
+                    curValue[key] = h.value(op);
+                    if (h.kind(op) == History.APPEND) appendsSoFar[key]++;
+                }
+                case History.READ -> registerRead(t, op, key);
+                default -> listRead(t, op, key);
+            }
+        }
+    }
+
+    private void registerRead(int t, int op, int key) {
+        int v = h.value(op);
+        if ((state[key] & S_WROTE) != 0) {
+            if (v != curValue[key]) {
+                anomaly(AnomalyKind.INTERNAL, tx(t) + " wrote " + h.describeOp(lastWriteBefore(t, op, key)) + " but then read " + h.describeOp(op)
+                        + ": a transaction must see its own writes", new int[] {t}, new int[] {lastWriteBefore(t, op, key), op});
+            }
+            return;
+        }
+        if ((state[key] & S_READ) != 0) {
+            if (v != curValue[key]) {
+                anomaly(AnomalyKind.INTERNAL, tx(t) + " read key " + History.show(h.keyName(key)) + " twice with different results ("
+                        + History.show(h.valueName(curValue[key])) + ", then " + History.show(h.valueName(v)) + ") and no write in between",
+                        new int[] {t}, new int[] {op});
+            }
+            return;
+        }
+        state[key] |= S_READ;
+        curValue[key] = v;
+        extWriter[key] = resolve(t, op, key, v, true);
+    }
+
+    /** Resolves an external read of (key, v); records it and returns the writer, or MIN_VALUE if it is an anomaly. */
+    private int resolve(int t, int op, int key, int v, boolean requireFinal) {
+        if (v == History.NIL) {
+            record(t, key, INIT, op);
+            return INIT;
+        }
+        int w = writerOp.get(pack(key, v));
+        if (w == LongIntMap.MISSING) {
+            anomaly(AnomalyKind.UNWRITTEN_READ, tx(t) + " read " + h.describeOp(op) + ", a value no transaction wrote",
+                    new int[] {t}, new int[] {op});
+            return Integer.MIN_VALUE;
+        }
+        int wt = opTxn[w];
+        if (wt == t) {
+            anomaly(AnomalyKind.INTERNAL, tx(t) + " read " + h.describeOp(op) + " before writing that value itself",
+                    new int[] {t}, new int[] {op, w});
+            return Integer.MIN_VALUE;
+        }
+        if (h.status(wt) == History.ABORTED) {
+            anomaly(AnomalyKind.G1A, tx(t) + " read " + h.describeOp(op) + ", written by " + tx(wt) + ", which aborted",
+                    new int[] {wt, t}, new int[] {w, op});
+            return Integer.MIN_VALUE;
+        }
+        if (requireFinal && !finalWrite[w]) {
+            anomaly(AnomalyKind.G1B, tx(t) + " read " + h.describeOp(op) + ", an intermediate value: " + tx(wt)
+                    + " overwrote it before committing", new int[] {wt, t}, new int[] {w, op});
+            return Integer.MIN_VALUE;
+        }
+        promote(wt);
+        record(t, key, wt, op);
+        return wt;
+    }
+
+    private void promote(int wt) {
+        if (!included[wt] && h.status(wt) == History.UNKNOWN) {
+            included[wt] = true;
+            pendingPromotions.add(wt);
+        }
+    }
+
+    private void record(int t, int key, int writer, int op) {
+        readTxn.add(t);
+        readKey.add(key);
+        readWriter.add(writer);
+        readOp.add(op);
+    }
+
+    private void fact(int key, int pred, int succ, int kind, int op) {
+        factKey.add(key);
+        factPred.add(pred);
+        factSucc.add(succ);
+        factKind.add(kind);
+        factOp.add(op);
+    }
+
+    private int lastWriteBefore(int t, int op, int key) {
+        for (int o = op - 1; o >= h.opStart(t); o--)
+            if (h.key(o) == key && (h.kind(o) == History.WRITE || h.kind(o) == History.APPEND)) return o;
+        return op;
+    }
+
+    private void listRead(int t, int op, int key) {
+        int[] list = h.listValues(op);
+        int own = appendsSoFar[key];
+        int m = list.length - own;
+        // the list must end with this transaction's own appends so far, in order
+        boolean ok = m >= 0;
+        for (int i = 0; ok && i < own; i++) {
+            int w = writerOp.get(pack(key, list[m + i]));
+            ok = w != LongIntMap.MISSING && opTxn[w] == t && appendOrdinal[w] == i;
+        }
+        if (!ok) {
+            anomaly(AnomalyKind.INTERNAL, tx(t) + " read " + h.describeOp(op) + ", which does not end with its own "
+                    + own + " append(s) to that key", new int[] {t}, new int[] {op});
+            return;
+        }
+        if ((state[key] & S_READ) != 0) {
+            int last = m == 0 ? History.NIL : list[m - 1];
+            if (last != curValue[key] || m != prefixLen[key]) {
+                anomaly(AnomalyKind.INTERNAL, tx(t) + " read key " + History.show(h.keyName(key))
+                        + " twice with different results and no other transaction's write visible in between", new int[] {t}, new int[] {op});
+            }
+            return;
+        }
+        if ((state[key] & S_WROTE) != 0 && own == 0) {
+            // wrote with a register write, then list-read: compare with its own value
+            if (m == 0 || list[m - 1] != curValue[key])
+                anomaly(AnomalyKind.INTERNAL, tx(t) + " read " + h.describeOp(op) + " after writing the key itself", new int[] {t}, new int[] {op});
+            return;
+        }
+        state[key] |= S_READ;
+        prefixLen[key] = m;
+        curValue[key] = m == 0 ? History.NIL : list[m - 1];
+        if (m == 0) {
+            record(t, key, INIT, op);
+            extWriter[key] = INIT;
+            return;
+        }
+        // split the prefix into runs of one appender each; every run but the last is that appender's whole
+        // sequence of appends, in order; the last may stop early only if it is read as an intermediate (G1b)
+        int prevTxn = INIT;
+        int i = 0;
+        int writer = Integer.MIN_VALUE;
+        java.util.HashSet<Integer> seen = new java.util.HashSet<>();
+        while (i < m) {
+            int w = writerOp.get(pack(key, list[i]));
+            if (w == LongIntMap.MISSING) {
+                anomaly(AnomalyKind.UNWRITTEN_READ, tx(t) + " read " + h.describeOp(op) + ", whose element "
+                        + History.show(h.valueName(list[i])) + " no transaction appended", new int[] {t}, new int[] {op});
+                return;
+            }
+            int wt = opTxn[w];
+            if (wt == t || !seen.add(wt)) {
+                anomaly(AnomalyKind.INCOMPATIBLE_ORDER, tx(t) + " read " + h.describeOp(op) + ", in which the appends of "
+                        + tx(wt) + " are not contiguous", new int[] {wt, t}, new int[] {op});
+                return;
+            }
+            if (h.status(wt) == History.ABORTED) {
+                anomaly(AnomalyKind.G1A, tx(t) + " read " + h.describeOp(op) + ", which holds an append by " + tx(wt) + ", which aborted",
+                        new int[] {wt, t}, new int[] {w, op});
+                return;
+            }
+            int j = i, ord = 0, lastOp = w;
+            while (j < m) {
+                int wj = writerOp.get(pack(key, list[j]));
+                if (wj == LongIntMap.MISSING || opTxn[wj] != wt) break;
+                if (appendOrdinal[wj] != ord) {
+                    anomaly(AnomalyKind.INCOMPATIBLE_ORDER, tx(t) + " read " + h.describeOp(op) + ", which shows the appends of "
+                            + tx(wt) + " out of order", new int[] {wt, t}, new int[] {op});
+                    return;
+                }
+                ord++;
+                lastOp = wj;
+                j++;
+            }
+            if (!finalWrite[lastOp]) {
+                boolean lastRun = j == m;
+                anomaly(lastRun ? AnomalyKind.G1B : AnomalyKind.INCOMPATIBLE_ORDER, tx(t) + " read " + h.describeOp(op)
+                        + (lastRun ? ", an intermediate state: " + tx(wt) + " appended more before committing"
+                                   : ", in which another transaction's append falls between appends of " + tx(wt)),
+                        new int[] {wt, t}, new int[] {lastOp, op});
+                return;
+            }
+            promote(wt);
+            fact(key, prevTxn, wt, FACT_LIST, op);
+            prevTxn = wt;
+            writer = wt;
+            i = j;
+        }
+        record(t, key, writer, op);
+        extWriter[key] = writer;
+    }
+}

@@ -1,0 +1,127 @@
+package org.cobraverify.history;
+
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Accumulates a {@link History} one transaction at a time, as a reader streams its input.
+ *
+ * <p>Contract: calls come as {@code begin, (read|write|append|readList)*, end}, repeated. The builder
+ * enforces the format's structural rules and throws {@link IllegalArgumentException} with a message
+ * (and no location: the reader adds it) on a duplicate write of a (key, value) pair or a duplicate
+ * transaction id.
+ */
+public final class HistoryBuilder {
+    private final Interner keys = new Interner(), values = new Interner(), sessions = new Interner();
+    private final LongIntMap writeIndex = new LongIntMap(1 << 12); // (key,value) -> txn
+    private final Map<String, Integer> ids = new HashMap<>();
+
+    private String[] names = new String[64];
+    private final IntVec session = new IntVec(64), line = new IntVec(64), opStart = new IntVec(64);
+    private byte[] status = new byte[64];
+    private long[] start = new long[64], end = new long[64];
+    private byte[] kind = new byte[256];
+    private final IntVec key = new IntVec(256), value = new IntVec(256);
+    private IntVec listStart; // created on the first list read
+    private final IntVec listData = new IntVec();
+    private int n = 0;
+    private boolean open = false;
+
+    public int key(long k) { return keys.of(k); }
+    public int key(String k) { return keys.of(k); }
+    public int value(long v) { return values.of(v); }
+    public int value(String v) { return values.of(v); }
+    public int session(long s) { return sessions.of(s); }
+    public int session(String s) { return sessions.of(s); }
+
+    /** Number of transactions begun so far. */
+    public int size() { return n; }
+
+    /**
+     * Starts a transaction. {@code id} may be null (then the 1-based ordinal is the name).
+     * {@code start}/{@code end} may be {@link History#NO_TIME}; {@code line} may be -1.
+     */
+    public void begin(String id, int sessionId, byte txnStatus, long startTime, long endTime, int sourceLine) {
+        if (open) throw new IllegalStateException("begin inside a transaction");
+        String name = id != null ? id : Integer.toString(n + 1);
+        Integer prev = ids.putIfAbsent(name, n);
+        if (prev != null) throw new IllegalArgumentException("duplicate transaction id " + name
+                + (line.get(prev) >= 0 ? " (first at line " + line.get(prev) + ")" : ""));
+        if (n == names.length) {
+            names = Arrays.copyOf(names, n * 2);
+            status = Arrays.copyOf(status, n * 2);
+            start = Arrays.copyOf(start, n * 2);
+            end = Arrays.copyOf(end, n * 2);
+        }
+        names[n] = name;
+        status[n] = txnStatus;
+        start[n] = startTime;
+        end[n] = endTime;
+        session.add(sessionId);
+        line.add(sourceLine);
+        opStart.add(key.size());
+        n++;
+        open = true;
+    }
+
+    /** Changes the status of the transaction being built (Jepsen learns it at completion). */
+    public void setStatus(byte txnStatus) { status[n - 1] = txnStatus; }
+
+    public void read(int k, int v) { op(History.READ, k, v); }
+
+    public void write(int k, int v) { registerWrite(k, v, "write"); op(History.WRITE, k, v); }
+
+    public void append(int k, int v) { registerWrite(k, v, "append"); op(History.APPEND, k, v); }
+
+    /** A read of a list-append key that returned {@code list} (empty: the initial state). */
+    public void readList(int k, int[] list) {
+        if (listStart == null) { // from now on every op has a list start; earlier ops have empty lists
+            listStart = new IntVec(key.size() + 16);
+            for (int i = 0; i < key.size(); i++) listStart.add(0);
+        }
+        op(History.READ_LIST, k, list.length == 0 ? History.NIL : list[list.length - 1]);
+        for (int x : list) listData.add(x);
+    }
+
+    private void registerWrite(int k, int v, String what) {
+        long packed = ((long) k << 32) | (v & 0xffffffffL);
+        int prev = writeIndex.get(packed);
+        if (prev != LongIntMap.MISSING) {
+            throw new IllegalArgumentException("duplicate " + what + " of value " + History.show(values.name(v))
+                    + " to key " + History.show(keys.name(k)) + " (already written by transaction " + names[prev]
+                    + (line.get(prev) >= 0 ? " at line " + line.get(prev) : "") + ")");
+        }
+        writeIndex.put(packed, n - 1);
+    }
+
+    private void op(byte kd, int k, int v) {
+        if (!open) throw new IllegalStateException("operation outside a transaction");
+        int i = key.size();
+        if (i == kind.length) kind = Arrays.copyOf(kind, i * 2);
+        kind[i] = kd;
+        key.add(k);
+        value.add(v);
+        if (listStart != null) listStart.add(listData.size());
+    }
+
+    public void end() {
+        if (!open) throw new IllegalStateException("end outside a transaction");
+        open = false;
+    }
+
+    public History build() {
+        if (open) throw new IllegalStateException("build inside a transaction");
+        int ops = key.size();
+        int[] os = Arrays.copyOf(opStart.raw(), n + 1);
+        os[n] = ops;
+        int[] ls = null;
+        if (listStart != null) {
+            ls = Arrays.copyOf(listStart.raw(), ops + 1);
+            ls[ops] = listData.size();
+        }
+        return new History(Arrays.copyOf(names, n), session.toArray(), Arrays.copyOf(status, n),
+                Arrays.copyOf(start, n), Arrays.copyOf(end, n), line.toArray(), os, Arrays.copyOf(kind, ops),
+                key.toArray(), value.toArray(), ls, listData.toArray(), keys.names(), values.names(), sessions.names());
+    }
+}

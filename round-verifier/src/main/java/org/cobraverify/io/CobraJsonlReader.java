@@ -1,0 +1,157 @@
+package org.cobraverify.io;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParseException;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import org.cobraverify.history.History;
+import org.cobraverify.history.HistoryBuilder;
+import org.cobraverify.history.IntVec;
+
+/**
+ * Reads {@code cobra-jsonl} version 1 (see {@code formats/history-jsonl.md}), plain or gzip, streaming
+ * one line at a time. Every structural problem is reported with its line number. Unknown fields are
+ * ignored (the format may gain optional fields).
+ */
+public final class CobraJsonlReader {
+    private static final JsonFactory JSON = new JsonFactory();
+
+    private CobraJsonlReader() {}
+
+    public static History read(Path path) throws IOException, MalformedHistoryException {
+        HistoryBuilder b = new HistoryBuilder();
+        String src = path.toString();
+        try (BufferedReader in = new BufferedReader(new InputStreamReader(HistoryFormat.open(path), StandardCharsets.UTF_8), 1 << 16)) {
+            String line;
+            int lineNo = 0;
+            boolean sawContent = false;
+            while ((line = in.readLine()) != null) {
+                lineNo++;
+                if (line.isBlank()) continue;
+                try {
+                    parseLine(b, line, lineNo, !sawContent);
+                } catch (JsonParseException e) {
+                    throw new MalformedHistoryException(src, "line " + lineNo, "bad JSON: " + e.getOriginalMessage());
+                } catch (IllegalArgumentException e) {
+                    throw new MalformedHistoryException(src, "line " + lineNo, e.getMessage());
+                }
+                sawContent = true;
+            }
+        }
+        return b.build();
+    }
+
+    private static void parseLine(HistoryBuilder b, String line, int lineNo, boolean first) throws IOException {
+        try (JsonParser p = JSON.createParser(line)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) throw new IllegalArgumentException("expected a JSON object");
+            String id = null, status = null, format = null;
+            boolean hasSession = false;
+            long sessionNum = 0;
+            String sessionStr = null;
+            long start = History.NO_TIME, end = History.NO_TIME;
+            IntVec kinds = null, keys = new IntVec(16), vals = new IntVec(16);
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String f = p.currentName();
+                JsonToken t = p.nextToken();
+                switch (f) {
+                    case "format" -> format = p.getValueAsString();
+                    case "id" -> id = scalar(p, t, "id");
+                    case "session" -> {
+                        hasSession = true;
+                        if (t == JsonToken.VALUE_NUMBER_INT) sessionNum = p.getLongValue();
+                        else if (t == JsonToken.VALUE_STRING) sessionStr = p.getText();
+                        else throw new IllegalArgumentException("\"session\" must be a string or an integer");
+                    }
+                    case "status" -> {
+                        if (t != JsonToken.VALUE_STRING) throw new IllegalArgumentException("\"status\" must be a string");
+                        status = p.getText();
+                    }
+                    case "start" -> start = time(p, t, "start");
+                    case "end" -> end = time(p, t, "end");
+                    case "ops" -> {
+                        if (t != JsonToken.START_ARRAY) throw new IllegalArgumentException("\"ops\" must be an array");
+                        kinds = new IntVec(16);
+                        int i = 0;
+                        while (p.nextToken() != JsonToken.END_ARRAY) {
+                            parseOp(b, p, i++, kinds, keys, vals);
+                        }
+                    }
+                    default -> p.skipChildren();
+                }
+            }
+            if (p.nextToken() != null) throw new IllegalArgumentException("trailing content after the JSON object");
+            if (format != null) {
+                if (!first) throw new IllegalArgumentException("a header line may only be the first line");
+                if (!format.equals("cobra-jsonl")) throw new IllegalArgumentException("unknown format \"" + format + "\"");
+                return;
+            }
+            if (!hasSession) throw new IllegalArgumentException("missing \"session\"");
+            if (status == null) throw new IllegalArgumentException("missing \"status\"");
+            if (kinds == null) throw new IllegalArgumentException("missing \"ops\"");
+            byte st = switch (status) {
+                case "committed" -> History.COMMITTED;
+                case "aborted" -> History.ABORTED;
+                case "unknown" -> History.UNKNOWN;
+                default -> throw new IllegalArgumentException("unknown status \"" + status + "\" (expected committed, aborted or unknown)");
+            };
+            int s = sessionStr != null ? b.session(sessionStr) : b.session(sessionNum);
+            b.begin(id, s, st, start, end, lineNo);
+            for (int i = 0; i < kinds.size(); i++) {
+                if (kinds.get(i) == History.WRITE) {
+                    try {
+                        b.write(keys.get(i), vals.get(i));
+                    } catch (IllegalArgumentException e) {
+                        throw new IllegalArgumentException("op " + i + ": " + e.getMessage());
+                    }
+                } else b.read(keys.get(i), vals.get(i));
+            }
+            b.end();
+        }
+    }
+
+    private static void parseOp(HistoryBuilder b, JsonParser p, int i, IntVec kinds, IntVec keys, IntVec vals) throws IOException {
+        String where = "op " + i + ": ";
+        if (p.currentToken() != JsonToken.START_ARRAY) throw new IllegalArgumentException(where + "an operation must be an array [f, key, value]");
+        JsonToken t = p.nextToken();
+        if (t != JsonToken.VALUE_STRING) throw new IllegalArgumentException(where + "the first element must be \"r\" or \"w\"");
+        String f = p.getText();
+        byte kind;
+        if (f.equals("r")) kind = History.READ;
+        else if (f.equals("w")) kind = History.WRITE;
+        else throw new IllegalArgumentException(where + "unknown operation \"" + f + "\" (expected \"r\" or \"w\")");
+        t = p.nextToken();
+        int key;
+        if (t == JsonToken.VALUE_STRING) key = b.key(p.getText());
+        else if (t == JsonToken.VALUE_NUMBER_INT) key = b.key(p.getLongValue());
+        else throw new IllegalArgumentException(where + "a key must be a string or an integer");
+        t = p.nextToken();
+        int val;
+        if (t == JsonToken.VALUE_STRING) val = b.value(p.getText());
+        else if (t == JsonToken.VALUE_NUMBER_INT) val = b.value(p.getLongValue());
+        else if (t == JsonToken.VALUE_NULL) {
+            if (kind == History.WRITE) throw new IllegalArgumentException(where + "a write needs a value (null is only for reads)");
+            val = History.NIL;
+        } else if (t == JsonToken.END_ARRAY) throw new IllegalArgumentException(where + "an operation needs 3 elements [f, key, value]");
+        else throw new IllegalArgumentException(where + "a value must be a string, an integer or null");
+        if (p.nextToken() != JsonToken.END_ARRAY) throw new IllegalArgumentException(where + "an operation has exactly 3 elements [f, key, value]");
+        kinds.add(kind);
+        keys.add(key);
+        vals.add(val);
+    }
+
+    private static String scalar(JsonParser p, JsonToken t, String field) throws IOException {
+        if (t == JsonToken.VALUE_STRING || t == JsonToken.VALUE_NUMBER_INT) return p.getText();
+        throw new IllegalArgumentException("\"" + field + "\" must be a string or an integer");
+    }
+
+    private static long time(JsonParser p, JsonToken t, String field) throws IOException {
+        if (t == JsonToken.VALUE_NULL) return History.NO_TIME;
+        if (t != JsonToken.VALUE_NUMBER_INT) throw new IllegalArgumentException("\"" + field + "\" must be an integer (nanoseconds)");
+        return p.getLongValue();
+    }
+}

@@ -1,0 +1,115 @@
+package org.cobraverify.report;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.util.List;
+import org.cobraverify.checker.CheckStats;
+import org.cobraverify.checker.Certificate;
+import org.cobraverify.checker.Verdict;
+
+/**
+ * Renders a verdict as one JSON object (one line): at least {@code verdict}, {@code transactions} and
+ * {@code millis}, as {@code formats/history-jsonl.md} requires, plus the certificate on reject.
+ */
+public final class JsonReport {
+    private static final JsonFactory JSON = new JsonFactory();
+
+    private JsonReport() {}
+
+    public static String render(String file, String format, Verdict v, int transactions, double millis, double parseMillis) {
+        return write(g -> {
+            g.writeStringField("file", file);
+            if (format != null) g.writeStringField("format", format);
+            g.writeStringField("verdict", v.outcome().word());
+            g.writeNumberField("transactions", transactions);
+            g.writeNumberField("millis", Math.round(millis));
+            if (v.unknownReason() != null) g.writeStringField("reason", v.unknownReason());
+            stats(g, v.stats(), parseMillis);
+            if (v.certificate() != null) certificate(g, v.certificate());
+            strings(g, "notes", v.notes());
+        });
+    }
+
+    public static String error(String file, String message) {
+        return write(g -> {
+            g.writeStringField("file", file);
+            g.writeStringField("verdict", "error");
+            g.writeStringField("error", message);
+        });
+    }
+
+    private interface Body { void write(JsonGenerator g) throws IOException; }
+
+    private static String write(Body body) {
+        StringWriter w = new StringWriter();
+        try (JsonGenerator g = JSON.createGenerator(w)) {
+            g.writeStartObject();
+            body.write(g);
+            g.writeEndObject();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return w.toString();
+    }
+
+    private static void stats(JsonGenerator g, CheckStats s, double parseMillis) throws IOException {
+        if (s == null) return;
+        g.writeObjectFieldStart("stats");
+        g.writeNumberField("included", s.included);
+        g.writeNumberField("keys", s.keys);
+        g.writeNumberField("sessions", s.sessions);
+        g.writeNumberField("parseMillis", Math.round(parseMillis));
+        g.writeNumberField("constructMillis", Math.round(s.constructMillis()));
+        g.writeNumberField("pruneMillis", Math.round(s.pruneMillis()));
+        g.writeNumberField("solveMillis", Math.round(s.solveMillis()));
+        g.writeNumberField("constraintsBefore", s.constraintsBefore);
+        g.writeNumberField("constraintsAfterPrune", s.constraintsAfterPrune);
+        g.writeNumberField("constraintsToSolver", s.constraintsToSolver);
+        g.writeNumberField("components", s.components);
+        g.writeNumberField("conflicts", s.conflicts);
+        g.writeStringField("solver", s.solver);
+        g.writeEndObject();
+    }
+
+    private static void certificate(JsonGenerator g, Certificate c) throws IOException {
+        g.writeObjectFieldStart("certificate");
+        g.writeStringField("kind", c.kind().name());
+        g.writeStringField("anomaly", c.kind().title());
+        g.writeStringField("summary", c.summary());
+        g.writeArrayFieldStart("cycle");
+        for (Certificate.Edge e : c.cycle()) {
+            g.writeStartObject();
+            g.writeStringField("from", e.from());
+            g.writeStringField("to", e.to());
+            g.writeStringField("kind", e.kind());
+            if (e.key() != null) g.writeStringField("key", e.key());
+            if (e.derivedBecause() != null) g.writeStringField("derivedBecause", e.derivedBecause());
+            g.writeEndObject();
+        }
+        g.writeEndArray();
+        g.writeArrayFieldStart("transactions");
+        for (Certificate.Txn t : c.transactions()) {
+            g.writeStartObject();
+            g.writeStringField("id", t.id());
+            g.writeStringField("session", t.session());
+            g.writeStringField("status", t.status());
+            g.writeStringField("ops", t.ops());
+            if (t.line() >= 0) g.writeNumberField("line", t.line());
+            g.writeEndObject();
+        }
+        g.writeEndArray();
+        strings(g, "subHistory", c.subHistory());
+        strings(g, "alsoFound", c.alsoFound());
+        g.writeEndObject();
+    }
+
+    private static void strings(JsonGenerator g, String name, List<String> xs) throws IOException {
+        if (xs == null || xs.isEmpty()) return;
+        g.writeArrayFieldStart(name);
+        for (String s : xs) g.writeString(s);
+        g.writeEndArray();
+    }
+}

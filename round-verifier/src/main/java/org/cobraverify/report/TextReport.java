@@ -1,0 +1,47 @@
+package org.cobraverify.report;
+
+import org.cobraverify.checker.Certificate;
+import org.cobraverify.checker.Verdict;
+
+/** Renders a verdict for a person: one headline, then the certificate's cycle and transactions. */
+public final class TextReport {
+    private TextReport() {}
+
+    public static String render(String source, Verdict v, int transactions, double millis) {
+        StringBuilder sb = new StringBuilder();
+        switch (v.outcome()) {
+            case ACCEPT -> sb.append(String.format("%s: ACCEPT: serializable (%d transactions, %.0f ms)%n", source, transactions, millis));
+            case UNKNOWN -> sb.append(String.format("%s: UNKNOWN: %s before a decision (%d transactions, %.0f ms)%n", source, v.unknownReason(), transactions, millis));
+            case REJECT -> {
+                Certificate c = v.certificate();
+                sb.append(String.format("%s: REJECT: %s (%d transactions, %.0f ms)%n", source, c.kind().title(), transactions, millis));
+                sb.append("  ").append(c.summary()).append('\n');
+                if (!c.cycle().isEmpty()) {
+                    sb.append("  cycle:\n");
+                    for (Certificate.Edge e : c.cycle()) {
+                        sb.append("    ").append(e.from()).append(" -").append(e.label()).append("-> ").append(e.to()).append('\n');
+                        if (e.derivedBecause() != null) sb.append("      (derived: ").append(e.derivedBecause()).append(")\n");
+                    }
+                }
+                if (!c.transactions().isEmpty()) {
+                    sb.append("  transactions:\n");
+                    int shown = 0;
+                    for (Certificate.Txn t : c.transactions()) {
+                        if (shown++ == 50) { sb.append("    ... ").append(c.transactions().size() - 50).append(" more\n"); break; }
+                        sb.append("    T").append(t.id()).append("  session ").append(t.session()).append("  ").append(t.status());
+                        if (t.line() >= 0) sb.append("  line ").append(t.line());
+                        sb.append("  ").append(t.ops()).append('\n');
+                    }
+                }
+                int shown = 0;
+                for (String s : c.alsoFound()) {
+                    if (shown++ == 0) sb.append("  also:\n");
+                    if (shown > 20) { sb.append("    ... ").append(c.alsoFound().size() - 20).append(" more\n"); break; }
+                    sb.append("    ").append(s).append('\n');
+                }
+            }
+        }
+        for (String n : v.notes()) sb.append("  note: ").append(n).append('\n');
+        return sb.toString();
+    }
+}
