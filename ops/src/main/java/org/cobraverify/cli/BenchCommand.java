@@ -1,11 +1,145 @@
 package org.cobraverify.cli;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+import org.cobraverify.checker.CheckOptions;
+import org.cobraverify.checker.CheckStats;
+import org.cobraverify.checker.Checker;
+import org.cobraverify.checker.Verdict;
+import org.cobraverify.history.History;
+import org.cobraverify.io.HistoryReaders;
+import org.cobraverify.synth.SyntheticWorkloads;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
-/** Placeholder replaced below. */
-@Command(name = "bench", description = "Benchmarks the checker.")
+/**
+ * {@code cobra bench}: times each step of the checker (parse, construct, prune, solve) on generated
+ * workloads and on recorded Cobra logs, with constraint counts and peak heap. Times are of the first
+ * check in this JVM unless {@code --repeat} asks for the best of several.
+ */
+@Command(name = "bench", mixinStandardHelpOptions = true,
+        description = {"Benchmarks the checker: per history, the time of each step, constraints before and after pruning, and peak heap.",
+                "Generated workloads (serializable by construction) and the Cobra logs under --data."})
 public final class BenchCommand implements Callable<Integer> {
+    @Option(names = "--sizes", split = ",", paramLabel = "N", description = "Transactions per generated history (default: 1000,10000,100000).")
+    List<Integer> sizes = List.of(1000, 10000, 100000);
+
+    @Option(names = "--workloads", split = ",", paramLabel = "W",
+            description = "Generated workloads: BlindW-RM, BlindW-RW, BlindW-WM, RMW-mix, or none (default: all).")
+    List<String> workloads = List.of("BlindW-RM", "BlindW-RW", "BlindW-WM", "RMW-mix");
+
+    @Option(names = "--data", paramLabel = "DIR", description = "Directory of Cobra logs to bench too (default: ../shared/data/cobra-logs if present).")
+    Path data;
+
+    @Option(names = "--keys", description = "Keys in generated workloads (default: ${DEFAULT-VALUE}).")
+    int keys = 10_000;
+
+    @Option(names = "--sessions", description = "Sessions in generated workloads (default: ${DEFAULT-VALUE}).")
+    int sessions = 24;
+
+    @Option(names = "--repeat", description = "Check each history this many times and report the fastest (default: ${DEFAULT-VALUE}: the first, cold run).")
+    int repeat = 1;
+
+    @Option(names = "--timeout", paramLabel = "SECONDS", description = "Per history (default: ${DEFAULT-VALUE}).")
+    double timeout = 120;
+
+    @Option(names = "--match", paramLabel = "TEXT", description = "Only histories whose name contains TEXT.")
+    String match;
+
     @Override
-    public Integer call() { return 0; }
+    public Integer call() throws Exception {
+        System.out.printf("%-34s %7s %8s %9s %8s %8s %8s %9s %9s %7s %8s  %s%n",
+                "history", "txns", "parse/ms", "constr/ms", "prune/ms", "solve/ms", "total/ms", "cons", "pruned→", "solver", "heap/MB", "verdict");
+        int worst = 0;
+        for (String w : workloads) {
+            if (w.equalsIgnoreCase("none")) continue;
+            SyntheticWorkloads.Kind kind = kindOf(w);
+            for (int n : sizes) {
+                String name = kind.label + "-" + n;
+                if (match != null && !name.contains(match)) continue;
+                long t0 = System.nanoTime();
+                History h = SyntheticWorkloads.generate(kind, n, keys, sessions, 1);
+                double gen = (System.nanoTime() - t0) / 1e6;
+                worst = Math.max(worst, run(name + " (gen)", h, gen));
+                h = null;
+            }
+        }
+        Path dir = data != null ? data : Paths.get("..", "shared", "data", "cobra-logs");
+        if (!Files.isDirectory(dir) && data == null) dir = Paths.get(System.getProperty("user.dir")).resolve("../shared/data/cobra-logs");
+        if (Files.isDirectory(dir)) {
+            List<Path> logs = new ArrayList<>();
+            try (Stream<Path> s = Files.walk(dir)) {
+                s.filter(Files::isDirectory).filter(BenchCommand::isCobraLog).sorted().forEach(logs::add);
+            }
+            for (Path p : logs) {
+                String name = dir.relativize(p).toString();
+                if (match != null && !name.contains(match)) continue;
+                long t0 = System.nanoTime();
+                HistoryReaders.Loaded l = HistoryReaders.read(p);
+                double parse = (System.nanoTime() - t0) / 1e6;
+                worst = Math.max(worst, run(name, l.history(), parse));
+            }
+        } else if (data != null) {
+            System.err.println("cobra bench: " + data + " is not a directory");
+            return 2;
+        }
+        System.out.printf("(%s, %d cores, max heap %d MB; times of the %s)%n", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"),
+                Runtime.getRuntime().availableProcessors(), Runtime.getRuntime().maxMemory() >> 20,
+                repeat == 1 ? "first check in this JVM" : "fastest of " + repeat + " checks");
+        return 0;
+    }
+
+    private static boolean isCobraLog(Path p) {
+        try (Stream<Path> s = Files.list(p)) {
+            return s.anyMatch(f -> f.getFileName().toString().matches("T\\d+\\.log"));
+        } catch (Exception e) {
+            return false;
+        }
+    }
+
+    private static SyntheticWorkloads.Kind kindOf(String w) {
+        for (SyntheticWorkloads.Kind k : SyntheticWorkloads.Kind.values()) if (k.label.equalsIgnoreCase(w)) return k;
+        throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(new BenchCommand()), "unknown workload " + w);
+    }
+
+    private int run(String name, History h, double parseMillis) {
+        Verdict best = null;
+        double bestMillis = Double.MAX_VALUE;
+        long peak = 0;
+        for (int i = 0; i < Math.max(1, repeat); i++) {
+            System.gc();
+            resetPeaks();
+            long t0 = System.nanoTime();
+            Verdict v = Checker.check(h, CheckOptions.defaults().withTimeout(timeout));
+            double ms = (System.nanoTime() - t0) / 1e6;
+            peak = Math.max(peak, peakHeap());
+            if (ms < bestMillis) { bestMillis = ms; best = v; }
+        }
+        CheckStats s = best.stats();
+        System.out.printf("%-34s %7d %8.0f %9.0f %8.0f %8.0f %8.0f %9d %9d %7d %8d  %s%n", name, h.size(), parseMillis,
+                s.constructMillis(), s.pruneMillis(), s.solveMillis(), parseMillis + bestMillis, s.constraintsBefore,
+                s.constraintsAfterPrune, s.constraintsToSolver, peak >> 20,
+                best.outcome().word() + (best.certificate() != null ? " (" + best.certificate().kind().title() + ")" : "")
+                        + (best.unknownReason() != null ? " (" + best.unknownReason() + ")" : ""));
+        return best.outcome().exitCode();
+    }
+
+    private static void resetPeaks() {
+        for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) if (p.getType() == MemoryType.HEAP) p.resetPeakUsage();
+    }
+
+    /** Sum of the heap pools' peaks since the last reset: an upper bound on the peak heap in use. */
+    private static long peakHeap() {
+        long sum = 0;
+        for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) if (p.getType() == MemoryType.HEAP) sum += p.getPeakUsage().getUsed();
+        return sum;
+    }
 }

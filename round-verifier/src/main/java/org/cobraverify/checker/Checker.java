@@ -170,11 +170,32 @@ public final class Checker {
             groups.get(groupOf[root]).add(c);
         }
         stats.components = groups.size();
-        groups.sort((a, b) -> Integer.compare(a.size(), b.size()));
-        for (IntVec grp : groups) {
+        // vertices and internal fixed edges of each group, in one pass each
+        int[] groupOfVertex = new int[n];
+        int[] local = new int[n];
+        int[] groupSize = new int[groups.size()];
+        for (int v = 0; v < n; v++) {
+            int gi = comp[v] < 0 ? -1 : groupOf[find(uf, comp[v])];
+            groupOfVertex[v] = gi;
+            if (gi >= 0) local[v] = groupSize[gi]++;
+        }
+        int[][] globalOf = new int[groups.size()][];
+        for (int gi = 0; gi < groups.size(); gi++) globalOf[gi] = new int[groupSize[gi]];
+        for (int v = 0; v < n; v++) if (groupOfVertex[v] >= 0) globalOf[groupOfVertex[v]][local[v]] = v;
+        IntVec[] fs = new IntVec[groups.size()], fd = new IntVec[groups.size()];
+        for (int gi = 0; gi < groups.size(); gi++) { fs[gi] = new IntVec(); fd[gi] = new IntVec(); }
+        for (int e = 0; e < g.edgeCount(); e++) {
+            int u = g.src.get(e), v = g.dst.get(e);
+            int gi = groupOfVertex[u];
+            if (gi >= 0 && comp[u] == comp[v]) { fs[gi].add(local[u]); fd[gi].add(local[v]); }
+        }
+        Integer[] order = new Integer[groups.size()];
+        for (int i = 0; i < order.length; i++) order[i] = i;
+        Arrays.sort(order, (x, y) -> Integer.compare(groups.get(x).size(), groups.get(y).size()));
+        for (int gi : order) {
+            IntVec grp = groups.get(gi);
             stats.largestComponent = Math.max(stats.largestComponent, grp.size());
-            int root = find(uf, internalComponent(grp.get(0), false, comp));
-            Verdict v = solveGroup(grp, root, comp, uf, budget);
+            Verdict v = solveGroup(grp, globalOf[gi], local, fs[gi].toArray(), fd[gi].toArray(), comp, budget);
             if (v != null) return v;
         }
         return null;
@@ -198,17 +219,7 @@ public final class Checker {
         if (a != b) uf[a] = b;
     }
 
-    private Verdict solveGroup(IntVec grp, int root, int[] comp, int[] uf, Budget budget) {
-        int n = h.size();
-        int[] local = new int[n];
-        Arrays.fill(local, -1);
-        IntVec global = new IntVec();
-        for (int v = 0; v < n; v++) if (comp[v] >= 0 && find(uf, comp[v]) == root) { local[v] = global.size(); global.add(v); }
-        IntVec fs = new IntVec(), fd = new IntVec();
-        for (int e = 0; e < g.edgeCount(); e++) {
-            int u = g.src.get(e), v = g.dst.get(e);
-            if (local[u] >= 0 && comp[u] == comp[v]) { fs.add(local[u]); fd.add(local[v]); }
-        }
+    private Verdict solveGroup(IntVec grp, int[] global, int[] local, int[] fixedSrc, int[] fixedDst, int[] comp, Budget budget) {
         int vars = grp.size();
         int[] litStart = new int[2 * vars + 1];
         IntVec ls = new IntVec(), ld = new IntVec();
@@ -225,9 +236,9 @@ public final class Checker {
                 litStart[2 * x + side + 1] = ls.size();
             }
         }
-        long[] prio = new long[global.size()];
-        for (int i = 0; i < prio.length; i++) prio[i] = priority[global.get(i)];
-        Instance inst = new Instance(global.size(), fs.toArray(), fd.toArray(), vars, litStart, ls.toArray(), ld.toArray(), prio);
+        long[] prio = new long[global.length];
+        for (int i = 0; i < prio.length; i++) prio[i] = priority[global[i]];
+        Instance inst = new Instance(global.length, fixedSrc, fixedDst, vars, litStart, ls.toArray(), ld.toArray(), prio);
         Result r = options.solver().solve(inst, budget);
         stats.conflicts += r.conflicts();
         stats.decisions += r.decisions();
@@ -244,7 +255,7 @@ public final class Checker {
                 int[] core = r.coreVariables();
                 int[] coreCons = new int[core.length];
                 for (int i = 0; i < core.length; i++) coreCons[i] = grp.get(core[i]);
-                return reject(unsatCertificate(coreCons, global.size()));
+                return reject(unsatCertificate(coreCons, global.length));
             }
             default -> {
                 return new Verdict(Verdict.Outcome.UNKNOWN, null, null, r.reason(), stats, notes);

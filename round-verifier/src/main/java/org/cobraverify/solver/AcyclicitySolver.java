@@ -70,6 +70,7 @@ public final class AcyclicitySolver implements Solver {
         final IntVec queue = new IntVec(), deltaF = new IntVec(), deltaB = new IntVec();
         int[] parentOwner, parentVertex;
         final boolean[] seen;
+        final boolean[] inTheoryConflict; // variables of some theory clause: every refutation uses only these
 
         Search(Instance in, Budget budget) {
             this.in = in;
@@ -93,6 +94,7 @@ public final class AcyclicitySolver implements Solver {
             activity = new double[nv];
             phase = new boolean[nv];
             seen = new boolean[nv];
+            inTheoryConflict = new boolean[nv];
             mark = new int[n];
             parentOwner = new int[n];
             parentVertex = new int[n];
@@ -335,7 +337,11 @@ public final class AcyclicitySolver implements Solver {
                 int p = trail[qhead++];
                 propagations++;
                 int[] tc = addEdgesOf(p);
-                if (tc != null) { qhead = trailLen; return tc; }
+                if (tc != null) {
+                    for (int q : tc) inTheoryConflict[q >> 1] = true;
+                    qhead = trailLen;
+                    return tc;
+                }
                 int falseLit = p ^ 1;
                 IntVec ws = watches.get(falseLit);
                 int[] w = ws.raw();
@@ -516,19 +522,14 @@ public final class AcyclicitySolver implements Solver {
             return a;
         }
 
-        /** Variables in the implication graph of a top-level conflict: the refutation's constraints. */
+        /**
+         * The variables a refutation rests on. Every clause is a theory clause (a cycle's literals, valid
+         * given the fixed edges and those variables alone) or a resolvent of such clauses, so the variables
+         * of all theory clauses already admit no acyclic choice. A superset of a minimal core.
+         */
         int[] coreOf(int[] confl) {
-            boolean[] inCore = new boolean[nv];
-            IntVec stack = new IntVec();
-            for (int q : confl) if (!inCore[q >> 1]) { inCore[q >> 1] = true; stack.add(q >> 1); }
-            while (!stack.isEmpty()) {
-                int v = stack.pop();
-                int r = reason[v];
-                if (r < 0) continue;
-                for (int q : clauses.get(r)) if (!inCore[q >> 1]) { inCore[q >> 1] = true; stack.add(q >> 1); }
-            }
             IntVec core = new IntVec();
-            for (int v = 0; v < nv; v++) if (inCore[v]) core.add(v);
+            for (int v = 0; v < nv; v++) if (inTheoryConflict[v]) core.add(v);
             return core.toArray();
         }
 

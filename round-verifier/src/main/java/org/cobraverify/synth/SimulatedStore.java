@@ -1,0 +1,141 @@
+package org.cobraverify.synth;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.cobraverify.history.History;
+import org.cobraverify.history.HistoryBuilder;
+
+/**
+ * A multi-version key-value store simulated in memory, run by concurrent sessions under a chosen
+ * isolation level, that records the history it produced. It is the ground truth for property tests:
+ * {@link Isolation#SERIAL} histories are serializable by construction; the others may or may not be.
+ *
+ * <p>Each session runs random transactions of reads and writes; a scheduler interleaves their steps at
+ * random. Written values are unique. Some transactions abort (their writes are never installed), and
+ * some outcomes are recorded as unknown.
+ */
+public final class SimulatedStore {
+    public enum Isolation {
+        /** Each transaction runs alone, atomically: serializable. */
+        SERIAL,
+        /** Snapshot isolation: reads from a snapshot taken at begin; first committer wins. */
+        SNAPSHOT,
+        /** Read committed: each read sees the latest committed version; writes never conflict. */
+        READ_COMMITTED,
+        /** Each read returns some committed version of the key, possibly stale. */
+        STALE_READS
+    }
+
+    /** Shape of the random workload. */
+    public record Workload(int sessions, int txnsPerSession, int keys, int maxOps, double readFraction,
+                           double abortRate, double unknownRate) {}
+
+    private SimulatedStore() {}
+
+    private static final class Version {
+        final long value;
+        final long commitTs;
+        Version(long value, long commitTs) { this.value = value; this.commitTs = commitTs; }
+    }
+
+    private static final class Txn {
+        final int session;
+        final List<long[]> ops = new ArrayList<>(); // {isWrite, key, value (-1 = null)}
+        final Map<Integer, Long> writes = new HashMap<>();
+        int[] program; // key per op; negative = write to -(k+1)
+        int next;
+        long snapshot;
+        Txn(int session) { this.session = session; }
+    }
+
+    public static History run(Isolation iso, Workload w, Random rnd) {
+        List<List<Version>> versions = new ArrayList<>();
+        for (int k = 0; k < w.keys(); k++) versions.add(new ArrayList<>());
+        long clock = 0;
+        long nextValue = 1;
+        int[] remaining = new int[w.sessions()];
+        java.util.Arrays.fill(remaining, w.txnsPerSession());
+        Txn[] active = new Txn[w.sessions()];
+        HistoryBuilder b = new HistoryBuilder();
+        int live = w.sessions() * w.txnsPerSession();
+        while (live > 0) {
+            int s = rnd.nextInt(w.sessions());
+            if (active[s] == null) {
+                if (remaining[s] == 0) continue;
+                remaining[s]--;
+                Txn t = new Txn(s);
+                int ops = 1 + rnd.nextInt(w.maxOps());
+                t.program = new int[ops];
+                for (int i = 0; i < ops; i++) {
+                    int k = rnd.nextInt(w.keys());
+                    t.program[i] = rnd.nextDouble() < w.readFraction() ? k : -(k + 1);
+                }
+                t.snapshot = clock;
+                active[s] = t;
+                if (iso != Isolation.SERIAL) continue;
+            }
+            Txn t = active[s];
+            // SERIAL runs the whole transaction in this step; the others one operation per step
+            do {
+                if (t.next < t.program.length) {
+                    int p = t.program[t.next++];
+                    if (p < 0) {
+                        int k = -p - 1;
+                        long v = nextValue++;
+                        t.writes.put(k, v);
+                        t.ops.add(new long[] {1, k, v});
+                    } else {
+                        Long own = t.writes.get(p);
+                        long v;
+                        if (own != null) v = own;
+                        else {
+                            List<Version> vs = versions.get(p);
+                            Version chosen = null;
+                            switch (iso) {
+                                case SERIAL, READ_COMMITTED -> chosen = vs.isEmpty() ? null : vs.get(vs.size() - 1);
+                                case SNAPSHOT -> {
+                                    for (int i = vs.size() - 1; i >= 0; i--) if (vs.get(i).commitTs <= t.snapshot) { chosen = vs.get(i); break; }
+                                }
+                                case STALE_READS -> {
+                                    int i = rnd.nextInt(vs.size() + 1) - 1;
+                                    chosen = i < 0 ? null : vs.get(i);
+                                }
+                            }
+                            v = chosen == null ? -1 : chosen.value;
+                        }
+                        t.ops.add(new long[] {0, p, v});
+                    }
+                    continue;
+                }
+                // commit or abort
+                boolean abort = rnd.nextDouble() < w.abortRate();
+                if (!abort && iso == Isolation.SNAPSHOT) {
+                    for (int k : t.writes.keySet()) {
+                        List<Version> vs = versions.get(k);
+                        if (!vs.isEmpty() && vs.get(vs.size() - 1).commitTs > t.snapshot) { abort = true; break; }
+                    }
+                }
+                if (!abort) {
+                    clock++;
+                    for (Map.Entry<Integer, Long> e : t.writes.entrySet()) versions.get(e.getKey()).add(new Version(e.getValue(), clock));
+                }
+                byte status = abort ? History.ABORTED : History.COMMITTED;
+                if (rnd.nextDouble() < w.unknownRate()) status = History.UNKNOWN;
+                b.begin(null, b.session((long) s), status, History.NO_TIME, History.NO_TIME, -1);
+                for (long[] op : t.ops) {
+                    int key = b.key(op[1]);
+                    if (op[0] == 1) b.write(key, b.value(op[2]));
+                    else b.read(key, op[2] < 0 ? History.NIL : b.value(op[2]));
+                }
+                b.end();
+                active[s] = null;
+                live--;
+                break;
+            } while (iso == Isolation.SERIAL);
+        }
+        return b.build();
+    }
+}
