@@ -17,5 +17,10 @@ public record Certificate(AnomalyKind kind, String summary, List<Edge> cycle, Li
     }
 
     /** One transaction of the certificate, as the history recorded it. */
-    public record Txn(String id, String session, String status, String ops, int line) {}
+    public record Txn(String id, String session, String status, String ops, int line) {
+        /** {@code T17} for a numeric id, the id itself otherwise (as cycles name transactions). */
+        public String label() {
+            return !id.isEmpty() && (Character.isDigit(id.charAt(0)) || id.charAt(0) == '-') ? "T" + id : id;
+        }
+    }
 }

@@ -68,18 +68,18 @@ final class Chains {
             if (succ[a] != -1) {
                 int other = slotTxn.get(succ[a]), me = slotTxn.get(b);
                 boolean lost = kindOfFact == ReadFromIndex.FACT_RMW && succKind[a] == ReadFromIndex.FACT_RMW;
-                String ver = slotTxn.get(a) == ReadFromIndex.INIT ? "the initial value" : "the value written by T" + h.name(slotTxn.get(a));
+                String ver = slotTxn.get(a) == ReadFromIndex.INIT ? "the initial value" : "the value written by " + h.label(slotTxn.get(a));
                 anomalies.add(new Anomaly(lost ? AnomalyKind.LOST_UPDATE : AnomalyKind.INCOMPATIBLE_ORDER,
-                        lost ? "T" + h.name(other) + " and T" + h.name(me) + " both read " + ver + " of key " + History.show(h.keyName(k))
+                        lost ? h.label(other) + " and " + h.label(me) + " both read " + ver + " of key " + History.show(h.keyName(k))
                                 + " and both overwrote it: one of the updates is lost"
-                             : "reads disagree on what follows " + ver + " of key " + History.show(h.keyName(k)) + ": T"
-                                + h.name(other) + " or T" + h.name(me),
+                             : "reads disagree on what follows " + ver + " of key " + History.show(h.keyName(k)) + ": "
+                                + h.label(other) + " or " + h.label(me),
                         slotTxn.get(a) == ReadFromIndex.INIT ? new int[] {other, me} : new int[] {slotTxn.get(a), other, me},
                         new int[] {predFactOp[succ[a]], rf.factOp.get(i)}));
                 continue;
             }
             if (pred[b] != -1) {
-                anomalies.add(new Anomaly(AnomalyKind.INCOMPATIBLE_ORDER, "reads disagree on what precedes T" + h.name(slotTxn.get(b))
+                anomalies.add(new Anomaly(AnomalyKind.INCOMPATIBLE_ORDER, "reads disagree on what precedes " + h.label(slotTxn.get(b))
                         + "'s version of key " + History.show(h.keyName(k)), new int[] {slotTxn.get(b)}, new int[] {predFactOp[b], rf.factOp.get(i)}));
                 continue;
             }

@@ -265,7 +265,7 @@ public final class Checker {
 
     // ---- step 9: certificates ----
 
-    private String tx(int t) { return "T" + h.name(t); }
+    private String tx(int t) { return h.label(t); }
 
     private Certificate.Txn txn(int t) {
         return new Certificate.Txn(h.name(t), History.show(h.sessionName(h.session(t))), History.statusName(h.status(t)), h.describeOps(t), h.line(t));

@@ -111,7 +111,7 @@ public final class ReadFromIndex {
         if (anomalies.size() < MAX_ANOMALIES) anomalies.add(new Anomaly(kind, text, txns, ops));
     }
 
-    private String tx(int t) { return "T" + h.name(t); }
+    private String tx(int t) { return h.label(t); }
 
     private void process(int t, IntVec unused) {
         int mark = t + 1;

@@ -45,6 +45,12 @@ public final class History {
     public int sessionCount() { return sessionNames.length; }
 
     public String name(int t) { return txnNames[t]; }
+
+    /** How certificates name a transaction: {@code T17} for a numeric id, the id itself otherwise. */
+    public String label(int t) {
+        String n = txnNames[t];
+        return !n.isEmpty() && (Character.isDigit(n.charAt(0)) || n.charAt(0) == '-') ? "T" + n : n;
+    }
     public int session(int t) { return txnSession[t]; }
     public byte status(int t) { return txnStatus[t]; }
     public long start(int t) { return txnStart[t]; }

@@ -28,7 +28,7 @@ public final class TextReport {
                     int shown = 0;
                     for (Certificate.Txn t : c.transactions()) {
                         if (shown++ == 50) { sb.append("    ... ").append(c.transactions().size() - 50).append(" more\n"); break; }
-                        sb.append("    T").append(t.id()).append("  session ").append(t.session()).append("  ").append(t.status());
+                        sb.append("    ").append(t.label()).append("  session ").append(t.session()).append("  ").append(t.status());
                         if (t.line() >= 0) sb.append("  line ").append(t.line());
                         sb.append("  ").append(t.ops()).append('\n');
                     }

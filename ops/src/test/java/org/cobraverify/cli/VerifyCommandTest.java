@@ -1,0 +1,144 @@
+package org.cobraverify.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.zip.GZIPOutputStream;
+import org.cobraverify.history.History;
+import org.cobraverify.io.HistoryReaders;
+import org.cobraverify.testkit.WitnessReplayer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code cobra verify} as a user runs it: exit codes, text and JSON output, witnesses, several files. */
+class VerifyCommandTest {
+    @TempDir
+    Path dir;
+
+    record Run(int exit, String out, String err) {}
+
+    static Run cobra(String... args) {
+        PrintStream oldOut = System.out, oldErr = System.err;
+        ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
+        try {
+            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+            int code = CobraCommand.execute(args);
+            return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+        } finally {
+            System.setOut(oldOut);
+            System.setErr(oldErr);
+        }
+    }
+
+    Path file(String name, String... lines) throws Exception {
+        Path f = dir.resolve(name);
+        Files.writeString(f, String.join("\n", lines) + "\n");
+        return f;
+    }
+
+    static final String[] SERIALIZABLE = {
+            "{\"id\":\"a\",\"session\":1,\"status\":\"committed\",\"ops\":[[\"w\",\"x\",1],[\"w\",\"y\",1]]}",
+            "{\"id\":\"b\",\"session\":2,\"status\":\"committed\",\"ops\":[[\"r\",\"x\",1],[\"w\",\"x\",2]]}",
+            "{\"id\":\"c\",\"session\":3,\"status\":\"committed\",\"ops\":[[\"r\",\"y\",1],[\"r\",\"x\",1]]}",
+            "{\"id\":\"d\",\"session\":1,\"status\":\"aborted\",\"ops\":[[\"w\",\"y\",9]]}"};
+
+    static final String[] WRITE_SKEW = {
+            "{\"id\":1,\"session\":1,\"status\":\"committed\",\"ops\":[[\"r\",\"x\",null],[\"r\",\"y\",null],[\"w\",\"x\",1]]}",
+            "{\"id\":2,\"session\":2,\"status\":\"committed\",\"ops\":[[\"r\",\"x\",null],[\"r\",\"y\",null],[\"w\",\"y\",1]]}"};
+
+    @Test
+    void helpListsTheCommands() {
+        Run r = cobra("--help");
+        assertEquals(0, r.exit());
+        assertTrue(r.out().contains("verify") && r.out().contains("bench"), r.out());
+    }
+
+    @Test
+    void acceptWritesAWitnessThatReplays() throws Exception {
+        Path h = file("ok.jsonl", SERIALIZABLE);
+        Path w = dir.resolve("order.txt");
+        Run r = cobra("verify", "--witness", w.toString(), h.toString());
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().contains("ACCEPT"), r.out());
+        List<String> ids = Files.readAllLines(w);
+        History hist = HistoryReaders.read(h).history();
+        int[] order = ids.stream().mapToInt(id -> {
+            for (int t = 0; t < hist.size(); t++) if (hist.name(t).equals(id)) return t;
+            throw new AssertionError("unknown id " + id);
+        }).toArray();
+        assertEquals(3, order.length);
+        assertNull(WitnessReplayer.problem(hist, order));
+        // c read a's x before b overwrote it: a, c, b
+        assertEquals(List.of("a", "c", "b"), ids);
+    }
+
+    @Test
+    void rejectPrintsTheCertificate() throws Exception {
+        Run r = cobra("verify", file("skew.jsonl", WRITE_SKEW).toString());
+        assertEquals(1, r.exit());
+        assertTrue(r.out().contains("REJECT: write skew (G2)"), r.out());
+        assertTrue(r.out().contains("T1 -rw(y)-> T2") && r.out().contains("T2 -rw(x)-> T1"), r.out());
+        assertTrue(r.out().contains("[r(x)=null r(y)=null w(x)=1]"), r.out());
+    }
+
+    @Test
+    void jsonForEachHistoryAndTheWorstExitCode() throws Exception {
+        Path ok = file("ok.jsonl", SERIALIZABLE), bad = file("skew.jsonl", WRITE_SKEW), broken = file("broken.jsonl", "{\"session\":1,\"ops\":[]}");
+        Run r = cobra("verify", "--json", ok.toString(), broken.toString(), bad.toString());
+        assertEquals(1, r.exit(), "a reject outranks an error");
+        String[] lines = r.out().strip().split("\n");
+        assertEquals(3, lines.length, r.out());
+        assertTrue(lines[0].startsWith("{\"file\":\"" + ok + "\"") && lines[0].contains("\"verdict\":\"accept\"") && lines[0].contains("\"transactions\":4"), lines[0]);
+        assertTrue(lines[1].contains("\"verdict\":\"error\"") && lines[1].contains("line 1: missing \\\"status\\\""), lines[1]);
+        assertTrue(lines[2].contains("\"verdict\":\"reject\"") && lines[2].contains("\"kind\":\"WRITE_SKEW\"") && lines[2].contains("\"cycle\":[{\"from\":\"T"), lines[2]);
+        assertTrue(lines[2].contains("\"millis\":"), lines[2]);
+        assertEquals(2, cobra("verify", ok.toString(), broken.toString()).exit(), "an error outranks an accept");
+    }
+
+    @Test
+    void malformedInputExitsTwoNamingTheLine() throws Exception {
+        Path f = file("bad.jsonl", SERIALIZABLE[0], "{\"session\":1,\"status\":\"committed\",\"ops\":[[\"w\",\"x\"]]}");
+        Run r = cobra("verify", f.toString());
+        assertEquals(2, r.exit());
+        assertTrue(r.err().contains(f + ": line 2: op 0: an operation needs 3 elements"), r.err());
+        assertEquals("", r.out());
+    }
+
+    @Test
+    void timeoutGivesUnknown() throws Exception {
+        Run r = cobra("verify", "--timeout", "0.000000001", "--json", file("ok.jsonl", SERIALIZABLE).toString());
+        assertEquals(3, r.exit(), r.out());
+        assertTrue(r.out().contains("\"verdict\":\"unknown\"") && r.out().contains("time limit"), r.out());
+    }
+
+    @Test
+    void readsGzipAndHonoursFormat() throws Exception {
+        Path gz = dir.resolve("h.jsonl.gz");
+        try (OutputStream o = new GZIPOutputStream(Files.newOutputStream(gz))) {
+            o.write((String.join("\n", WRITE_SKEW) + "\n").getBytes(StandardCharsets.UTF_8));
+        }
+        assertEquals(1, cobra("verify", gz.toString()).exit());
+        Path odd = dir.resolve("history.data");
+        Files.copy(file("x.jsonl", SERIALIZABLE), odd);
+        assertEquals(0, cobra("verify", "--format", "cobra-jsonl", odd.toString()).exit());
+        Run r = cobra("verify", "--format", "nope", odd.toString());
+        assertEquals(2, r.exit());
+        assertTrue(r.err().contains("unknown format"), r.err());
+    }
+
+    @Test
+    void badArgumentsExitTwo() {
+        assertEquals(2, cobra("verify").exit());
+        assertEquals(2, cobra("verify", "--frobnicate", "x").exit());
+        assertEquals(2, cobra("verify", dir.resolve("missing.jsonl").toString()).exit());
+    }
+}
