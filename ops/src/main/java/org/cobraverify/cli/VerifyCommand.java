@@ -50,10 +50,14 @@ public final class VerifyCommand implements Callable<Integer> {
     @Option(names = "--max-heap", paramLabel = "MB", description = "Give up with 'unknown' (exit 3) when the heap grows past this.")
     long maxHeapMb;
 
+    @Option(names = "--solver", paramLabel = "NAME", description = "cdcl (default), or the cross-checks sat4j and exhaustive (small inputs only).")
+    String solver = "cdcl";
+
     @Option(names = "--cobra-timestamps", description = "Cobra logs: 'S' and 'C' records carry a timestamp.")
     boolean cobraTimestamps;
 
     PrintStream out = System.out, err = System.err;
+    private org.cobraverify.solver.Solver solverImpl;
 
     @Override
     public Integer call() {
@@ -69,6 +73,12 @@ public final class VerifyCommand implements Callable<Integer> {
                 err.println("cobra verify: " + e.getMessage());
                 return 2;
             }
+        }
+        try {
+            solverImpl = org.cobraverify.solver.Sat4jSolver.byName(solver);
+        } catch (IllegalArgumentException e) {
+            err.println("cobra verify: " + e.getMessage());
+            return 2;
         }
         int worst = 0;
         for (Path p : paths) worst = worse(worst, verifyOne(p, fmt));
@@ -96,7 +106,7 @@ public final class VerifyCommand implements Callable<Integer> {
         }
         long t1 = System.nanoTime();
         History h = loaded.history();
-        CheckOptions opts = CheckOptions.defaults().withTimeout(timeout).withMaxHeap(maxHeapMb * 1024 * 1024);
+        CheckOptions opts = CheckOptions.defaults().withTimeout(timeout).withMaxHeap(maxHeapMb * 1024 * 1024).withSolver(solverImpl);
         Verdict v = Checker.check(h, opts);
         List<String> notes = new ArrayList<>(loaded.notes());
         notes.addAll(v.notes());

@@ -31,15 +31,24 @@ public final class Checker {
     private Constraints cons;
     private long[] priority;
 
-    private Checker(History h, CheckOptions options) {
+    private final boolean minimize;
+    private int[] sessionPred;
+
+    private Checker(History h, CheckOptions options, boolean minimize) {
         this.h = h;
         this.options = options;
+        this.minimize = minimize;
     }
 
     public static Verdict check(History h) { return check(h, CheckOptions.defaults()); }
 
     public static Verdict check(History h, CheckOptions options) {
-        return new Checker(h, options).run();
+        return new Checker(h, options, true).run();
+    }
+
+    /** As {@link #check}, but a violation proved by search is reported without shrinking it first. */
+    static Verdict checkWithoutMinimizing(History h, CheckOptions options) {
+        return new Checker(h, options, false).run();
     }
 
     private Verdict run() {
@@ -54,23 +63,7 @@ public final class Checker {
             stats.included = rf.includedCount();
             if (!rf.anomalies.isEmpty()) return reject(anomalyCertificate(rf.anomalies));
             g = new KnownGraph(h.size());
-            for (int i = 0; i < rf.readKey.size(); i++) {
-                int w = rf.readWriter.get(i);
-                if (w >= 0) g.add(w, rf.readTxn.get(i), KnownGraph.WR, rf.readKey.get(i));
-            }
-            int[] sessionPred = new int[h.size()];
-            Arrays.fill(sessionPred, -1);
-            int[] last = new int[h.sessionCount()];
-            Arrays.fill(last, -1);
-            for (int t = 0; t < h.size(); t++) {
-                if (!rf.included[t]) continue;
-                int s = h.session(t);
-                if (last[s] >= 0) {
-                    g.add(last[s], t, KnownGraph.SO, -1);
-                    sessionPred[t] = last[s];
-                }
-                last[s] = t;
-            }
+            buildGraph();
             List<Anomaly> chainAnomalies = new ArrayList<>();
             Chains chains = new Chains(h, rf, g, chainAnomalies);
             if (!chainAnomalies.isEmpty()) return reject(anomalyCertificate(chainAnomalies));
@@ -98,6 +91,27 @@ public final class Checker {
             return new Verdict(Verdict.Outcome.ACCEPT, null, order, null, stats, notes);
         } catch (Budget.Exhausted e) {
             return new Verdict(Verdict.Outcome.UNKNOWN, null, null, e.getMessage(), stats, notes);
+        }
+    }
+
+    /** Step 2: wr edges from resolved reads, so edges between consecutive included transactions of a session. */
+    private void buildGraph() {
+        for (int i = 0; i < rf.readKey.size(); i++) {
+            int w = rf.readWriter.get(i);
+            if (w >= 0) g.add(w, rf.readTxn.get(i), KnownGraph.WR, rf.readKey.get(i));
+        }
+        sessionPred = new int[h.size()];
+        Arrays.fill(sessionPred, -1);
+        int[] last = new int[h.sessionCount()];
+        Arrays.fill(last, -1);
+        for (int t = 0; t < h.size(); t++) {
+            if (!rf.included[t]) continue;
+            int s = h.session(t);
+            if (last[s] >= 0) {
+                g.add(last[s], t, KnownGraph.SO, -1);
+                sessionPred[t] = last[s];
+            }
+            last[s] = t;
         }
     }
 
@@ -255,7 +269,8 @@ public final class Checker {
                 int[] core = r.coreVariables();
                 int[] coreCons = new int[core.length];
                 for (int i = 0; i < core.length; i++) coreCons[i] = grp.get(core[i]);
-                return reject(unsatCertificate(coreCons, global.length));
+                if (!minimize) return reject(unsatCertificate(coreCons, global.length));
+                return reject(minimalCertificate(coreCons, global, budget));
             }
             default -> {
                 return new Verdict(Verdict.Outcome.UNKNOWN, null, null, r.reason(), stats, notes);
@@ -279,7 +294,7 @@ public final class Checker {
         for (int t : ts) txns.add(txn(t));
         List<String> also = new ArrayList<>();
         for (int i = 1; i < found.size(); i++) also.add(found.get(i).kind().title() + ": " + found.get(i).explanation());
-        return new Certificate(a.kind(), a.explanation(), List.of(), txns, List.of(), also);
+        return new Certificate(a.kind(), a.explanation(), List.of(), txns, List.of(), List.of(), also);
     }
 
     private Certificate cycleCertificate(int[] cycle) {
@@ -310,7 +325,7 @@ public final class Checker {
         if (so > 0 && kind != AnomalyKind.SESSION_CYCLE) sb.append(" (closed through session order)");
         List<Certificate.Txn> txns = new ArrayList<>();
         for (int t : ts) txns.add(txn(t));
-        return new Certificate(kind, sb.toString(), edges, txns, List.of(), List.of());
+        return new Certificate(kind, sb.toString(), edges, txns, List.of(), List.of(), List.of());
     }
 
     private boolean alternates(int[] cycle) {
@@ -371,6 +386,84 @@ public final class Checker {
         return null;
     }
 
+    /**
+     * Shrinks a refuted group to a minimal non-serializable sub-history (closed under read-from) and
+     * explains it by cases: each open write order, either way, closes a cycle (possibly after further cases).
+     */
+    private Certificate minimalCertificate(int[] coreCons, int[] group, Budget budget) {
+        IntVec start = new IntVec();
+        Chains ch = cons.chains;
+        for (int c : coreCons) {
+            start.add(ch.chainHead.get(cons.first.get(c)));
+            start.add(ch.chainHead.get(cons.second.get(c)));
+            for (int x = cons.sourcesStart(c, false); x < cons.sourcesEnd(c, false); x++) start.add(ch.rt[x]);
+            for (int x = cons.sourcesStart(c, true); x < cons.sourcesEnd(c, true); x++) start.add(ch.rt[x]);
+        }
+        CheckOptions inner = options;
+        Minimizer m = new Minimizer(h, inner, budget);
+        int[] seed = start.toArray();
+        if (!m.rejected(m.close(seed))) seed = group; // the core's own transactions may not suffice: start from the whole group
+        int[] sub = m.minimize(seed);
+        List<Certificate.Txn> txns = new ArrayList<>();
+        List<String> names = new ArrayList<>();
+        for (int t : sub) { txns.add(txn(t)); names.add(h.name(t)); }
+        List<String> cases = new ArrayList<>();
+        try {
+            Checker sc = new Checker(h.restrict(sub), options, false);
+            cases = sc.caseAnalysis(budget);
+        } catch (Budget.Exhausted e) {
+            cases.add("(the case analysis ran out of time)");
+        }
+        String summary = "no serial order exists: these " + sub.length + " transactions (closed under read-from) are already not serializable,"
+                + " and removing any one of them (with the transactions that read from it) leaves a serializable history";
+        return new Certificate(AnomalyKind.UNSERIALIZABLE, summary, List.of(), txns, names, cases, List.of());
+    }
+
+    /** Steps 1 to 7 on this (small, search-refuted) history, then a case split on open write orders, up to depth 3. */
+    private List<String> caseAnalysis(Budget budget) {
+        List<String> lines = new ArrayList<>();
+        rf = new ReadFromIndex(h);
+        if (!rf.anomalies.isEmpty()) { lines.add("already: " + rf.anomalies.get(0).explanation()); return lines; }
+        g = new KnownGraph(h.size());
+        buildGraph();
+        List<Anomaly> chainAnomalies = new ArrayList<>();
+        cons = new Constraints(new Chains(h, rf, g, chainAnomalies));
+        if (!chainAnomalies.isEmpty()) { lines.add("already: " + chainAnomalies.get(0).explanation()); return lines; }
+        priority = serialGuess(sessionPred);
+        int[] cycle = new Pruner().prune(g, cons, rf.included, sessionPred, priority, budget);
+        if (cycle != null) lines.add("already: " + cycleCertificate(cycle).summary());
+        else split(0, "", lines, budget);
+        return lines;
+    }
+
+    private void split(int depth, String indent, List<String> lines, Budget budget) {
+        int c = -1;
+        for (int i = 0; i < cons.size() && c < 0; i++) if (cons.active[i]) c = i;
+        if (c < 0) { lines.add(indent + "(no open write order left)"); return; }
+        Chains ch = cons.chains;
+        for (int side = 0; side < 2; side++) {
+            boolean b = side == 1;
+            int before = b ? cons.second.get(c) : cons.first.get(c), after = b ? cons.first.get(c) : cons.second.get(c);
+            String text = "if " + tx(ch.chainTail.get(before)) + "'s write of " + History.show(h.keyName(cons.key(c))) + " precedes "
+                    + tx(ch.chainHead.get(after)) + "'s";
+            int edges = g.edgeCount(), derivs = g.derivConstraint.size();
+            boolean[] active = cons.active.clone();
+            int activeCount = cons.activeCount;
+            cons.addSide(g, c, b, -1);
+            cons.deactivate(c);
+            int[] cycle = new Pruner().prune(g, cons, rf.included, sessionPred, priority, budget);
+            if (cycle != null) lines.add(indent + text + ": " + cycleCertificate(cycle).summary());
+            else if (depth >= 2) lines.add(indent + text + ": (further cases omitted)");
+            else {
+                lines.add(indent + text + ":");
+                split(depth + 1, indent + "  ", lines, budget);
+            }
+            g.truncate(edges, derivs);
+            cons.active = active;
+            cons.activeCount = activeCount;
+        }
+    }
+
     private Certificate unsatCertificate(int[] coreCons, int componentSize) {
         Set<Integer> ts = new LinkedHashSet<>();
         List<String> lines = new ArrayList<>();
@@ -391,6 +484,6 @@ public final class Checker {
         for (int t : ts) { txns.add(txn(t)); sub.add(h.name(t)); }
         String summary = "no serial order exists: " + coreCons.length + " write-order choice(s) among " + ts.size()
                 + " transactions (in a strongly connected group of " + componentSize + ") each close a cycle whichever way they go";
-        return new Certificate(AnomalyKind.UNSERIALIZABLE, summary, List.of(), txns, sub, lines);
+        return new Certificate(AnomalyKind.UNSERIALIZABLE, summary, List.of(), txns, sub, List.of(), lines);
     }
 }

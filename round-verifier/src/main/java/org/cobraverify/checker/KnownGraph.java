@@ -38,6 +38,12 @@ public final class KnownGraph {
         deriv.add(derivation);
     }
 
+    /** Forgets every edge and derivation added after the counts given (the graph is otherwise append-only). */
+    void truncate(int edges, int derivations) {
+        src.shrink(edges); dst.shrink(edges); kind.shrink(edges); key.shrink(edges); deriv.shrink(edges);
+        derivConstraint.shrink(derivations); derivA.shrink(derivations); derivB.shrink(derivations); derivLimit.shrink(derivations);
+    }
+
     int derivation(int constraint, int a, int b) {
         derivConstraint.add(constraint);
         derivA.add(a);

@@ -75,6 +75,43 @@ public final class History {
         return r;
     }
 
+    /**
+     * The sub-history of the given transactions (indexes into this history, in increasing order): same
+     * ids, sessions, statuses, times and operations; the key, value and session tables are shared.
+     */
+    public History restrict(int[] txns) {
+        int n = txns.length, ops = 0, lists = 0;
+        for (int t : txns) {
+            ops += opEnd(t) - opStart(t);
+            if (opListStart != null) lists += opListStart[opEnd(t)] - opListStart[opStart(t)];
+        }
+        String[] names = new String[n];
+        int[] sess = new int[n], ln = new int[n], os = new int[n + 1];
+        byte[] st = new byte[n];
+        long[] s0 = new long[n], e0 = new long[n];
+        byte[] kind = new byte[ops];
+        int[] key = new int[ops], val = new int[ops];
+        int[] ls = opListStart == null ? null : new int[ops + 1];
+        int[] ld = new int[lists];
+        int o = 0, l = 0;
+        for (int i = 0; i < n; i++) {
+            int t = txns[i];
+            names[i] = txnNames[t]; sess[i] = txnSession[t]; ln[i] = txnLine[t]; st[i] = txnStatus[t];
+            s0[i] = txnStart[t]; e0[i] = txnEnd[t];
+            os[i] = o;
+            for (int op = opStart(t); op < opEnd(t); op++, o++) {
+                kind[o] = opKind[op]; key[o] = opKey[op]; val[o] = opValue[op];
+                if (ls != null) {
+                    ls[o] = l;
+                    for (int j = opListStart[op]; j < opListStart[op + 1]; j++) ld[l++] = listData[j];
+                }
+            }
+        }
+        os[n] = o;
+        if (ls != null) ls[o] = l;
+        return new History(names, sess, st, s0, e0, ln, os, kind, key, val, ls, ld, keyNames, valueNames, sessionNames);
+    }
+
     public boolean hasTimestamps() {
         for (int t = 0; t < size(); t++) if (txnStart[t] != NO_TIME) return true;
         return false;

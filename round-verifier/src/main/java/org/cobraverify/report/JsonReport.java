@@ -102,6 +102,7 @@ public final class JsonReport {
         }
         g.writeEndArray();
         strings(g, "subHistory", c.subHistory());
+        strings(g, "cases", c.cases());
         strings(g, "alsoFound", c.alsoFound());
         g.writeEndObject();
     }

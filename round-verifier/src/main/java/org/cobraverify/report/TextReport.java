@@ -33,6 +33,10 @@ public final class TextReport {
                         sb.append("  ").append(t.ops()).append('\n');
                     }
                 }
+                if (!c.cases().isEmpty()) {
+                    sb.append("  why, case by case:\n");
+                    for (String s : c.cases()) sb.append("    ").append(s).append('\n');
+                }
                 int shown = 0;
                 for (String s : c.alsoFound()) {
                     if (shown++ == 0) sb.append("  also:\n");

@@ -16,7 +16,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * acyclic choice.
  */
 class SolverContractTest {
-    static Stream<Solver> solvers() { return Stream.of(new AcyclicitySolver()); }
+    static Stream<Solver> solvers() { return Stream.of(new AcyclicitySolver(), new Sat4jSolver(), new ExhaustiveSolver()); }
 
     static Instance random(Random rnd) {
         int n = 2 + rnd.nextInt(7);
@@ -56,12 +56,12 @@ class SolverContractTest {
         int sat = 0, unsat = 0;
         for (int run = 0; run < 5000; run++) {
             Instance in = random(rnd);
-            Result expected = new BruteForceSolver().solve(in, Budget.unlimited());
+            Result expected = new ExhaustiveSolver().solve(in, Budget.unlimited());
             Result got = solver.solve(in, Budget.unlimited());
             assertEquals(expected.status(), got.status(), "run " + run);
             if (got.status() == Result.Status.SAT) {
                 sat++;
-                assertTrue(BruteForceSolver.acyclic(in, got.sideA()), "run " + run + ": SAT assignment has a cycle");
+                assertTrue(ExhaustiveSolver.acyclic(in, got.sideA()), "run " + run + ": SAT assignment has a cycle");
             } else {
                 unsat++;
                 // the core alone must already be unsatisfiable
@@ -83,7 +83,7 @@ class SolverContractTest {
                 litStart[2 * x + side + 1] = ls.size();
             }
         Instance sub = new Instance(in.vertices, in.fixedSrc, in.fixedDst, vars, litStart, ls.toArray(), ld.toArray(), null);
-        return new BruteForceSolver().solve(sub, Budget.unlimited()).status() == Result.Status.UNSAT;
+        return new ExhaustiveSolver().solve(sub, Budget.unlimited()).status() == Result.Status.UNSAT;
     }
 
     @ParameterizedTest
