@@ -51,6 +51,12 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--timeout", paramLabel = "SECONDS", description = "Per history (default: ${DEFAULT-VALUE}).")
     double timeout = 120;
 
+    @Option(names = "--compare", description = "Also check each history with the cross-check solver (sat4j) and print both times and the speed-up.")
+    boolean compare;
+
+    @Option(names = "--solver", paramLabel = "NAME", description = "Solver for the main run: cdcl (default), sat4j or exhaustive.")
+    String solver = "cdcl";
+
     @Option(names = "--match", paramLabel = "TEXT", description = "Only histories whose name contains TEXT.")
     String match;
 
@@ -111,6 +117,22 @@ public final class BenchCommand implements Callable<Integer> {
     }
 
     private int run(String name, History h, double parseMillis) {
+        int code = runWith(name, h, parseMillis, org.cobraverify.solver.Sat4jSolver.byName(solver));
+        if (compare) {
+            double mine = lastMillis;
+            String mineVerdict = lastVerdict;
+            runWith("  vs sat4j", h, parseMillis, new org.cobraverify.solver.Sat4jSolver());
+            boolean same = lastVerdict.equals(mineVerdict) || lastVerdict.startsWith("unknown");
+            System.out.printf("  %s: %s %.0f ms, sat4j %.0f ms: %.1fx faster%s%n", name, solver, mine, lastMillis, lastMillis / Math.max(0.001, mine),
+                    same ? "" : "  (VERDICTS DIFFER: " + mineVerdict + " vs " + lastVerdict + ")");
+        }
+        return code;
+    }
+
+    private double lastMillis;
+    private String lastVerdict = "";
+
+    private int runWith(String name, History h, double parseMillis, org.cobraverify.solver.Solver solverImpl) {
         Verdict best = null;
         double bestMillis = Double.MAX_VALUE;
         long peak = 0;
@@ -118,12 +140,14 @@ public final class BenchCommand implements Callable<Integer> {
             System.gc();
             resetPeaks();
             long t0 = System.nanoTime();
-            Verdict v = Checker.check(h, CheckOptions.defaults().withTimeout(timeout));
+            Verdict v = Checker.check(h, CheckOptions.defaults().withTimeout(timeout).withSolver(solverImpl));
             double ms = (System.nanoTime() - t0) / 1e6;
             peak = Math.max(peak, peakHeap());
             if (ms < bestMillis) { bestMillis = ms; best = v; }
         }
         CheckStats s = best.stats();
+        lastMillis = bestMillis;
+        lastVerdict = best.outcome().word();
         System.out.printf("%-34s %7d %8.0f %9.0f %8.0f %8.0f %8.0f %9d %9d %7d %8d  %s%n", name, h.size(), parseMillis,
                 s.constructMillis(), s.pruneMillis(), s.solveMillis(), parseMillis + bestMillis, s.constraintsBefore,
                 s.constraintsAfterPrune, s.constraintsToSolver, peak >> 20,

@@ -206,13 +206,100 @@ public final class Checker {
         Integer[] order = new Integer[groups.size()];
         for (int i = 0; i < order.length; i++) order[i] = i;
         Arrays.sort(order, (x, y) -> Integer.compare(groups.get(x).size(), groups.get(y).size()));
+        Instance[] instances = new Instance[groups.size()];
         for (int gi : order) {
+            stats.largestComponent = Math.max(stats.largestComponent, groups.get(gi).size());
+            instances[gi] = instance(groups.get(gi), globalOf[gi], local, fs[gi].toArray(), fd[gi].toArray(), comp);
+        }
+        Result[] results = solveAll(instances, order, budget);
+        // apply in the same order as a sequential run would: the first refuted component (smallest first) decides
+        int decided = 0;
+        for (int gi : order) {
+            Result r = results[gi];
+            if (r == null) continue;
+            stats.conflicts += r.conflicts();
+            stats.decisions += r.decisions();
+            if (r.status() == Result.Status.UNSAT) {
+                IntVec grp = groups.get(gi);
+                int[] core = r.coreVariables();
+                int[] coreCons = new int[core.length];
+                for (int i = 0; i < core.length; i++) coreCons[i] = grp.get(core[i]);
+                if (!minimize) return reject(unsatCertificate(coreCons, globalOf[gi].length));
+                return reject(minimalCertificate(coreCons, globalOf[gi], budget));
+            }
+        }
+        for (int gi : order) {
+            Result r = results[gi];
+            if (r == null || r.status() != Result.Status.SAT) {
+                String why = r == null ? "not reached" : r.reason();
+                for (int x : order) if (results[x] != null && results[x].status() == Result.Status.SAT) decided++;
+                return new Verdict(Verdict.Outcome.UNKNOWN, null, null, why + " (" + decided + " of " + groups.size()
+                        + " independent components decided, all serializable so far)", stats, notes);
+            }
             IntVec grp = groups.get(gi);
-            stats.largestComponent = Math.max(stats.largestComponent, grp.size());
-            Verdict v = solveGroup(grp, globalOf[gi], local, fs[gi].toArray(), fd[gi].toArray(), comp, budget);
-            if (v != null) return v;
+            for (int x = 0; x < grp.size(); x++) {
+                int c = grp.get(x);
+                cons.addSide(g, c, !r.sideA()[x], -1);
+                cons.deactivate(c);
+            }
         }
         return null;
+    }
+
+    /**
+     * Solves independent components, smallest first, on all cores. The first refutation cancels the
+     * rest (their results come back UNKNOWN or absent).
+     */
+    private Result[] solveAll(Instance[] instances, Integer[] order, Budget budget) {
+        Result[] results = new Result[instances.length];
+        int threads = Math.min(Runtime.getRuntime().availableProcessors(), instances.length);
+        if (threads <= 1) {
+            for (int gi : order) {
+                results[gi] = options.solver().solve(instances[gi], budget);
+                if (results[gi].status() != Result.Status.SAT) break;
+            }
+            return results;
+        }
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicReference<Throwable> failure = new java.util.concurrent.atomic.AtomicReference<>();
+        Budget shared = budget.cancellable(stop);
+        Thread[] workers = new Thread[threads];
+        for (int w = 0; w < threads; w++) {
+            workers[w] = new Thread(() -> {
+                int i;
+                try {
+                    while (!stop.get() && (i = next.getAndIncrement()) < order.length) {
+                        int gi = order[i];
+                        Result r = options.solver().solve(instances[gi], shared);
+                        results[gi] = r;
+                        if (r.status() != Result.Status.SAT) stop.set(true);
+                    }
+                } catch (Throwable e) {
+                    failure.compareAndSet(null, e);
+                    stop.set(true);
+                }
+            }, "cobra-solver-" + w);
+            workers[w].setDaemon(true);
+            workers[w].start();
+        }
+        for (Thread t : workers) {
+            try {
+                t.join();
+            } catch (InterruptedException e) {
+                stop.set(true);
+                Thread.currentThread().interrupt();
+                throw new Budget.Exhausted("interrupted");
+            }
+        }
+        if (failure.get() instanceof Budget.Exhausted ex) throw ex;
+        if (failure.get() instanceof Error err) throw err;
+        if (failure.get() != null) throw new IllegalStateException("solver failed", failure.get());
+        // a component cancelled because another was refuted is not an answer of its own
+        for (int i = 0; i < results.length; i++)
+            if (results[i] != null && results[i].status() == Result.Status.UNKNOWN && results[i].reason() != null
+                    && results[i].reason().startsWith("cancelled")) results[i] = null;
+        return results;
     }
 
     private int internalComponent(int c, boolean sideB, int[] comp) {
@@ -233,7 +320,7 @@ public final class Checker {
         if (a != b) uf[a] = b;
     }
 
-    private Verdict solveGroup(IntVec grp, int[] global, int[] local, int[] fixedSrc, int[] fixedDst, int[] comp, Budget budget) {
+    private Instance instance(IntVec grp, int[] global, int[] local, int[] fixedSrc, int[] fixedDst, int[] comp) {
         int vars = grp.size();
         int[] litStart = new int[2 * vars + 1];
         IntVec ls = new IntVec(), ld = new IntVec();
@@ -252,30 +339,7 @@ public final class Checker {
         }
         long[] prio = new long[global.length];
         for (int i = 0; i < prio.length; i++) prio[i] = priority[global[i]];
-        Instance inst = new Instance(global.length, fixedSrc, fixedDst, vars, litStart, ls.toArray(), ld.toArray(), prio);
-        Result r = options.solver().solve(inst, budget);
-        stats.conflicts += r.conflicts();
-        stats.decisions += r.decisions();
-        switch (r.status()) {
-            case SAT -> {
-                for (int x = 0; x < vars; x++) {
-                    int c = grp.get(x);
-                    cons.addSide(g, c, !r.sideA()[x], -1);
-                    cons.deactivate(c);
-                }
-                return null;
-            }
-            case UNSAT -> {
-                int[] core = r.coreVariables();
-                int[] coreCons = new int[core.length];
-                for (int i = 0; i < core.length; i++) coreCons[i] = grp.get(core[i]);
-                if (!minimize) return reject(unsatCertificate(coreCons, global.length));
-                return reject(minimalCertificate(coreCons, global, budget));
-            }
-            default -> {
-                return new Verdict(Verdict.Outcome.UNKNOWN, null, null, r.reason(), stats, notes);
-            }
-        }
+        return new Instance(global.length, fixedSrc, fixedDst, vars, litStart, ls.toArray(), ld.toArray(), prio);
     }
 
     // ---- step 9: certificates ----

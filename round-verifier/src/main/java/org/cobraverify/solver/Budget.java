@@ -13,7 +13,20 @@ public final class Budget {
         public Exhausted(String why) { super(why, null, false, false); }
     }
 
-    private Budget(long deadlineNanos, long maxHeapBytes) { this.deadlineNanos = deadlineNanos; this.maxHeapBytes = maxHeapBytes; }
+    private final java.util.concurrent.atomic.AtomicBoolean cancelled;
+
+    private Budget(long deadlineNanos, long maxHeapBytes) { this(deadlineNanos, maxHeapBytes, null); }
+
+    private Budget(long deadlineNanos, long maxHeapBytes, java.util.concurrent.atomic.AtomicBoolean cancelled) {
+        this.deadlineNanos = deadlineNanos;
+        this.maxHeapBytes = maxHeapBytes;
+        this.cancelled = cancelled;
+    }
+
+    /** The same limits, also spent as soon as {@code cancel} is set (to stop parallel work at the first violation). */
+    public Budget cancellable(java.util.concurrent.atomic.AtomicBoolean cancel) {
+        return new Budget(deadlineNanos, maxHeapBytes, cancel);
+    }
 
     public static Budget unlimited() { return new Budget(Long.MAX_VALUE, Long.MAX_VALUE); }
 
@@ -24,6 +37,7 @@ public final class Budget {
     }
 
     public void check() {
+        if (cancelled != null && cancelled.get()) throw new Exhausted("cancelled: another part already decided");
         if (deadlineNanos != Long.MAX_VALUE && System.nanoTime() - deadlineNanos > 0) throw new Exhausted("time limit reached");
         if (maxHeapBytes != Long.MAX_VALUE) {
             Runtime rt = Runtime.getRuntime();
