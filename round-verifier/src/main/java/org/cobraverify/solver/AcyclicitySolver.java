@@ -16,6 +16,10 @@ import org.cobraverify.history.IntVec;
  *       path v ⇝ u that closes a cycle; removing edges keeps the order valid;</li>
  *   <li>theory conflicts: the literals owning the cycle's edges cannot all hold, which is the learned
  *       clause (the negations of those literals);</li>
+ *   <li>theory propagation: after a literal's edges go in, unassigned literals with an edge at one of
+ *       the touched vertices, whose variables have taken part in a conflict, are tested; one whose edge (a, b) already has a path b ⇝ a is impossible,
+ *       so the other side is implied, with the path's literals as the reason (bounded searches: an
+ *       incomplete but sound propagation);</li>
  *   <li>clauses with two watched literals, 1-UIP conflict analysis, VSIDS activity, phase saving with
  *       initial phases from a guessed serial order, Luby restarts, learnt clause reduction.</li>
  * </ol>
@@ -71,6 +75,12 @@ public final class AcyclicitySolver implements Solver {
         int[] parentOwner, parentVertex;
         final boolean[] seen;
         final boolean[] inTheoryConflict; // variables of some theory clause: every refutation uses only these
+        int[] vlitStart, vlit; // per vertex: literals with an edge at that vertex
+        int[] litStamp;
+        int litStampNow;
+        long theoryPropagations;
+        static final int PROPAGATION_SEARCH_LIMIT = 256;
+        static final boolean THEORY_PROPAGATION = !Boolean.getBoolean("cobra.noTheoryPropagation");
 
         Search(Instance in, Budget budget) {
             this.in = in;
@@ -99,6 +109,15 @@ public final class AcyclicitySolver implements Solver {
             parentOwner = new int[n];
             parentVertex = new int[n];
             heap = new VarHeap(nv, activity);
+            vlitStart = new int[n + 1];
+            for (int l = 0; l < 2 * nv; l++)
+                for (int i = in.litStart[l]; i < in.litStart[l + 1]; i++) { vlitStart[in.litSrc[i] + 1]++; vlitStart[in.litDst[i] + 1]++; }
+            for (int v = 0; v < n; v++) vlitStart[v + 1] += vlitStart[v];
+            vlit = new int[vlitStart[n]];
+            int[] fill = Arrays.copyOf(vlitStart, n);
+            for (int l = 0; l < 2 * nv; l++)
+                for (int i = in.litStart[l]; i < in.litStart[l + 1]; i++) { vlit[fill[in.litSrc[i]]++] = l; vlit[fill[in.litDst[i]]++] = l; }
+            litStamp = new int[2 * nv];
         }
 
         Result run() {
@@ -342,6 +361,7 @@ public final class AcyclicitySolver implements Solver {
                     qhead = trailLen;
                     return tc;
                 }
+                if (THEORY_PROPAGATION) theoryPropagate(p);
                 int falseLit = p ^ 1;
                 IntVec ws = watches.get(falseLit);
                 int[] w = ws.raw();
@@ -372,6 +392,80 @@ public final class AcyclicitySolver implements Solver {
                     enqueue(c[0], ci);
                 }
                 ws.shrink(j);
+            }
+            return null;
+        }
+
+        /**
+         * For each unassigned literal with an edge at a vertex that {@code p}'s edges touch: if one of its
+         * edges (a, b) has a path b ⇝ a now, it would close a cycle, so its negation is implied.
+         */
+        void theoryPropagate(int p) {
+            if (++litStampNow == Integer.MAX_VALUE) { Arrays.fill(litStamp, 0); litStampNow = 1; }
+            for (int i = in.litStart[p]; i < in.litStart[p + 1]; i++) {
+                for (int end = 0; end < 2; end++) {
+                    int w = end == 0 ? in.litSrc[i] : in.litDst[i];
+                    for (int j = vlitStart[w]; j < vlitStart[w + 1]; j++) {
+                        int l = vlit[j];
+                        if (litStamp[l] == litStampNow) continue;
+                        litStamp[l] = litStampNow;
+                        // only where conflicts have been: elsewhere the initial guess is usually right and testing costs more than it saves
+                        if (value[l] != 0 || activity[l >> 1] == 0) continue;
+                        int[] reasonClause = blocked(l);
+                        if (reasonClause == null) continue;
+                        theoryPropagations++;
+                        for (int q : reasonClause) inTheoryConflict[q >> 1] = true;
+                        if (reasonClause.length == 1) {
+                            if (decisionLevel() == 0) enqueue(reasonClause[0], UNDEF);
+                            continue;
+                        }
+                        // watch the implied literal and the most recently assigned of the others
+                        int maxI = 1;
+                        for (int k = 2; k < reasonClause.length; k++) if (level[reasonClause[k] >> 1] > level[reasonClause[maxI] >> 1]) maxI = k;
+                        int t = reasonClause[1]; reasonClause[1] = reasonClause[maxI]; reasonClause[maxI] = t;
+                        int id = addClause(reasonClause, true);
+                        enqueue(reasonClause[0], id);
+                    }
+                }
+            }
+        }
+
+        /** If an edge (a, b) of literal l has a path b ⇝ a (found within the search limit): the clause (¬l ∨ ¬path literals), ¬l first. */
+        int[] blocked(int l) {
+            for (int i = in.litStart[l]; i < in.litStart[l + 1]; i++) {
+                int a = in.litSrc[i], b = in.litDst[i];
+                if (a == b) return new int[] {l ^ 1};
+                if (ord[b] > ord[a]) continue; // b comes after a in a topological order: no path b ~> a
+                stamp++;
+                if (stamp == Integer.MAX_VALUE) { Arrays.fill(mark, 0); stamp = 1; }
+                queue.clear();
+                queue.add(b);
+                mark[b] = stamp;
+                int ub = ord[a];
+                for (int qi = 0; qi < queue.size() && qi < PROPAGATION_SEARCH_LIMIT; qi++) {
+                    int x = queue.get(qi);
+                    int[] ox = out[x], oo = outOwner[x];
+                    for (int k = 0, e = outLen[x]; k < e; k++) {
+                        int y = ox[k];
+                        if (mark[y] == stamp || ord[y] > ub) continue;
+                        mark[y] = stamp;
+                        parentVertex[y] = x;
+                        parentOwner[y] = oo[k];
+                        if (y == a) {
+                            IntVec c = new IntVec();
+                            c.add(l ^ 1);
+                            if (varStamp == null) varStamp = new int[nv];
+                            stamp++;
+                            varStamp[l >> 1] = stamp;
+                            for (int z = a; z != b; z = parentVertex[z]) {
+                                int owner = parentOwner[z];
+                                if (owner >= 0 && varStamp[owner >> 1] != stamp) { varStamp[owner >> 1] = stamp; c.add(owner ^ 1); }
+                            }
+                            return c.toArray();
+                        }
+                        queue.add(y);
+                    }
+                }
             }
             return null;
         }
