@@ -1,0 +1,173 @@
+package org.cobraverify.collector;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * A relational database as a key-value store: one table {@code (k primary key, v)}, one connection per
+ * thread, at a chosen isolation level. Tested on PostgreSQL and MariaDB. Serialization failures and
+ * deadlocks (SQLSTATE 40001, 40P01, MariaDB lock wait timeouts) are aborts; a connection failure during
+ * commit leaves the outcome unknown.
+ */
+public final class JdbcStore implements KvStore {
+    static {
+        // the MariaDB driver logs every deadlock it reports; aborts are expected here and counted instead
+        if (System.getProperty("mariadb.logging.disable") == null) System.setProperty("mariadb.logging.disable", "true");
+    }
+
+    public enum Isolation {
+        SERIALIZABLE(Connection.TRANSACTION_SERIALIZABLE), REPEATABLE_READ(Connection.TRANSACTION_REPEATABLE_READ),
+        READ_COMMITTED(Connection.TRANSACTION_READ_COMMITTED), READ_UNCOMMITTED(Connection.TRANSACTION_READ_UNCOMMITTED);
+
+        final int level;
+
+        Isolation(int level) { this.level = level; }
+
+        public static Isolation parse(String s) {
+            return valueOf(s.trim().toUpperCase(Locale.ROOT).replace(' ', '_').replace('-', '_'));
+        }
+    }
+
+    private final String url, user, password, table;
+    private final Isolation isolation;
+    private final boolean mysql;
+    private final ThreadLocal<Connection> connection = new ThreadLocal<>();
+    private final List<Connection> all = new ArrayList<>();
+
+    public JdbcStore(String url, String user, String password, String table, Isolation isolation, boolean createTable) throws StoreException {
+        this.url = url;
+        this.user = user;
+        this.password = password;
+        this.table = table;
+        this.isolation = isolation;
+        this.mysql = url.startsWith("jdbc:mariadb:") || url.startsWith("jdbc:mysql:");
+        if (!table.matches("[A-Za-z_][A-Za-z0-9_]*")) throw new StoreException("bad table name " + table);
+        if (createTable) {
+            try (Connection c = open(); Statement s = c.createStatement()) {
+                s.executeUpdate("DROP TABLE IF EXISTS " + table);
+                s.executeUpdate("CREATE TABLE " + table + " (k VARCHAR(255) PRIMARY KEY, v TEXT NOT NULL)");
+                if (!c.getAutoCommit()) c.commit();
+            } catch (SQLException e) {
+                throw new StoreException("cannot create table " + table + " at " + url + ": " + e.getMessage(), e);
+            }
+        }
+    }
+
+    private Connection open() throws SQLException {
+        return DriverManager.getConnection(url, user, password);
+    }
+
+    @Override
+    public String name() { return (mysql ? "mariadb " : "postgres ") + isolation; }
+
+    /** Drops the table (tests clean up after themselves). */
+    public void dropTable() throws StoreException {
+        try (Connection c = open(); Statement s = c.createStatement()) {
+            s.executeUpdate("DROP TABLE IF EXISTS " + table);
+        } catch (SQLException e) {
+            throw new StoreException("cannot drop " + table + ": " + e.getMessage(), e);
+        }
+    }
+
+    private Connection connection() throws StoreException {
+        Connection c = connection.get();
+        try {
+            if (c == null || c.isClosed()) {
+                c = open();
+                c.setAutoCommit(false);
+                c.setTransactionIsolation(isolation.level);
+                connection.set(c);
+                synchronized (all) { all.add(c); }
+            }
+            return c;
+        } catch (SQLException e) {
+            throw new StoreException("cannot connect to " + url + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public KvTransaction begin() throws StoreException {
+        return new Txn(connection());
+    }
+
+    static boolean isAbort(SQLException e) {
+        String state = e.getSQLState();
+        if (state != null && (state.equals("40001") || state.equals("40P01") || state.startsWith("40"))) return true;
+        int code = e.getErrorCode();
+        return code == 1213 || code == 1205; // MariaDB deadlock, lock wait timeout
+    }
+
+    private StoreException map(SQLException e, String during, Connection c) {
+        if (isAbort(e)) {
+            try { c.rollback(); } catch (SQLException ignored) { /* already failed */ }
+            return new AbortedException(name() + " " + during + ": " + e.getMessage(), e);
+        }
+        return new StoreException(name() + " " + during + ": " + e.getMessage(), e);
+    }
+
+    private final class Txn implements KvTransaction {
+        private final Connection c;
+
+        Txn(Connection c) { this.c = c; }
+
+        @Override
+        public String get(String key) throws StoreException {
+            try (PreparedStatement ps = c.prepareStatement("SELECT v FROM " + table + " WHERE k = ?")) {
+                ps.setString(1, key);
+                try (ResultSet rs = ps.executeQuery()) {
+                    return rs.next() ? rs.getString(1) : null;
+                }
+            } catch (SQLException e) {
+                throw map(e, "read", c);
+            }
+        }
+
+        @Override
+        public void put(String key, String value) throws StoreException {
+            String sql = mysql ? "INSERT INTO " + table + " (k, v) VALUES (?, ?) ON DUPLICATE KEY UPDATE v = VALUES(v)"
+                               : "INSERT INTO " + table + " (k, v) VALUES (?, ?) ON CONFLICT (k) DO UPDATE SET v = EXCLUDED.v";
+            try (PreparedStatement ps = c.prepareStatement(sql)) {
+                ps.setString(1, key);
+                ps.setString(2, value);
+                ps.executeUpdate();
+            } catch (SQLException e) {
+                throw map(e, "write", c);
+            }
+        }
+
+        @Override
+        public void commit() throws StoreException {
+            try {
+                c.commit();
+            } catch (SQLException e) {
+                throw map(e, "commit", c);
+            }
+        }
+
+        @Override
+        public void rollback() throws StoreException {
+            try {
+                c.rollback();
+            } catch (SQLException e) {
+                throw new StoreException(name() + " rollback: " + e.getMessage(), e);
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        synchronized (all) {
+            for (Connection c : all) {
+                try { c.close(); } catch (SQLException ignored) { /* closing anyway */ }
+            }
+            all.clear();
+        }
+    }
+}

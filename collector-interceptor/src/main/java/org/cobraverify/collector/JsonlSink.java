@@ -1,0 +1,81 @@
+package org.cobraverify.collector;
+
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.OutputStreamWriter;
+import java.util.List;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.zip.GZIPOutputStream;
+
+/** Writes {@code cobra-jsonl} (one transaction per line, after a header; gzip if the name ends in .gz). */
+public final class JsonlSink implements HistorySink {
+    private final Writer out;
+    private long bytes;
+
+    public JsonlSink(Path file) throws IOException {
+        var stream = Files.newOutputStream(file);
+        out = new BufferedWriter(new OutputStreamWriter(file.toString().endsWith(".gz") ? new GZIPOutputStream(stream, 1 << 16) : stream,
+                StandardCharsets.UTF_8), 1 << 16);
+        out.write("{\"format\":\"cobra-jsonl\",\"version\":1}\n");
+    }
+
+    /** One transaction as a cobra-jsonl line (without the newline). */
+    public static String line(TxnRecord t) {
+        StringBuilder sb = new StringBuilder(64 + 32 * t.ops().size());
+        sb.append("{\"id\":");
+        str(sb, t.id());
+        sb.append(",\"session\":");
+        str(sb, t.session());
+        sb.append(",\"status\":\"").append(t.status() == TxnRecord.Status.COMMITTED ? "committed" : t.status() == TxnRecord.Status.ABORTED ? "aborted" : "unknown");
+        sb.append("\",\"start\":").append(t.start()).append(",\"end\":").append(t.end()).append(",\"ops\":[");
+        List<TxnRecord.Op> ops = t.ops();
+        for (int i = 0; i < ops.size(); i++) {
+            TxnRecord.Op op = ops.get(i);
+            sb.append(i == 0 ? "[\"" : ",[\"").append(op.write() ? 'w' : 'r').append("\",");
+            str(sb, op.key());
+            sb.append(',');
+            if (op.value() == null) sb.append("null"); else str(sb, op.value());
+            sb.append(']');
+        }
+        return sb.append("]}").toString();
+    }
+
+    /** A JSON string literal, escaped. */
+    static void str(StringBuilder sb, String s) {
+        sb.append('"');
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '"' -> sb.append("\\\"");
+                case '\\' -> sb.append("\\\\");
+                case '\n' -> sb.append("\\n");
+                case '\r' -> sb.append("\\r");
+                case '\t' -> sb.append("\\t");
+                default -> {
+                    if (c < 0x20) sb.append(String.format("\\u%04x", (int) c)); else sb.append(c);
+                }
+            }
+        }
+        sb.append('"');
+    }
+
+    @Override
+    public void record(TxnRecord txn) throws IOException {
+        String l = line(txn);
+        synchronized (this) {
+            out.write(l);
+            out.write('\n');
+            bytes += l.length() + 1;
+        }
+    }
+
+    public synchronized long bytesWritten() { return bytes; }
+
+    @Override
+    public synchronized void close() throws IOException {
+        out.close();
+    }
+}

@@ -1,0 +1,161 @@
+package org.cobraverify.collector;
+
+import java.io.IOException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One client session of a {@link Recorder}: begin, read, write, commit or abort, one transaction at a
+ * time, from one thread. Every transaction is recorded with its operations, outcome and timestamps;
+ * a record the sink refuses fails the call with {@link RecordingException}. Sessions issue a fence
+ * transaction (a read-modify-write of the fence key, retried until it commits) every
+ * {@code fenceEvery} committed transactions.
+ */
+public final class Session {
+    private final Recorder rec;
+    private final String id, idPrefix;
+    private long txnCounter, writeCounter, committedSinceFence;
+    private KvTransaction txn;
+    private List<TxnRecord.Op> ops;
+    private long start;
+    private String txnId;
+
+    Session(Recorder rec, int number) {
+        this.rec = rec;
+        this.id = "c" + number;
+        this.idPrefix = rec.run + "." + Integer.toString(number, 36) + ".";
+    }
+
+    public String id() { return id; }
+
+    private static long now() {
+        Instant i = Instant.now();
+        return i.getEpochSecond() * 1_000_000_000L + i.getNano();
+    }
+
+    public void begin() throws StoreException {
+        if (txn != null) throw new IllegalStateException("session " + id + " already has an open transaction");
+        start = now();
+        txnId = idPrefix + "t" + Long.toString(++txnCounter, 36);
+        ops = new ArrayList<>(8);
+        txn = rec.store.begin();
+    }
+
+    /** Reads a key; returns the application's value (the write id stripped), or null if never written. */
+    public String read(String key) throws StoreException {
+        requireOpen();
+        String stored;
+        try {
+            stored = txn.get(key);
+        } catch (AbortedException e) {
+            abandon();
+            throw e;
+        }
+        if (stored == null) {
+            ops.add(new TxnRecord.Op(false, key, null));
+            return null;
+        }
+        String[] d = Recorder.decode(stored);
+        if (d == null) {
+            ops.add(new TxnRecord.Op(false, key, "untagged:" + stored));
+            return stored;
+        }
+        ops.add(new TxnRecord.Op(false, key, d[0]));
+        return d[1];
+    }
+
+    public void write(String key, String value) throws StoreException {
+        requireOpen();
+        String wid = idPrefix + Long.toString(++writeCounter, 36);
+        String stored = Recorder.encode(wid, value);
+        rec.addedBytes.addAndGet(stored.length() - value.length());
+        ops.add(new TxnRecord.Op(true, key, wid));
+        try {
+            txn.put(key, stored);
+        } catch (AbortedException e) {
+            abandon();
+            throw e;
+        }
+    }
+
+    /**
+     * Commits. {@link AbortedException}: the store refused (recorded as aborted). {@link StoreException}:
+     * the outcome is unknown (recorded so). Either way the transaction is over.
+     */
+    public void commit() throws StoreException {
+        requireOpen();
+        commit0();
+        if (rec.options.fenceEvery() > 0 && ++committedSinceFence >= rec.options.fenceEvery()) {
+            committedSinceFence = 0;
+            fence();
+        }
+    }
+
+    public void abort() throws StoreException {
+        requireOpen();
+        try {
+            txn.rollback();
+        } finally {
+            finish(TxnRecord.Status.ABORTED);
+        }
+    }
+
+    /** A fence: read-modify-write of the fence key, retried until it commits. */
+    public void fence() throws StoreException {
+        for (int attempt = 0; ; attempt++) {
+            try {
+                begin();
+                String e = read(rec.options.fenceKey());
+                long epoch = e == null ? 0 : Long.parseLong(e);
+                write(rec.options.fenceKey(), Long.toString(epoch + 1));
+                commit0();
+                rec.fenceTxns.incrementAndGet();
+                rec.addedBytes.addAndGet(2L * rec.options.fenceKey().length() + 24);
+                return;
+            } catch (AbortedException ex) {
+                if (attempt > 10_000) throw ex;
+                Thread.onSpinWait();
+            }
+        }
+    }
+
+    private void commit0() throws StoreException {
+        try {
+            txn.commit();
+        } catch (AbortedException e) {
+            abandon(); // a refused commit is over; rolling back again is harmless and frees anything left
+            throw e;
+        } catch (StoreException | RuntimeException e) {
+            finish(TxnRecord.Status.UNKNOWN);
+            throw e;
+        }
+        finish(TxnRecord.Status.COMMITTED);
+    }
+
+    /** The store aborted mid-transaction: release it and record the abort. */
+    private void abandon() {
+        try {
+            txn.rollback();
+        } catch (StoreException | RuntimeException ignored) {
+            // the store already gave up on it
+        }
+        finish(TxnRecord.Status.ABORTED);
+    }
+
+    private void requireOpen() {
+        if (txn == null) throw new IllegalStateException("session " + id + " has no open transaction");
+    }
+
+    private void finish(TxnRecord.Status status) {
+        TxnRecord r = new TxnRecord(txnId, id, status, start, now(), ops);
+        txn = null;
+        ops = null;
+        try {
+            rec.sink.record(r);
+        } catch (IOException | RuntimeException e) {
+            throw new RecordingException("transaction " + r.id() + " (" + status.name().toLowerCase()
+                    + ") could not be recorded: " + e.getMessage(), e);
+        }
+    }
+}

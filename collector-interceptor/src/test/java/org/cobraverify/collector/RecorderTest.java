@@ -1,0 +1,159 @@
+package org.cobraverify.collector;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.cobraverify.checker.AnomalyKind;
+import org.cobraverify.checker.Checker;
+import org.cobraverify.checker.Verdict;
+import org.cobraverify.io.HistoryReaders;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The collector on embedded RocksDB: ids in, ids out, fences, outcomes, and a sink that fails loudly. */
+class RecorderTest {
+    @TempDir
+    Path dir;
+
+    /** Keeps records in memory (and can be told to fail). */
+    static final class ListSink implements HistorySink {
+        final List<TxnRecord> records = new ArrayList<>();
+        boolean fail;
+
+        @Override
+        public synchronized void record(TxnRecord txn) throws IOException {
+            if (fail) throw new IOException("disk full");
+            records.add(txn);
+        }
+
+        @Override
+        public void close() {}
+    }
+
+    @Test
+    void writeIdsAreEmbeddedAndStripped() throws Exception {
+        ListSink sink = new ListSink();
+        try (RocksDbStore store = new RocksDbStore(dir.resolve("db").toString(), false)) {
+            Recorder rec = new Recorder(store, sink, new Recorder.Options(0, "EPOCH"));
+            Session s = rec.openSession();
+            s.begin();
+            assertNull(s.read("x"));
+            s.write("x", "hello");
+            assertEquals("hello", s.read("x"));
+            s.commit();
+            s.begin();
+            assertEquals("hello", s.read("x"));
+            s.commit();
+            // the store holds the id; the application never sees it
+            KvTransaction raw = store.begin();
+            String stored = raw.get("x");
+            raw.commit();
+            assertTrue(stored.startsWith("#") && stored.endsWith("|hello"), stored);
+            TxnRecord w = sink.records.get(0), r = sink.records.get(1);
+            assertEquals(TxnRecord.Status.COMMITTED, w.status());
+            String wid = w.ops().get(1).value();
+            assertEquals(wid, r.ops().get(0).value(), "the read records the write id it observed");
+            assertTrue(w.start() > 1_600_000_000_000_000_000L && w.end() >= w.start(), "wall-clock nanoseconds");
+        }
+    }
+
+    @Test
+    void aValueWithoutAnIdIsRecordedAsUnwrittenAndRejected() throws Exception {
+        Path file = dir.resolve("h.jsonl");
+        try (RocksDbStore store = new RocksDbStore(dir.resolve("db").toString(), false)) {
+            KvTransaction raw = store.begin();
+            raw.put("x", "planted by someone else");
+            raw.commit();
+            try (Recorder rec = new Recorder(store, new JsonlSink(file), Recorder.Options.defaults())) {
+                Session s = rec.openSession();
+                s.begin();
+                assertEquals("planted by someone else", s.read("x"));
+                s.commit();
+            }
+        }
+        Verdict v = Checker.check(HistoryReaders.read(file).history());
+        assertEquals(AnomalyKind.UNWRITTEN_READ, v.certificate().kind());
+    }
+
+    @Test
+    void fencesEveryNTransactionsAndAbortsAreRecorded() throws Exception {
+        ListSink sink = new ListSink();
+        try (RocksDbStore store = new RocksDbStore(dir.resolve("db").toString(), true)) {
+            Recorder rec = new Recorder(store, sink, new Recorder.Options(3, "EPOCH"));
+            Session s = rec.openSession();
+            for (int i = 0; i < 7; i++) {
+                s.begin();
+                s.write("k" + i, "v");
+                s.commit();
+            }
+            s.begin();
+            s.write("gone", "v");
+            s.abort();
+            assertEquals(2, rec.fenceTransactions());
+            long fences = sink.records.stream().filter(t -> t.ops().size() == 2 && t.ops().get(0).key().equals("EPOCH")).count();
+            assertEquals(2, fences);
+            assertEquals(TxnRecord.Status.ABORTED, sink.records.get(sink.records.size() - 1).status());
+            assertEquals(7 + 2 + 1, sink.records.size());
+        }
+    }
+
+    @Test
+    void aSinkFailureFailsTheTransactionLoudly() throws Exception {
+        ListSink sink = new ListSink();
+        try (RocksDbStore store = new RocksDbStore(dir.resolve("db").toString(), false)) {
+            Recorder rec = new Recorder(store, sink, new Recorder.Options(0, "EPOCH"));
+            Session s = rec.openSession();
+            s.begin();
+            s.write("x", "1");
+            sink.fail = true;
+            RecordingException e = assertThrows(RecordingException.class, s::commit);
+            assertTrue(e.getMessage().contains("could not be recorded") && e.getMessage().contains("disk full"), e.getMessage());
+        }
+    }
+
+    @Test
+    void jsonlSinkFlushesOnCloseAndIsReadable() throws Exception {
+        Path file = dir.resolve("h.jsonl.gz");
+        try (RocksDbStore store = new RocksDbStore(dir.resolve("db").toString(), false);
+             Recorder rec = new Recorder(store, new JsonlSink(file), Recorder.Options.defaults())) {
+            Session a = rec.openSession(), b = rec.openSession();
+            for (int i = 0; i < 50; i++) {
+                Session s = i % 2 == 0 ? a : b;
+                s.begin();
+                String v = s.read("counter");
+                s.write("counter", Integer.toString(v == null ? 1 : Integer.parseInt(v) + 1));
+                s.commit();
+            }
+        }
+        assertTrue(Files.size(file) > 0);
+        var loaded = HistoryReaders.read(file);
+        assertEquals(50 + 2 * 1, loaded.history().size(), "50 transactions and one fence per session (after its 20th commit)");
+        assertEquals(Verdict.Outcome.ACCEPT, Checker.check(loaded.history()).outcome());
+    }
+
+    @Test
+    void oddKeysAndValuesSurviveTheFile() throws Exception {
+        Path file = dir.resolve("odd.jsonl");
+        String key = "we\"ird\\key\nwith\ttabs\u0001";
+        try (RocksDbStore store = new RocksDbStore(dir.resolve("db").toString(), false);
+             Recorder rec = new Recorder(store, new JsonlSink(file), Recorder.Options.defaults())) {
+            Session s = rec.openSession();
+            s.begin();
+            s.write(key, "a|b#c");
+            s.commit();
+            s.begin();
+            assertEquals("a|b#c", s.read(key));
+            s.commit();
+        }
+        var h = HistoryReaders.read(file).history();
+        assertEquals(key, h.keyName(h.key(h.opStart(0))));
+        assertEquals(Verdict.Outcome.ACCEPT, Checker.check(h).outcome());
+    }
+}

@@ -1,0 +1,131 @@
+package org.cobraverify.cli;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import org.cobraverify.collector.JdbcStore;
+import org.cobraverify.collector.JsonlSink;
+import org.cobraverify.collector.KvStore;
+import org.cobraverify.collector.Recorder;
+import org.cobraverify.collector.RocksDbStore;
+import org.cobraverify.workloads.FaultyStore;
+import org.cobraverify.workloads.Workload;
+import org.cobraverify.workloads.WorkloadRunner;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code cobra record}: runs a workload with concurrent clients against a real store through the
+ * collector, writes the history as cobra-jsonl, and reports throughput, latency percentiles and aborts.
+ */
+@Command(name = "record", mixinStandardHelpOptions = true,
+        description = {"Runs a workload against a real store through the collector and records the history (cobra-jsonl).",
+                "Then check it with: cobra verify FILE"})
+public final class RecordCommand implements Callable<Integer> {
+    @Option(names = "--db", description = "rocksdb (embedded, default), rocksdb-optimistic, postgres or mariadb.")
+    String db = "rocksdb";
+
+    @Option(names = "--jdbc-url", paramLabel = "URL", description = "Default: jdbc:postgresql://127.0.0.1:5432/test or jdbc:mariadb://127.0.0.1:3306/test.")
+    String jdbcUrl;
+
+    @Option(names = "--user", description = "Database user (default: postgres for PostgreSQL, root for MariaDB).")
+    String user;
+
+    @Option(names = "--password", description = "Database password (default: empty).")
+    String password = "";
+
+    @Option(names = "--table", description = "Table for keys and values; created afresh (default: ${DEFAULT-VALUE}).")
+    String table = "cobra_kv";
+
+    @Option(names = "--isolation", description = "serializable (default), repeatable-read, read-committed, read-uncommitted (JDBC only).")
+    String isolation = "serializable";
+
+    @Option(names = "--workload", description = "blindw-rm, blindw-rw (default), blindw-wm, twitter, rubis, tpcc, write-skew, counter.")
+    String workload = "blindw-rw";
+
+    @Option(names = "--scale", description = "Scales the workload's key space (default: ${DEFAULT-VALUE}).")
+    double scale = 1.0;
+
+    @Option(names = "--clients", description = "Concurrent sessions (default: ${DEFAULT-VALUE}).")
+    int clients = 8;
+
+    @Option(names = "--txns", description = "Transactions to run in all, committed or not (default: ${DEFAULT-VALUE}).")
+    long txns = 10_000;
+
+    @Option(names = "--fence-every", description = "A fence transaction every N committed transactions per session; 0 for none (default: ${DEFAULT-VALUE}).")
+    int fenceEvery = 20;
+
+    @Option(names = "--fault", paramLabel = "KIND", description = "Make the store misbehave: stale-read, lost-write or non-atomic.")
+    String fault;
+
+    @Option(names = "--fault-rate", description = "Probability of a fault per operation (default: ${DEFAULT-VALUE}).")
+    double faultRate = 0.05;
+
+    @Option(names = "--out", paramLabel = "FILE", description = "Where to write the history (default: ${DEFAULT-VALUE}; .gz compresses).")
+    Path out = Path.of("history.jsonl");
+
+    @Option(names = "--bare", description = "Run the workload without the collector (no ids, fences or recording): the overhead baseline.")
+    boolean bare;
+
+    @Option(names = "--seed", description = "Random seed (default: ${DEFAULT-VALUE}).")
+    long seed = 1;
+
+    @Override
+    public Integer call() throws Exception {
+        Workload w;
+        FaultyStore.Fault f = null;
+        try {
+            w = Workload.byName(workload, scale);
+            if (fault != null) f = FaultyStore.Fault.parse(fault);
+        } catch (IllegalArgumentException e) {
+            System.err.println("cobra record: " + e.getMessage());
+            return 2;
+        }
+        Path rocksDir = null;
+        KvStore store;
+        try {
+            store = switch (db) {
+                case "rocksdb", "rocksdb-optimistic" -> {
+                    rocksDir = Files.createTempDirectory("cobra-rocksdb");
+                    yield new RocksDbStore(rocksDir.toString(), db.equals("rocksdb-optimistic"));
+                }
+                case "postgres" -> new JdbcStore(jdbcUrl != null ? jdbcUrl : "jdbc:postgresql://127.0.0.1:5432/test",
+                        user != null ? user : "postgres", password, table, JdbcStore.Isolation.parse(isolation), true);
+                case "mariadb" -> new JdbcStore(jdbcUrl != null ? jdbcUrl : "jdbc:mariadb://127.0.0.1:3306/test",
+                        user != null ? user : "root", password, table, JdbcStore.Isolation.parse(isolation), true);
+                default -> throw new IllegalArgumentException("unknown --db " + db + " (rocksdb, rocksdb-optimistic, postgres, mariadb)");
+            };
+        } catch (IllegalArgumentException e) {
+            System.err.println("cobra record: " + e.getMessage());
+            return 2;
+        } catch (org.cobraverify.collector.StoreException e) {
+            System.err.println("cobra record: " + e.getMessage());
+            return 2;
+        }
+        if (f != null) store = new FaultyStore(store, f, faultRate, seed);
+        try (KvStore s = store) {
+            Recorder rec = bare ? null : new Recorder(s, new JsonlSink(out), new Recorder.Options(fenceEvery, "EPOCH"));
+            System.err.printf("cobra record: %s on %s, %d clients, %d transactions%s%n", w.name(), s.name(), clients, txns,
+                    bare ? " (bare: not recorded)" : " -> " + out);
+            WorkloadRunner.Result r = WorkloadRunner.runWithProgress(w, s, rec, clients, txns, seed,
+                    p -> System.err.printf("  %d committed, %d aborted, %d unknown%n", p.committed.get(), p.aborted.get(), p.unknown.get()));
+            if (rec != null) rec.close();
+            System.out.printf("%s on %s: %d committed, %d aborted, %d unknown in %.1f s: %.0f txn/s; latency p50 %.2f ms, p90 %.2f ms, p99 %.2f ms%n",
+                    w.name(), s.name(), r.committed(), r.aborted(), r.unknown(), r.elapsedNanos() / 1e9, r.throughput(),
+                    r.percentileMillis(50), r.percentileMillis(90), r.percentileMillis(99));
+            if (!bare) System.out.printf("recorded %s (%d fence transactions; the collector added %.1f bytes per transaction)%n",
+                    out, r.fences(), r.addedBytes() / (double) Math.max(1, r.committed() + r.aborted()));
+        } finally {
+            if (rocksDir != null) deleteTree(rocksDir);
+        }
+        return 0;
+    }
+
+    static void deleteTree(Path dir) {
+        try (var s = Files.walk(dir)) {
+            s.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (java.io.IOException ignored) {
+            // a temporary directory; best effort
+        }
+    }
+}

@@ -1,0 +1,153 @@
+package org.cobraverify.workloads;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import org.cobraverify.collector.AbortedException;
+import org.cobraverify.collector.KvStore;
+import org.cobraverify.collector.KvTransaction;
+import org.cobraverify.collector.Recorder;
+import org.cobraverify.collector.Session;
+import org.cobraverify.collector.StoreException;
+
+/**
+ * Runs a workload with concurrent clients, each its own session and thread, through the recorder (or,
+ * for overhead measurements, straight on the store), and measures throughput, latency and aborts.
+ * Aborted transactions are counted, not retried.
+ */
+public final class WorkloadRunner {
+    /** What a run did: counts, wall time, latencies of committed transactions (nanoseconds). */
+    public record Result(long committed, long aborted, long unknown, long elapsedNanos, long[] latencies, long fences, long addedBytes) {
+        public double throughput() { return committed / (elapsedNanos / 1e9); }
+
+        public double percentileMillis(double p) {
+            if (latencies.length == 0) return 0;
+            int i = (int) Math.min(latencies.length - 1, Math.ceil(p / 100.0 * latencies.length) - 1);
+            return latencies[Math.max(0, i)] / 1e6;
+        }
+    }
+
+    /** Live counters, for progress display. */
+    public static final class Progress {
+        public final AtomicLong committed = new AtomicLong(), aborted = new AtomicLong(), unknown = new AtomicLong();
+    }
+
+    private WorkloadRunner() {}
+
+    /** Runs {@code txns} transactions in all (committed or not) over {@code clients} sessions; {@code recorder} null runs bare. */
+    public static Result run(Workload w, KvStore store, Recorder recorder, int clients, long txns, long seed, Progress progress) throws Exception {
+        Random loadRnd = new Random(seed);
+        w.load(recorder != null ? new Recorded(recorder.openSession()) : new Bare(store), loadRnd);
+        AtomicLong remaining = new AtomicLong(txns);
+        long[][] lat = new long[clients][];
+        int[] latN = new int[clients];
+        List<Thread> threads = new ArrayList<>();
+        Throwable[] failure = new Throwable[1];
+        long t0 = System.nanoTime();
+        for (int i = 0; i < clients; i++) {
+            final int id = i;
+            Workload.Client client = recorder != null ? new Recorded(recorder.openSession()) : new Bare(store);
+            Thread t = new Thread(() -> {
+                Random rnd = new Random(seed * 31 + id);
+                long[] mine = new long[1024];
+                int n = 0;
+                try {
+                    while (remaining.getAndDecrement() > 0) {
+                        long s = System.nanoTime();
+                        try {
+                            w.runOne(client, rnd);
+                            long d = System.nanoTime() - s;
+                            if (n == mine.length) mine = Arrays.copyOf(mine, n * 2);
+                            mine[n++] = d;
+                            progress.committed.incrementAndGet();
+                        } catch (AbortedException e) {
+                            progress.aborted.incrementAndGet();
+                        } catch (StoreException e) {
+                            progress.unknown.incrementAndGet();
+                        }
+                    }
+                } catch (Throwable e) {
+                    synchronized (failure) { if (failure[0] == null) failure[0] = e; }
+                    remaining.set(0);
+                }
+                lat[id] = mine;
+                latN[id] = n;
+            }, "cobra-client-" + i);
+            threads.add(t);
+            t.start();
+        }
+        for (Thread t : threads) t.join();
+        long elapsed = System.nanoTime() - t0;
+        if (failure[0] instanceof Exception e) throw e;
+        if (failure[0] instanceof Error e) throw e;
+        int total = 0;
+        for (int n : latN) total += n;
+        long[] all = new long[total];
+        int k = 0;
+        for (int i = 0; i < clients; i++) { System.arraycopy(lat[i], 0, all, k, latN[i]); k += latN[i]; }
+        Arrays.sort(all);
+        return new Result(progress.committed.get(), progress.aborted.get(), progress.unknown.get(), elapsed, all,
+                recorder == null ? 0 : recorder.fenceTransactions(), recorder == null ? 0 : recorder.addedBytes());
+    }
+
+    /** A client through the recorder. */
+    static final class Recorded implements Workload.Client {
+        private final Session s;
+
+        Recorded(Session s) { this.s = s; }
+
+        @Override public void begin() throws StoreException { s.begin(); }
+        @Override public String read(String key) throws StoreException { return s.read(key); }
+        @Override public void write(String key, String value) throws StoreException { s.write(key, value); }
+        @Override public void commit() throws StoreException { s.commit(); }
+        @Override public void abort() throws StoreException { s.abort(); }
+    }
+
+    /** A client straight on the store: no write ids, no fences, no recording (the overhead baseline). */
+    static final class Bare implements Workload.Client {
+        private final KvStore store;
+        private KvTransaction t;
+
+        Bare(KvStore store) { this.store = store; }
+
+        @Override public void begin() throws StoreException { t = store.begin(); }
+        @Override public String read(String key) throws StoreException { return t.get(key); }
+        @Override public void write(String key, String value) throws StoreException { t.put(key, value); }
+        @Override public void commit() throws StoreException {
+            KvTransaction x = t;
+            t = null;
+            x.commit();
+        }
+        @Override public void abort() throws StoreException {
+            KvTransaction x = t;
+            t = null;
+            x.rollback();
+        }
+    }
+
+    /** Runs the workload and calls {@code tick} about once a second with the progress so far. */
+    public static Result runWithProgress(Workload w, KvStore store, Recorder recorder, int clients, long txns, long seed,
+                                         Consumer<Progress> tick) throws Exception {
+        Progress p = new Progress();
+        Thread ticker = new Thread(() -> {
+            try {
+                while (!Thread.currentThread().isInterrupted()) {
+                    Thread.sleep(1000);
+                    tick.accept(p);
+                }
+            } catch (InterruptedException ignored) {
+                // done
+            }
+        }, "cobra-progress");
+        ticker.setDaemon(true);
+        ticker.start();
+        try {
+            return run(w, store, recorder, clients, txns, seed, p);
+        } finally {
+            ticker.interrupt();
+        }
+    }
+}
