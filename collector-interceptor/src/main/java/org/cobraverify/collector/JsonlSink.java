@@ -10,10 +10,25 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.zip.GZIPOutputStream;
 
-/** Writes {@code cobra-jsonl} (one transaction per line, after a header; gzip if the name ends in .gz). */
+/**
+ * Writes {@code cobra-jsonl} (one transaction per line, after a header; gzip if the name ends in .gz).
+ * Each application thread buffers its lines and hands them to the file in batches, so the transactions
+ * of a session (which stays on one thread, as {@link Session} requires) stay in order; {@link #close},
+ * called once the threads are done, writes whatever is still buffered.
+ */
 public final class JsonlSink implements HistorySink {
+    private static final int FLUSH_AT = 1 << 14;
     private final Writer out;
     private long bytes;
+    private volatile boolean closed;
+    // each application thread buffers its own lines (so its session order is kept) and hands them over in
+    // batches: one lock acquisition per 16 KB instead of one per transaction
+    private final java.util.List<StringBuilder> buffers = new java.util.ArrayList<>();
+    private final ThreadLocal<StringBuilder> local = ThreadLocal.withInitial(() -> {
+        StringBuilder sb = new StringBuilder(FLUSH_AT + 1024);
+        synchronized (buffers) { buffers.add(sb); }
+        return sb;
+    });
 
     public JsonlSink(Path file) throws IOException {
         var stream = Files.newOutputStream(file);
@@ -64,18 +79,31 @@ public final class JsonlSink implements HistorySink {
 
     @Override
     public void record(TxnRecord txn) throws IOException {
-        String l = line(txn);
+        if (closed) throw new IOException("the history sink is closed");
+        StringBuilder buf = local.get();
+        buf.append(line(txn)).append('\n');
+        if (buf.length() >= FLUSH_AT) flush(buf);
+    }
+
+    /** Moves one thread's buffered lines to the file, in order. */
+    private void flush(StringBuilder buf) throws IOException {
         synchronized (this) {
-            out.write(l);
-            out.write('\n');
-            bytes += l.length() + 1;
+            out.append(buf);
+            bytes += buf.length();
         }
+        buf.setLength(0);
     }
 
     public synchronized long bytesWritten() { return bytes; }
 
+    /** Requires: no thread is recording any more. Writes every buffered line, then closes the file. */
     @Override
-    public synchronized void close() throws IOException {
-        out.close();
+    public void close() throws IOException {
+        if (closed) return;
+        closed = true;
+        synchronized (buffers) {
+            for (StringBuilder b : buffers) if (b.length() > 0) flush(b);
+        }
+        synchronized (this) { out.close(); }
     }
 }

@@ -9,6 +9,12 @@ public interface KvTransaction {
     /** The value of {@code key}, or null if it was never written. */
     String get(String key) throws StoreException;
 
+    /**
+     * As {@link #get}, announcing that the transaction will write the key: stores that lock take the
+     * write lock now rather than upgrading later (which deadlocks when two transactions do it at once).
+     */
+    default String getForUpdate(String key) throws StoreException { return get(key); }
+
     void put(String key, String value) throws StoreException;
 
     void commit() throws StoreException;

@@ -88,6 +88,17 @@ public final class RocksDbStore implements KvStore {
         }
 
         @Override
+        public String getForUpdate(String key) throws StoreException {
+            requireOpen();
+            try {
+                byte[] v = t.getForUpdate(ro, key.getBytes(StandardCharsets.UTF_8), true);
+                return v == null ? null : new String(v, StandardCharsets.UTF_8);
+            } catch (RocksDBException e) {
+                throw map(e, "read");
+            }
+        }
+
+        @Override
         public void put(String key, String value) throws StoreException {
             requireOpen();
             try {

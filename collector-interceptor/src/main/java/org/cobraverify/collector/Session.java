@@ -43,11 +43,16 @@ public final class Session {
     }
 
     /** Reads a key; returns the application's value (the write id stripped), or null if never written. */
-    public String read(String key) throws StoreException {
+    public String read(String key) throws StoreException { return read(key, false); }
+
+    /** As {@link #read}, for a key the transaction will write: locking stores take the write lock now. */
+    public String readForUpdate(String key) throws StoreException { return read(key, true); }
+
+    private String read(String key, boolean forUpdate) throws StoreException {
         requireOpen();
         String stored;
         try {
-            stored = txn.get(key);
+            stored = forUpdate ? txn.getForUpdate(key) : txn.get(key);
         } catch (AbortedException e) {
             abandon();
             throw e;
@@ -106,7 +111,7 @@ public final class Session {
         for (int attempt = 0; ; attempt++) {
             try {
                 begin();
-                String e = read(rec.options.fenceKey());
+                String e = readForUpdate(rec.options.fenceKey());
                 long epoch = e == null ? 0 : Long.parseLong(e);
                 write(rec.options.fenceKey(), Long.toString(epoch + 1));
                 commit0();

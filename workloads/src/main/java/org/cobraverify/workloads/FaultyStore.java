@@ -68,8 +68,13 @@ public final class FaultyStore implements KvStore {
         Txn(KvTransaction t) { this.t = t; }
 
         @Override
-        public String get(String key) throws StoreException {
-            String v = t.get(key);
+        public String get(String key) throws StoreException { return read(key, false); }
+
+        @Override
+        public String getForUpdate(String key) throws StoreException { return read(key, true); }
+
+        private String read(String key, boolean forUpdate) throws StoreException {
+            String v = forUpdate ? t.getForUpdate(key) : t.get(key);
             if (own.containsKey(key)) return own.get(key);
             if (seen.containsKey(key)) return seen.get(key);
             seen.put(key, v);
