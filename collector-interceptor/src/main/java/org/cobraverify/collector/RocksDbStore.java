@@ -76,22 +76,16 @@ public final class RocksDbStore implements KvStore {
         }
 
         @Override
-        public String get(String key) throws StoreException {
-            requireOpen();
-            try {
-                // a shared lock (pessimistic) or a validated read (optimistic): either way, serializable
-                byte[] v = t.getForUpdate(ro, key.getBytes(StandardCharsets.UTF_8), false);
-                return v == null ? null : new String(v, StandardCharsets.UTF_8);
-            } catch (RocksDBException e) {
-                throw map(e, "read");
-            }
-        }
+        public String get(String key) throws StoreException { return read(key, false); }
 
         @Override
-        public String getForUpdate(String key) throws StoreException {
+        public String getForUpdate(String key) throws StoreException { return read(key, true); }
+
+        /** A shared lock (exclusive when the key will be written) or, optimistic, a read validated at commit. */
+        private String read(String key, boolean exclusive) throws StoreException {
             requireOpen();
             try {
-                byte[] v = t.getForUpdate(ro, key.getBytes(StandardCharsets.UTF_8), true);
+                byte[] v = t.getForUpdate(ro, key.getBytes(StandardCharsets.UTF_8), exclusive);
                 return v == null ? null : new String(v, StandardCharsets.UTF_8);
             } catch (RocksDBException e) {
                 throw map(e, "read");

@@ -8,7 +8,6 @@ import org.cobraverify.collector.JdbcStore;
 import org.cobraverify.collector.JsonlSink;
 import org.cobraverify.collector.KvStore;
 import org.cobraverify.collector.Recorder;
-import org.cobraverify.collector.RocksDbStore;
 import org.cobraverify.workloads.Workload;
 import org.cobraverify.workloads.WorkloadRunner;
 import picocli.CommandLine.Command;
@@ -47,13 +46,17 @@ public final class OverheadCommand implements Callable<Integer> {
             for (int i = 0; i < repeat; i++) {
                 for (boolean recorded : new boolean[] {false, true}) {
                     Path tmp = Files.createTempDirectory("cobra-overhead");
-                    try (KvStore store = open(db, tmp)) {
+                    try (KvStore store = RecordCommand.openStore(db, tmp, null, null, "", "cobra_overhead", JdbcStore.Isolation.SERIALIZABLE)) {
                         name = store.name();
                         Workload w = Workload.byName(workload, 1);
                         Path file = tmp.resolve("h.jsonl");
                         Recorder rec = recorded ? new Recorder(store, new JsonlSink(file), Recorder.Options.defaults()) : null;
-                        WorkloadRunner.Result r = WorkloadRunner.run(w, store, rec, clients, txns, 1 + i, new WorkloadRunner.Progress());
-                        if (rec != null) rec.close();
+                        WorkloadRunner.Result r;
+                        try {
+                            r = WorkloadRunner.run(w, store, rec, clients, txns, 1 + i, new WorkloadRunner.Progress());
+                        } finally {
+                            if (rec != null) rec.close();
+                        }
                         if (recorded) {
                             bestRec = Math.max(bestRec, r.throughput());
                             p90Rec = Math.min(p90Rec, r.percentileMillis(90));
@@ -73,15 +76,5 @@ public final class OverheadCommand implements Callable<Integer> {
         System.out.printf("(%d clients, %d transactions per run, best of %d alternating runs; bytes/txn: write ids in stored values plus fence transactions)%n",
                 clients, txns, repeat);
         return 0;
-    }
-
-    private static KvStore open(String db, Path tmp) throws Exception {
-        return switch (db) {
-            case "rocksdb" -> new RocksDbStore(tmp.resolve("db").toString(), false);
-            case "rocksdb-optimistic" -> new RocksDbStore(tmp.resolve("db").toString(), true);
-            case "postgres" -> new JdbcStore("jdbc:postgresql://127.0.0.1:5432/test", "postgres", "", "cobra_overhead", JdbcStore.Isolation.SERIALIZABLE, true);
-            case "mariadb" -> new JdbcStore("jdbc:mariadb://127.0.0.1:3306/test", "root", "", "cobra_overhead", JdbcStore.Isolation.SERIALIZABLE, true);
-            default -> throw new IllegalArgumentException("unknown store " + db);
-        };
     }
 }

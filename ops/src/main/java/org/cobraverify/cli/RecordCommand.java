@@ -81,25 +81,13 @@ public final class RecordCommand implements Callable<Integer> {
             System.err.println("cobra record: " + e.getMessage());
             return 2;
         }
-        Path rocksDir = null;
+        Path rocksDir = db.startsWith("rocksdb") ? Files.createTempDirectory("cobra-rocksdb") : null;
         KvStore store;
         try {
-            store = switch (db) {
-                case "rocksdb", "rocksdb-optimistic" -> {
-                    rocksDir = Files.createTempDirectory("cobra-rocksdb");
-                    yield new RocksDbStore(rocksDir.toString(), db.equals("rocksdb-optimistic"));
-                }
-                case "postgres" -> new JdbcStore(jdbcUrl != null ? jdbcUrl : "jdbc:postgresql://127.0.0.1:5432/test",
-                        user != null ? user : "postgres", password, table, JdbcStore.Isolation.parse(isolation), true);
-                case "mariadb" -> new JdbcStore(jdbcUrl != null ? jdbcUrl : "jdbc:mariadb://127.0.0.1:3306/test",
-                        user != null ? user : "root", password, table, JdbcStore.Isolation.parse(isolation), true);
-                default -> throw new IllegalArgumentException("unknown --db " + db + " (rocksdb, rocksdb-optimistic, postgres, mariadb)");
-            };
-        } catch (IllegalArgumentException e) {
+            store = openStore(db, rocksDir, jdbcUrl, user, password, table, JdbcStore.Isolation.parse(isolation));
+        } catch (IllegalArgumentException | org.cobraverify.collector.StoreException e) {
             System.err.println("cobra record: " + e.getMessage());
-            return 2;
-        } catch (org.cobraverify.collector.StoreException e) {
-            System.err.println("cobra record: " + e.getMessage());
+            if (rocksDir != null) deleteTree(rocksDir);
             return 2;
         }
         if (f != null) store = new FaultyStore(store, f, faultRate, seed);
@@ -107,9 +95,16 @@ public final class RecordCommand implements Callable<Integer> {
             Recorder rec = bare ? null : new Recorder(s, new JsonlSink(out), new Recorder.Options(fenceEvery, "EPOCH"));
             System.err.printf("cobra record: %s on %s, %d clients, %d transactions%s%n", w.name(), s.name(), clients, txns,
                     bare ? " (bare: not recorded)" : " -> " + out);
-            WorkloadRunner.Result r = WorkloadRunner.runWithProgress(w, s, rec, clients, txns, seed,
-                    p -> System.err.printf("  %d committed, %d aborted, %d unknown%n", p.committed.get(), p.aborted.get(), p.unknown.get()));
-            if (rec != null) rec.close();
+            WorkloadRunner.Result r;
+            try {
+                r = WorkloadRunner.runWithProgress(w, s, rec, clients, txns, seed,
+                        p -> System.err.printf("  %d committed, %d aborted, %d unknown%n", p.committed.get(), p.aborted.get(), p.unknown.get()));
+            } catch (Exception e) {
+                System.err.println("cobra record: the run failed: " + e.getMessage());
+                return 2;
+            } finally {
+                if (rec != null) rec.close(); // whatever was recorded reaches the file, even after a failure
+            }
             System.out.printf("%s on %s: %d committed, %d aborted, %d unknown in %.1f s: %.0f txn/s; latency p50 %.2f ms, p90 %.2f ms, p99 %.2f ms%n",
                     w.name(), s.name(), r.committed(), r.aborted(), r.unknown(), r.elapsedNanos() / 1e9, r.throughput(),
                     r.percentileMillis(50), r.percentileMillis(90), r.percentileMillis(99));
@@ -119,6 +114,22 @@ public final class RecordCommand implements Callable<Integer> {
             if (rocksDir != null) deleteTree(rocksDir);
         }
         return 0;
+    }
+
+    /**
+     * Opens a store by name: {@code rocksdb}, {@code rocksdb-optimistic} (in {@code dir}), {@code postgres}
+     * or {@code mariadb} (the local servers unless {@code jdbcUrl} says otherwise; the table is created afresh).
+     */
+    static KvStore openStore(String db, Path dir, String jdbcUrl, String user, String password, String table, JdbcStore.Isolation iso)
+            throws org.cobraverify.collector.StoreException {
+        return switch (db) {
+            case "rocksdb", "rocksdb-optimistic" -> new RocksDbStore(dir.resolve("db").toString(), db.equals("rocksdb-optimistic"));
+            case "postgres" -> new JdbcStore(jdbcUrl != null ? jdbcUrl : "jdbc:postgresql://127.0.0.1:5432/test",
+                    user != null ? user : "postgres", password, table, iso, true);
+            case "mariadb" -> new JdbcStore(jdbcUrl != null ? jdbcUrl : "jdbc:mariadb://127.0.0.1:3306/test",
+                    user != null ? user : "root", password, table, iso, true);
+            default -> throw new IllegalArgumentException("unknown store " + db + " (rocksdb, rocksdb-optimistic, postgres, mariadb)");
+        };
     }
 
     static void deleteTree(Path dir) {

@@ -32,7 +32,7 @@ final class CycleFinder {
                 for (int p = out.start[v]; p < out.start[v + 1]; p++) if (--indeg[out.target[p]] == 0) order[tail++] = out.target[p];
             }
         } else {
-            MinHeap heap = new MinHeap(n, priority);
+            org.cobraverify.solver.VertexHeap heap = new org.cobraverify.solver.VertexHeap(n, priority);
             for (int v = 0; v < n; v++) if (live[v] && indeg[v] == 0) heap.push(v);
             while (!heap.isEmpty()) {
                 int v = heap.pop();
@@ -102,44 +102,5 @@ final class CycleFinder {
             if (best.length <= 2) break;
         }
         return best;
-    }
-
-    /** A binary min-heap of vertex ids ordered by a priority array. */
-    static final class MinHeap {
-        private final int[] heap;
-        private final long[] prio;
-        private int size;
-
-        MinHeap(int capacity, long[] prio) { heap = new int[capacity]; this.prio = prio; }
-
-        boolean isEmpty() { return size == 0; }
-
-        private boolean less(int a, int b) { return prio[a] < prio[b] || (prio[a] == prio[b] && a < b); }
-
-        void push(int v) {
-            int i = size++;
-            heap[i] = v;
-            while (i > 0) {
-                int p = (i - 1) >> 1;
-                if (!less(heap[i], heap[p])) break;
-                int t = heap[i]; heap[i] = heap[p]; heap[p] = t;
-                i = p;
-            }
-        }
-
-        int pop() {
-            int top = heap[0];
-            heap[0] = heap[--size];
-            int i = 0;
-            while (true) {
-                int l = 2 * i + 1, r = l + 1, m = i;
-                if (l < size && less(heap[l], heap[m])) m = l;
-                if (r < size && less(heap[r], heap[m])) m = r;
-                if (m == i) break;
-                int t = heap[i]; heap[i] = heap[m]; heap[m] = t;
-                i = m;
-            }
-            return top;
-        }
     }
 }

@@ -199,7 +199,7 @@ public final class AcyclicitySolver implements Solver {
             int[] indeg = new int[n];
             for (int u = 0; u < n; u++) for (int i = 0; i < outLen[u]; i++) indeg[out[u][i]]++;
             long[] prio = in.priority != null ? in.priority : new long[n];
-            PrioHeap h = new PrioHeap(n, prio);
+            VertexHeap h = new VertexHeap(n, prio);
             for (int v = 0; v < n; v++) if (indeg[v] == 0) h.push(v);
             int[] topo = new int[n];
             int k = 0;
@@ -696,45 +696,6 @@ public final class AcyclicitySolver implements Solver {
             }
             heap[i] = v;
             pos[v] = i;
-        }
-    }
-
-    /** Min-heap of vertices by a priority array (ties by id). */
-    static final class PrioHeap {
-        private final int[] heap;
-        private final long[] prio;
-        private int size;
-
-        PrioHeap(int n, long[] prio) { heap = new int[Math.max(1, n)]; this.prio = prio; }
-
-        boolean isEmpty() { return size == 0; }
-
-        private boolean less(int a, int b) { return prio[a] < prio[b] || (prio[a] == prio[b] && a < b); }
-
-        void push(int v) {
-            int i = size++;
-            heap[i] = v;
-            while (i > 0) {
-                int p = (i - 1) >> 1;
-                if (!less(heap[i], heap[p])) break;
-                int t = heap[i]; heap[i] = heap[p]; heap[p] = t;
-                i = p;
-            }
-        }
-
-        int pop() {
-            int top = heap[0];
-            heap[0] = heap[--size];
-            int i = 0;
-            while (true) {
-                int l = 2 * i + 1, r = l + 1, m = i;
-                if (l < size && less(heap[l], heap[m])) m = l;
-                if (r < size && less(heap[r], heap[m])) m = r;
-                if (m == i) break;
-                int t = heap[i]; heap[i] = heap[m]; heap[m] = t;
-                i = m;
-            }
-            return top;
         }
     }
 }
