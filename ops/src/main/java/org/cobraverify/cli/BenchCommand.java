@@ -71,6 +71,7 @@ public final class BenchCommand implements Callable<Integer> {
             for (int n : sizes) {
                 String name = kind.label + "-" + n;
                 if (match != null && !name.contains(match)) continue;
+                System.gc();
                 long t0 = System.nanoTime();
                 History h = SyntheticWorkloads.generate(kind, n, keys, sessions, 1);
                 double gen = (System.nanoTime() - t0) / 1e6;
@@ -88,6 +89,7 @@ public final class BenchCommand implements Callable<Integer> {
             for (Path p : logs) {
                 String name = dir.relativize(p).toString();
                 if (match != null && !name.contains(match)) continue;
+                System.gc(); // do not charge this parse for the garbage of the previous history
                 long t0 = System.nanoTime();
                 HistoryReaders.Loaded l = HistoryReaders.read(p);
                 double parse = (System.nanoTime() - t0) / 1e6;

@@ -44,6 +44,9 @@ public final class VerifyCommand implements Callable<Integer> {
     @Option(names = "--witness", paramLabel = "FILE", description = "On accept, write a serial order of the committed transactions (one id per line).")
     Path witness;
 
+    @Option(names = "--dot", paramLabel = "FILE", description = "On reject, write the certificate as a Graphviz graph (dot -Tsvg FILE > cert.svg).")
+    Path dot;
+
     @Option(names = "--timeout", paramLabel = "SECONDS", description = "Give up with 'unknown' (exit 3) after this long per history.")
     double timeout;
 
@@ -61,8 +64,8 @@ public final class VerifyCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (witness != null && paths.size() > 1) {
-            err.println("cobra verify: --witness takes exactly one history");
+        if ((witness != null || dot != null) && paths.size() > 1) {
+            err.println("cobra verify: --witness and --dot take exactly one history");
             return 2;
         }
         HistoryFormat fmt = null;
@@ -119,6 +122,14 @@ public final class VerifyCommand implements Callable<Integer> {
                 for (int t : v.witness()) w.println(h.name(t));
             } catch (IOException e) {
                 err.println("cobra verify: cannot write the witness to " + witness + ": " + e.getMessage());
+                return 2;
+            }
+        }
+        if (v.outcome() == Verdict.Outcome.REJECT && dot != null) {
+            try {
+                Files.writeString(dot, org.cobraverify.report.DotReport.render(v.certificate()), StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                err.println("cobra verify: cannot write the graph to " + dot + ": " + e.getMessage());
                 return 2;
             }
         }

@@ -91,6 +91,15 @@ class VerifyCommandTest {
     }
 
     @Test
+    void dotGraphOfTheCertificate() throws Exception {
+        Path dot = dir.resolve("cert.dot");
+        assertEquals(1, cobra("verify", "--dot", dot.toString(), file("skew.jsonl", WRITE_SKEW).toString()).exit());
+        String g = Files.readString(dot);
+        assertTrue(g.startsWith("digraph certificate {") && g.trim().endsWith("}"), g);
+        assertTrue(g.contains("\"T1\" -> \"T2\" [label=\"rw(y)\", color=red]") && g.contains("\"T2\" -> \"T1\" [label=\"rw(x)\", color=red]"), g);
+    }
+
+    @Test
     void jsonForEachHistoryAndTheWorstExitCode() throws Exception {
         Path ok = file("ok.jsonl", SERIALIZABLE), bad = file("skew.jsonl", WRITE_SKEW), broken = file("broken.jsonl", "{\"session\":1,\"ops\":[]}");
         Run r = cobra("verify", "--json", ok.toString(), broken.toString(), bad.toString());

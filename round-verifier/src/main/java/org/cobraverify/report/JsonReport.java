@@ -66,6 +66,7 @@ public final class JsonReport {
         g.writeNumberField("pruneMillis", Math.round(s.pruneMillis()));
         g.writeNumberField("solveMillis", Math.round(s.solveMillis()));
         g.writeNumberField("constraintsBefore", s.constraintsBefore);
+        g.writeNumberField("pruneRounds", s.pruneRounds);
         g.writeNumberField("constraintsAfterPrune", s.constraintsAfterPrune);
         g.writeNumberField("constraintsToSolver", s.constraintsToSolver);
         g.writeNumberField("components", s.components);
