@@ -1,0 +1,156 @@
+package org.cobraverify.checker;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import org.cobraverify.history.History;
+import org.cobraverify.history.IntVec;
+
+/**
+ * Step 9: turns what the checker found (anomalies, a cycle of the known graph, a refutation) into a
+ * {@link Certificate} that names transactions and keys as the history does. A derived edge carries its
+ * reason: the path that made the other write order impossible, using only edges known before it.
+ */
+final class CertificateBuilder {
+    private final History h;
+    private final KnownGraph g;
+
+    CertificateBuilder(History h, KnownGraph g) {
+        this.h = h;
+        this.g = g;
+    }
+
+    String tx(int t) { return h.label(t); }
+
+    Certificate.Txn txn(int t) {
+        return new Certificate.Txn(h.name(t), History.show(h.sessionName(h.session(t))), History.statusName(h.status(t)), h.describeOps(t), h.line(t));
+    }
+
+    /** An immediate rejection: the first anomaly found, with the others listed. */
+    Certificate anomaly(List<Anomaly> found) {
+        Anomaly a = found.get(0);
+        Set<Integer> ts = new LinkedHashSet<>();
+        for (int t : a.txns()) ts.add(t);
+        List<Certificate.Txn> txns = new ArrayList<>();
+        for (int t : ts) txns.add(txn(t));
+        List<String> also = new ArrayList<>();
+        for (int i = 1; i < found.size(); i++) also.add(found.get(i).kind().title() + ": " + found.get(i).explanation());
+        return new Certificate(a.kind(), a.explanation(), List.of(), txns, List.of(), List.of(), also);
+    }
+
+    /** A cycle of the known graph (edge indexes), classified and explained. */
+    Certificate cycle(int[] cycle) {
+        List<Certificate.Edge> edges = new ArrayList<>();
+        Set<Integer> ts = new LinkedHashSet<>();
+        int rw = 0, ww = 0, wr = 0, so = 0;
+        for (int e : cycle) {
+            int k = g.kind.get(e);
+            switch (k) {
+                case KnownGraph.RW -> rw++;
+                case KnownGraph.WW -> ww++;
+                case KnownGraph.WR -> wr++;
+                default -> so++;
+            }
+            ts.add(g.src.get(e));
+            edges.add(edge(e));
+        }
+        AnomalyKind kind;
+        if (rw == 0) kind = wr == 0 && ww > 0 ? AnomalyKind.G0 : (ww + wr == 0 ? AnomalyKind.SESSION_CYCLE : AnomalyKind.G1C);
+        else if (rw == 1) kind = AnomalyKind.G_SINGLE;
+        else if (cycle.length == 2 && rw == 2) kind = AnomalyKind.WRITE_SKEW;
+        else if (cycle.length == 4 && rw == 2 && wr == 2 && alternates(cycle)) kind = AnomalyKind.LONG_FORK;
+        else kind = AnomalyKind.G2;
+        StringBuilder sb = new StringBuilder();
+        sb.append(kind.title()).append(": ");
+        for (Certificate.Edge e : edges) sb.append(e.from()).append(" -").append(e.label()).append(e.derivedBecause() != null ? "*" : "").append("-> ");
+        sb.append(edges.get(0).from());
+        if (so > 0 && kind != AnomalyKind.SESSION_CYCLE) sb.append(" (closed through session order)");
+        List<Certificate.Txn> txns = new ArrayList<>();
+        for (int t : ts) txns.add(txn(t));
+        return new Certificate(kind, sb.toString(), edges, txns, List.of(), List.of(), List.of());
+    }
+
+    private boolean alternates(int[] cycle) {
+        for (int i = 0; i < cycle.length; i++)
+            if (g.kind.get(cycle[i]) == g.kind.get(cycle[(i + 1) % cycle.length])) return false;
+        return true;
+    }
+
+    private Certificate.Edge edge(int e) {
+        int k = g.kind.get(e), key = g.key.get(e);
+        String why = null;
+        int d = g.deriv.get(e);
+        if (d >= 0) {
+            int a = g.derivA.get(d), b = g.derivB.get(d);
+            int[] path = path(b, a, g.derivLimit.get(d));
+            StringBuilder sb = new StringBuilder("the other order of key " + History.show(h.keyName(g.key.get(e))) + "'s versions needs "
+                    + tx(a) + " -> " + tx(b) + ", but ");
+            if (path == null || path.length == 0) sb.append(tx(b)).append(" already reaches ").append(tx(a));
+            else {
+                sb.append(tx(b));
+                for (int pe : path) sb.append(" -").append(label(pe)).append("-> ").append(tx(g.dst.get(pe)));
+            }
+            why = sb.toString();
+        }
+        return new Certificate.Edge(tx(g.src.get(e)), tx(g.dst.get(e)), KnownGraph.kindName(k), key < 0 ? null : History.show(h.keyName(key)), why);
+    }
+
+    private String label(int e) {
+        int key = g.key.get(e);
+        return KnownGraph.kindName(g.kind.get(e)) + (key < 0 ? "" : "(" + History.show(h.keyName(key)) + ")");
+    }
+
+    /** A shortest path from u to v using only the first {@code limit} edges, as edge indexes; null if none. */
+    private int[] path(int u, int v, int limit) {
+        if (u == v) return new int[0];
+        KnownGraph.Csr out = g.csr(limit, false);
+        int[] parent = new int[g.n];
+        Arrays.fill(parent, -2);
+        IntVec q = new IntVec();
+        q.add(u);
+        parent[u] = -1;
+        for (int i = 0; i < q.size(); i++) {
+            int x = q.get(i);
+            for (int p = out.start[x]; p < out.start[x + 1]; p++) {
+                int y = out.target[p];
+                if (parent[y] != -2) continue;
+                parent[y] = out.edge[p];
+                if (y == v) {
+                    IntVec r = new IntVec();
+                    for (int w = v; w != u; w = g.src.get(parent[w])) r.add(parent[w]);
+                    int[] a = r.toArray();
+                    for (int l = 0, m = a.length - 1; l < m; l++, m--) { int tmp = a[l]; a[l] = a[m]; a[m] = tmp; }
+                    return a;
+                }
+                q.add(y);
+            }
+        }
+        return null;
+    }
+
+    /** A refutation by search, reported without shrinking: the constraints it used and their transactions. */
+    Certificate unsat(Constraints cons, int[] coreCons, int componentSize) {
+        Set<Integer> ts = new LinkedHashSet<>();
+        List<String> lines = new ArrayList<>();
+        Chains ch = cons.chains;
+        for (int c : coreCons) {
+            int i = cons.first.get(c), j = cons.second.get(c);
+            ts.add(ch.chainHead.get(i));
+            ts.add(ch.chainTail.get(i));
+            ts.add(ch.chainHead.get(j));
+            ts.add(ch.chainTail.get(j));
+            for (int x = cons.sourcesStart(c, false); x < cons.sourcesEnd(c, false); x++) ts.add(ch.rt[x]);
+            for (int x = cons.sourcesStart(c, true); x < cons.sourcesEnd(c, true); x++) ts.add(ch.rt[x]);
+            lines.add("key " + History.show(h.keyName(cons.key(c))) + ": the versions of " + tx(ch.chainTail.get(i)) + " and "
+                    + tx(ch.chainTail.get(j)) + " can be ordered neither way");
+        }
+        List<Certificate.Txn> txns = new ArrayList<>();
+        List<String> sub = new ArrayList<>();
+        for (int t : ts) { txns.add(txn(t)); sub.add(h.name(t)); }
+        String summary = "no serial order exists: " + coreCons.length + " write-order choice(s) among " + ts.size()
+                + " transactions (in a strongly connected group of " + componentSize + ") each close a cycle whichever way they go";
+        return new Certificate(AnomalyKind.UNSERIALIZABLE, summary, List.of(), txns, sub, List.of(), lines);
+    }
+}
