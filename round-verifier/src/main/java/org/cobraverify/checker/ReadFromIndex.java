@@ -37,7 +37,7 @@ public final class ReadFromIndex {
     private final int[] appendOrdinal; // for APPEND ops: 0-based position among its txn's appends to that key
     private final int[] appendTotal;   // for final APPEND ops: how many appends its txn made to that key
     // per-key scratch state of the transaction being processed, valid where stamp[k] == t + 1
-    private final int[] stamp, state, extWriter, curValue, appendsSoFar, prefixLen;
+    private final int[] stamp, state, extWriter, curValue, appendsSoFar, prefixLen, prefixLast;
     private static final int S_READ = 1, S_WROTE = 2;
 
     public ReadFromIndex(History h) {
@@ -54,6 +54,7 @@ public final class ReadFromIndex {
         curValue = new int[keys];
         appendsSoFar = new int[keys];
         prefixLen = new int[keys];
+        prefixLast = new int[keys];
         for (int t = 0; t < n; t++) {
             for (int op = h.opStart(t); op < h.opEnd(t); op++) {
                 opTxn[op] = t;
@@ -238,7 +239,7 @@ public final class ReadFromIndex {
         }
         if ((state[key] & S_READ) != 0) {
             int last = m == 0 ? History.NIL : list[m - 1];
-            if (last != curValue[key] || m != prefixLen[key]) {
+            if (last != prefixLast[key] || m != prefixLen[key]) {
                 anomaly(AnomalyKind.INTERNAL, tx(t) + " read key " + History.show(h.keyName(key))
                         + " twice with different results and no other transaction's write visible in between", new int[] {t}, new int[] {op});
             }
@@ -252,10 +253,12 @@ public final class ReadFromIndex {
         }
         state[key] |= S_READ;
         prefixLen[key] = m;
-        curValue[key] = m == 0 ? History.NIL : list[m - 1];
+        prefixLast[key] = m == 0 ? History.NIL : list[m - 1];
+        if (own == 0) curValue[key] = prefixLast[key];
         if (m == 0) {
             record(t, key, INIT, op);
             extWriter[key] = INIT;
+            if (own > 0) fact(key, INIT, t, FACT_LIST, op); // its own appends came first of all
             return;
         }
         // split the prefix into runs of one appender each; every run but the last is that appender's whole
@@ -311,5 +314,6 @@ public final class ReadFromIndex {
         }
         record(t, key, writer, op);
         extWriter[key] = writer;
+        if (own > 0) fact(key, writer, t, FACT_LIST, op); // the list shows this transaction's appends right after
     }
 }

@@ -38,20 +38,44 @@ public final class SimulatedStore {
     private static final class Version {
         final long value;
         final long commitTs;
-        Version(long value, long commitTs) { this.value = value; this.commitTs = commitTs; }
+        final long[] list; // list-append: the whole list in this version
+        Version(long value, long commitTs, long[] list) { this.value = value; this.commitTs = commitTs; this.list = list; }
     }
 
     private static final class Txn {
         final int session;
-        final List<long[]> ops = new ArrayList<>(); // {isWrite, key, value (-1 = null)}
+        final List<long[]> ops = new ArrayList<>(); // {isWrite, key, value (-1 = null)} or, for list reads, {2, key, e1, e2, ...}
         final Map<Integer, Long> writes = new HashMap<>();
+        final Map<Integer, long[]> ownLists = new HashMap<>(); // list-append: the key's list as this transaction sees it after its appends
         int[] program; // key per op; negative = write to -(k+1)
         int next;
         long snapshot;
         Txn(int session) { this.session = session; }
     }
 
-    public static History run(Isolation iso, Workload w, Random rnd) {
+    public static History run(Isolation iso, Workload w, Random rnd) { return run(iso, w, rnd, false); }
+
+    /**
+     * As {@link #run(Isolation, Workload, Random)}; with {@code lists}, keys hold lists: writes append a
+     * unique element and reads return the whole list (Elle's list-append model).
+     */
+    /** The list a read sees under the isolation level (before the transaction's own appends). */
+    private static long[] listAt(List<Version> vs, Isolation iso, Txn t, Random rnd) {
+        Version chosen = null;
+        switch (iso) {
+            case SERIAL, READ_COMMITTED -> chosen = vs.isEmpty() ? null : vs.get(vs.size() - 1);
+            case SNAPSHOT -> {
+                for (int i = vs.size() - 1; i >= 0; i--) if (vs.get(i).commitTs <= t.snapshot) { chosen = vs.get(i); break; }
+            }
+            case STALE_READS -> {
+                int i = rnd.nextInt(vs.size() + 1) - 1;
+                chosen = i < 0 ? null : vs.get(i);
+            }
+        }
+        return chosen == null ? new long[0] : chosen.list;
+    }
+
+    public static History run(Isolation iso, Workload w, Random rnd, boolean lists) {
         List<List<Version>> versions = new ArrayList<>();
         for (int k = 0; k < w.keys(); k++) versions.add(new ArrayList<>());
         long clock = 0;
@@ -85,8 +109,22 @@ public final class SimulatedStore {
                     if (p < 0) {
                         int k = -p - 1;
                         long v = nextValue++;
+                        if (lists) {
+                            long[] base = t.ownLists.containsKey(k) ? t.ownLists.get(k) : listAt(versions.get(k), iso, t, rnd);
+                            long[] l = java.util.Arrays.copyOf(base, base.length + 1);
+                            l[base.length] = v;
+                            t.ownLists.put(k, l);
+                        }
                         t.writes.put(k, v);
                         t.ops.add(new long[] {1, k, v});
+                    } else if (lists) {
+                        long[] l = t.ownLists.containsKey(p) ? t.ownLists.get(p) : listAt(versions.get(p), iso, t, rnd);
+                        if (!t.ownLists.containsKey(p)) t.ownLists.put(p, l); // repeatable within the transaction
+                        long[] op = new long[2 + l.length];
+                        op[0] = 2;
+                        op[1] = p;
+                        System.arraycopy(l, 0, op, 2, l.length);
+                        t.ops.add(op);
                     } else {
                         Long own = t.writes.get(p);
                         long v;
@@ -120,15 +158,32 @@ public final class SimulatedStore {
                 }
                 if (!abort) {
                     clock++;
-                    for (Map.Entry<Integer, Long> e : t.writes.entrySet()) versions.get(e.getKey()).add(new Version(e.getValue(), clock));
+                    for (Map.Entry<Integer, Long> e : t.writes.entrySet()) {
+                        long[] list = null;
+                        if (lists) {
+                            // appends go onto the latest committed list (what a real store would do), not the snapshot
+                            List<Version> vs = versions.get(e.getKey());
+                            long[] latest = vs.isEmpty() ? new long[0] : vs.get(vs.size() - 1).list;
+                            List<Long> mine = new ArrayList<>();
+                            for (long[] op : t.ops) if (op[0] == 1 && op[1] == e.getKey()) mine.add(op[2]);
+                            list = java.util.Arrays.copyOf(latest, latest.length + mine.size());
+                            for (int i = 0; i < mine.size(); i++) list[latest.length + i] = mine.get(i);
+                        }
+                        versions.get(e.getKey()).add(new Version(e.getValue(), clock, list));
+                    }
                 }
                 byte status = abort ? History.ABORTED : History.COMMITTED;
                 if (rnd.nextDouble() < w.unknownRate()) status = History.UNKNOWN;
                 b.begin(null, b.session((long) s), status, History.NO_TIME, History.NO_TIME, -1);
                 for (long[] op : t.ops) {
                     int key = b.key(op[1]);
-                    if (op[0] == 1) b.write(key, b.value(op[2]));
-                    else b.read(key, op[2] < 0 ? History.NIL : b.value(op[2]));
+                    if (op[0] == 1) {
+                        if (lists) b.append(key, b.value(op[2])); else b.write(key, b.value(op[2]));
+                    } else if (op[0] == 2) {
+                        int[] l = new int[op.length - 2];
+                        for (int i = 0; i < l.length; i++) l[i] = b.value(op[2 + i]);
+                        b.readList(key, l);
+                    } else b.read(key, op[2] < 0 ? History.NIL : b.value(op[2]));
                 }
                 b.end();
                 active[s] = null;

@@ -54,6 +54,34 @@ class SimulatedStorePropertyTest {
         else assertTrue(rejected > 0 && accepted > 0, iso + " should produce both outcomes: " + accepted + " accepted, " + rejected + " rejected");
     }
 
+    @ParameterizedTest
+    @EnumSource(Isolation.class)
+    void listAppendVerdictEqualsExhaustiveSearch(Isolation iso) {
+        Random rnd = new Random(77 + iso.ordinal());
+        int accepted = 0, rejected = 0;
+        for (int run = 0; run < RUNS; run++) {
+            SimulatedStore.Workload w = new SimulatedStore.Workload(
+                    2 + rnd.nextInt(3), 1 + rnd.nextInt(3), 1 + rnd.nextInt(3), 1 + rnd.nextInt(4),
+                    0.3 + rnd.nextDouble() * 0.4, rnd.nextDouble() < 0.3 ? 0.2 : 0.0, rnd.nextDouble() < 0.3 ? 0.15 : 0.0);
+            History h = SimulatedStore.run(iso, w, rnd, true);
+            int unknown = 0;
+            for (int t = 0; t < h.size(); t++) if (h.status(t) == History.UNKNOWN) unknown++;
+            if (h.size() > 9 || unknown > 4) continue;
+            boolean truth = ExhaustiveSerializability.isSerializableLists(h);
+            Verdict v = Checker.check(h);
+            String ctx = iso + " lists run " + run + ":\n" + dump(h);
+            assertEquals(truth ? Verdict.Outcome.ACCEPT : Verdict.Outcome.REJECT, v.outcome(), ctx);
+            if (truth) {
+                accepted++;
+                assertNull(WitnessReplayer.problem(h, v.witness()), ctx);
+            } else rejected++;
+        }
+        assertTrue(accepted + rejected >= RUNS / 2, "too few histories were small enough: " + (accepted + rejected));
+        System.out.printf("%s lists: %d accepted, %d rejected, all agreeing with exhaustive search%n", iso, accepted, rejected);
+        if (iso == Isolation.SERIAL) assertEquals(0, rejected, "serial executions are serializable");
+        else assertTrue(rejected > 0, iso + " should produce violations: " + accepted + " accepted, " + rejected + " rejected");
+    }
+
     static String dump(History h) {
         StringBuilder sb = new StringBuilder();
         for (int t = 0; t < h.size(); t++)

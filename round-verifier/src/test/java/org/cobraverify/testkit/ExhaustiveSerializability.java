@@ -64,7 +64,61 @@ public final class ExhaustiveSerializability {
             if (h.kind(op) == History.WRITE) local[k] = h.value(op);
             else if (h.kind(op) == History.READ) {
                 if (local[k] != h.value(op)) return null;
-            } else throw new IllegalArgumentException("exhaustive search handles register histories only");
+            } else throw new IllegalArgumentException("this replay handles register histories; use isSerializableLists");
+        }
+        return local;
+    }
+
+    /** As {@link #isSerializable}, for list-append histories: each key's state is the whole list. */
+    public static boolean isSerializableLists(History h) {
+        List<Integer> committed = new ArrayList<>(), unknown = new ArrayList<>();
+        for (int t = 0; t < h.size(); t++) {
+            if (h.status(t) == History.COMMITTED) committed.add(t);
+            else if (h.status(t) == History.UNKNOWN) unknown.add(t);
+        }
+        for (int mask = 0; mask < (1 << unknown.size()); mask++) {
+            List<Integer> txns = new ArrayList<>(committed);
+            for (int i = 0; i < unknown.size(); i++) if ((mask & (1 << i)) != 0) txns.add(unknown.get(i));
+            txns.sort(Integer::compare);
+            List<List<Integer>> bySession = new ArrayList<>();
+            for (int s = 0; s < h.sessionCount(); s++) bySession.add(new ArrayList<>());
+            for (int t : txns) bySession.get(h.session(t)).add(t);
+            if (dfsLists(h, bySession, new int[h.sessionCount()], new int[h.keyCount()][0], txns.size())) return true;
+        }
+        return false;
+    }
+
+    private static boolean dfsLists(History h, List<List<Integer>> bySession, int[] next, int[][] state, int left) {
+        if (left == 0) return true;
+        for (int s = 0; s < bySession.size(); s++) {
+            List<Integer> l = bySession.get(s);
+            if (next[s] >= l.size()) continue;
+            int[][] after = replayLists(h, l.get(next[s]), state);
+            if (after == null) continue;
+            next[s]++;
+            if (dfsLists(h, bySession, next, after, left - 1)) return true;
+            next[s]--;
+        }
+        return false;
+    }
+
+    private static int[][] replayLists(History h, int t, int[][] state) {
+        int[][] local = state.clone();
+        for (int op = h.opStart(t); op < h.opEnd(t); op++) {
+            int k = h.key(op);
+            switch (h.kind(op)) {
+                case History.APPEND -> {
+                    int[] l = Arrays.copyOf(local[k], local[k].length + 1);
+                    l[l.length - 1] = h.value(op);
+                    local[k] = l;
+                }
+                case History.READ_LIST -> { if (!Arrays.equals(local[k], h.listValues(op))) return null; }
+                case History.READ -> {
+                    int last = local[k].length == 0 ? History.NIL : local[k][local[k].length - 1];
+                    if (last != h.value(op)) return null;
+                }
+                default -> throw new IllegalArgumentException("list replay handles appends and reads");
+            }
         }
         return local;
     }

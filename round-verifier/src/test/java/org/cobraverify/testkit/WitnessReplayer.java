@@ -31,10 +31,10 @@ public final class WitnessReplayer {
         }
         int[] state = new int[h.keyCount()];
         Arrays.fill(state, History.NIL);
-        int[][] lists = h.hasLists() ? new int[h.keyCount()][0] : null;
+        int[][] lists = new int[h.keyCount()][0];
         for (int t : order) {
             int[] local = state.clone();
-            int[][] localLists = lists == null ? null : lists.clone();
+            int[][] localLists = lists.clone();
             for (int op = h.opStart(t); op < h.opEnd(t); op++) {
                 int k = h.key(op);
                 switch (h.kind(op)) {
