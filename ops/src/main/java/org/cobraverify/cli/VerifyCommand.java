@@ -53,6 +53,12 @@ public final class VerifyCommand implements Callable<Integer> {
     @Option(names = "--max-heap", paramLabel = "MB", description = "Give up with 'unknown' (exit 3) when the heap grows past this.")
     long maxHeapMb;
 
+    @Option(names = "--strict", description = "Check strict serializability: transactions also keep their real-time order (needs start/end times).")
+    boolean strict;
+
+    @Option(names = "--drift", paramLabel = "MS", description = "Clock drift allowance for --strict, in milliseconds (default: ${DEFAULT-VALUE}).")
+    double driftMillis = 100;
+
     @Option(names = "--solver", paramLabel = "NAME", description = "cdcl (default), or the cross-checks sat4j and exhaustive (small inputs only).")
     String solver = "cdcl";
 
@@ -110,6 +116,7 @@ public final class VerifyCommand implements Callable<Integer> {
         long t1 = System.nanoTime();
         History h = loaded.history();
         CheckOptions opts = CheckOptions.defaults().withTimeout(timeout).withMaxHeap(maxHeapMb * 1024 * 1024).withSolver(solverImpl);
+        if (strict) opts = opts.withStrict((long) (driftMillis * 1e6));
         Verdict v = Checker.check(h, opts);
         List<String> notes = new ArrayList<>(loaded.notes());
         notes.addAll(v.notes());

@@ -42,39 +42,70 @@ final class CertificateBuilder {
 
     /** A cycle of the known graph (edge indexes), classified and explained. */
     Certificate cycle(int[] cycle) {
+        // start at a transaction, not at a time point of the real-time order
+        int r = 0;
+        while (g.src.get(cycle[r]) >= h.size()) r++;
+        int[] rot = new int[cycle.length];
+        for (int i = 0; i < cycle.length; i++) rot[i] = cycle[(r + i) % cycle.length];
+        List<int[]> segs = segments(rot);
         List<Certificate.Edge> edges = new ArrayList<>();
         Set<Integer> ts = new LinkedHashSet<>();
-        int rw = 0, ww = 0, wr = 0, so = 0;
-        for (int e : cycle) {
-            int k = g.kind.get(e);
-            switch (k) {
-                case KnownGraph.RW -> rw++;
-                case KnownGraph.WW -> ww++;
-                case KnownGraph.WR -> wr++;
+        int rw = 0, ww = 0, wr = 0, so = 0, rt = 0;
+        String[] kinds = new String[segs.size()];
+        for (int i = 0; i < segs.size(); i++) {
+            int[] seg = segs.get(i);
+            Certificate.Edge e = seg.length == 1 && g.kind.get(seg[0]) != KnownGraph.RT ? edge(seg[0]) : realTime(seg);
+            kinds[i] = e.kind();
+            switch (e.kind()) {
+                case "rw" -> rw++;
+                case "ww" -> ww++;
+                case "wr" -> wr++;
+                case "rt" -> rt++;
                 default -> so++;
             }
-            ts.add(g.src.get(e));
-            edges.add(edge(e));
+            ts.add(g.src.get(seg[0]));
+            edges.add(e);
         }
+        int len = segs.size();
         AnomalyKind kind;
         if (rw == 0) kind = wr == 0 && ww > 0 ? AnomalyKind.G0 : (ww + wr == 0 ? AnomalyKind.SESSION_CYCLE : AnomalyKind.G1C);
         else if (rw == 1) kind = AnomalyKind.G_SINGLE;
-        else if (cycle.length == 2 && rw == 2) kind = AnomalyKind.WRITE_SKEW;
-        else if (cycle.length == 4 && rw == 2 && wr == 2 && alternates(cycle)) kind = AnomalyKind.LONG_FORK;
+        else if (len == 2 && rw == 2) kind = AnomalyKind.WRITE_SKEW;
+        else if (len == 4 && rw == 2 && wr == 2 && alternates(kinds)) kind = AnomalyKind.LONG_FORK;
         else kind = AnomalyKind.G2;
         StringBuilder sb = new StringBuilder();
         sb.append(kind.title()).append(": ");
-        for (Certificate.Edge e : edges) sb.append(e.from()).append(" -").append(e.label()).append(e.derivedBecause() != null ? "*" : "").append("-> ");
+        for (Certificate.Edge e : edges) sb.append(e.from()).append(" -").append(e.label()).append(e.derivedBecause() != null && !e.kind().equals("rt") ? "*" : "").append("-> ");
         sb.append(edges.get(0).from());
         if (so > 0 && kind != AnomalyKind.SESSION_CYCLE) sb.append(" (closed through session order)");
+        if (rt > 0) sb.append(" (closed through real-time order: not strictly serializable)");
         List<Certificate.Txn> txns = new ArrayList<>();
         for (int t : ts) txns.add(txn(t));
         return new Certificate(kind, sb.toString(), edges, txns, List.of(), List.of(), List.of());
     }
 
-    private boolean alternates(int[] cycle) {
-        for (int i = 0; i < cycle.length; i++)
-            if (g.kind.get(cycle[i]) == g.kind.get(cycle[(i + 1) % cycle.length])) return false;
+    /** Splits a path of edges into runs from transaction to transaction (time points only inside runs). */
+    private List<int[]> segments(int[] path) {
+        List<int[]> segs = new ArrayList<>();
+        IntVec cur = new IntVec();
+        for (int e : path) {
+            cur.add(e);
+            if (g.dst.get(e) < h.size()) { segs.add(cur.toArray()); cur.clear(); }
+        }
+        if (!cur.isEmpty()) segs.add(cur.toArray());
+        return segs;
+    }
+
+    /** A run of real-time edges through time points, as one {@code rt} edge with the times that justify it. */
+    private Certificate.Edge realTime(int[] seg) {
+        int from = g.src.get(seg[0]), to = g.dst.get(seg[seg.length - 1]);
+        String why = tx(from) + " ended at " + h.end(from) + " ns and " + tx(to) + " started at " + h.start(to)
+                + " ns: real-time order puts " + tx(from) + " first";
+        return new Certificate.Edge(tx(from), tx(to), "rt", null, why);
+    }
+
+    private static boolean alternates(String[] kinds) {
+        for (int i = 0; i < kinds.length; i++) if (kinds[i].equals(kinds[(i + 1) % kinds.length])) return false;
         return true;
     }
 
@@ -90,7 +121,10 @@ final class CertificateBuilder {
             if (path == null || path.length == 0) sb.append(tx(b)).append(" already reaches ").append(tx(a));
             else {
                 sb.append(tx(b));
-                for (int pe : path) sb.append(" -").append(label(pe)).append("-> ").append(tx(g.dst.get(pe)));
+                for (int[] seg : segments(path)) {
+                    boolean timed = seg.length > 1 || g.kind.get(seg[0]) == KnownGraph.RT;
+                    sb.append(" -").append(timed ? "rt" : label(seg[0])).append("-> ").append(tx(g.dst.get(seg[seg.length - 1])));
+                }
             }
             why = sb.toString();
         }

@@ -9,6 +9,8 @@ public final class CheckStats {
     public int pruneRounds, components, largestComponent;
     public long conflicts, decisions;
     public String solver = "";
+    /** Strict serializability was checked (real-time order included). */
+    public boolean strict;
 
     public double constructMillis() { return constructNanos / 1e6; }
     public double pruneMillis() { return pruneNanos / 1e6; }

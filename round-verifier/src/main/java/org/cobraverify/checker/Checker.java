@@ -31,6 +31,7 @@ public final class Checker {
 
     private final boolean minimize;
     private int[] sessionPred;
+    private boolean[] live; // vertices of the graph: included transactions, and time points in strict mode
 
     private Checker(History h, CheckOptions options, boolean minimize) {
         this.h = h;
@@ -52,6 +53,7 @@ public final class Checker {
     private Verdict run() {
         Budget budget = Budget.of(options.timeoutSeconds(), options.maxHeapBytes());
         stats.solver = options.solver().name();
+        stats.strict = options.strict();
         stats.transactions = h.size();
         stats.keys = h.keyCount();
         stats.sessions = h.sessionCount();
@@ -60,8 +62,7 @@ public final class Checker {
             rf = new ReadFromIndex(h);
             stats.included = rf.includedCount();
             if (!rf.anomalies.isEmpty()) return reject(certs().anomaly(rf.anomalies));
-            g = new KnownGraph(h.size());
-            buildGraph();
+            newGraph();
             List<Anomaly> chainAnomalies = new ArrayList<>();
             Chains chains = new Chains(h, rf, g, chainAnomalies);
             if (!chainAnomalies.isEmpty()) return reject(certs().anomaly(chainAnomalies));
@@ -73,7 +74,7 @@ public final class Checker {
             stats.constructNanos = t1 - t0;
 
             Pruner pruner = new Pruner();
-            int[] cycle = pruner.prune(g, cons, rf.included, sessionPred, priority, budget);
+            int[] cycle = pruner.prune(g, cons, live, sessionPred, priority, budget);
             long t2 = System.nanoTime();
             stats.pruneNanos = t2 - t1;
             stats.pruneRounds = pruner.rounds;
@@ -84,13 +85,31 @@ public final class Checker {
             stats.solveNanos = System.nanoTime() - t2;
             stats.knownEdges = g.edgeCount();
             if (v != null) return v;
-            int[] order = CycleFinder.topologicalOrder(g, g.outCsr(), rf.included, priority);
+            int[] order = CycleFinder.topologicalOrder(g, g.outCsr(), live, priority);
             if (order == null) throw new IllegalStateException("internal error: the completed graph has a cycle");
+            if (g.n > h.size()) order = Arrays.stream(order).filter(x -> x < h.size()).toArray(); // drop time points
             return new Verdict(Verdict.Outcome.ACCEPT, null, order, null, stats, notes);
         } catch (Budget.Exhausted e) {
             return new Verdict(Verdict.Outcome.UNKNOWN, null, null, e.getMessage(), stats, notes);
         }
     }
+
+    /**
+     * Step 2 (and 10): the known graph with wr and so edges and, in strict mode, the real-time order
+     * through auxiliary time points (vertices from {@code h.size()} on).
+     */
+    private void newGraph() {
+        int[] timed = options.strict() ? RealTimeOrder.timed(h, rf.included) : new int[0];
+        if (options.strict() && timed.length < rf.includedCount())
+            notes.add((rf.includedCount() - timed.length) + " transaction(s) lack start/end times: real-time order does not constrain them");
+        g = new KnownGraph(h.size() + timed.length);
+        live = Arrays.copyOf(rf.included, g.n);
+        for (int v = h.size(); v < g.n; v++) live[v] = true;
+        buildGraph();
+        if (timed.length > 0) auxTimes = RealTimeOrder.addEdges(h, timed, g, options.driftNanos(), h.size());
+    }
+
+    private long[] auxTimes;
 
     /** Step 2: wr edges from resolved reads, so edges between consecutive included transactions of a session. */
     private void buildGraph() {
@@ -98,7 +117,7 @@ public final class Checker {
             int w = rf.readWriter.get(i);
             if (w >= 0) g.add(w, rf.readTxn.get(i), KnownGraph.WR, rf.readKey.get(i));
         }
-        sessionPred = new int[h.size()];
+        sessionPred = new int[g.n];
         Arrays.fill(sessionPred, -1);
         int[] last = new int[h.sessionCount()];
         Arrays.fill(last, -1);
@@ -119,9 +138,10 @@ public final class Checker {
      */
     private long[] serialGuess(int[] sessionPred) {
         int n = h.size();
-        long[] p = new long[n];
+        long[] p = new long[g.n];
         if (h.hasTimestamps()) {
             for (int t = 0; t < n; t++) p[t] = h.start(t) == History.NO_TIME ? Long.MAX_VALUE : h.start(t);
+            for (int v = n; v < g.n; v++) p[v] = auxTimes[v - n];
             return p;
         }
         int[] count = new int[h.sessionCount()];
@@ -139,7 +159,7 @@ public final class Checker {
 
     private Verdict solveRemaining(Budget budget) {
         if (cons.activeCount == 0) return null;
-        int n = h.size();
+        int n = g.n;
         IntVec es = new IntVec(g.edgeCount() + cons.activeCount * 4), ed = new IntVec(g.edgeCount() + cons.activeCount * 4);
         for (int e = 0; e < g.edgeCount(); e++) { es.add(g.src.get(e)); ed.add(g.dst.get(e)); }
         int[] rt = cons.chains.rt;
@@ -384,13 +404,12 @@ public final class Checker {
         List<String> lines = new ArrayList<>();
         rf = new ReadFromIndex(h);
         if (!rf.anomalies.isEmpty()) { lines.add("already: " + rf.anomalies.get(0).explanation()); return lines; }
-        g = new KnownGraph(h.size());
-        buildGraph();
+        newGraph();
         List<Anomaly> chainAnomalies = new ArrayList<>();
         cons = new Constraints(new Chains(h, rf, g, chainAnomalies));
         if (!chainAnomalies.isEmpty()) { lines.add("already: " + chainAnomalies.get(0).explanation()); return lines; }
         priority = serialGuess(sessionPred);
-        int[] cycle = new Pruner().prune(g, cons, rf.included, sessionPred, priority, budget);
+        int[] cycle = new Pruner().prune(g, cons, live, sessionPred, priority, budget);
         if (cycle != null) lines.add("already: " + certs().cycle(cycle).summary());
         else split(0, "", lines, budget);
         return lines;
@@ -411,7 +430,7 @@ public final class Checker {
             int activeCount = cons.activeCount;
             cons.addSide(g, c, b, -1);
             cons.deactivate(c);
-            int[] cycle = new Pruner().prune(g, cons, rf.included, sessionPred, priority, budget);
+            int[] cycle = new Pruner().prune(g, cons, live, sessionPred, priority, budget);
             if (cycle != null) lines.add(indent + text + ": " + certs().cycle(cycle).summary());
             else if (depth >= 2) lines.add(indent + text + ": (further cases omitted)");
             else {

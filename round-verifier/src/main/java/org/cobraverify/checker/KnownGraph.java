@@ -5,14 +5,16 @@ import org.cobraverify.history.IntVec;
 
 /**
  * Step 2: the known graph. Vertices are transaction indexes (transactions the checker does not include
- * have no edges); T⊥ is not a vertex, since it precedes everything and can lie on no cycle. Edges are
+ * have no edges); T⊥ is not a vertex, since it precedes everything and can lie on no cycle. In strict
+ * mode, vertices from {@code History.size()} on are the auxiliary time points of {@link RealTimeOrder}
+ * and {@link #RT} edges the real-time order. Edges are
  * append-only, each with a kind ({@link #SO}, {@link #WR}, {@link #WW}, {@link #RW}), the key it
  * concerns (-1 for session order) and, for an edge that pruning or decomposition derived from a
  * constraint, a derivation.
  */
 public final class KnownGraph {
-    public static final int SO = 0, WR = 1, WW = 2, RW = 3;
-    private static final String[] KIND_NAMES = {"so", "wr", "ww", "rw"};
+    public static final int SO = 0, WR = 1, WW = 2, RW = 3, RT = 4;
+    private static final String[] KIND_NAMES = {"so", "wr", "ww", "rw", "rt"};
 
     final int n;
     final IntVec src = new IntVec(1024), dst = new IntVec(1024), kind = new IntVec(1024), key = new IntVec(1024), deriv = new IntVec(1024);

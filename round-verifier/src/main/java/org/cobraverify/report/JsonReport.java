@@ -24,6 +24,7 @@ public final class JsonReport {
             g.writeStringField("file", file);
             if (format != null) g.writeStringField("format", format);
             g.writeStringField("verdict", v.outcome().word());
+            if (v.stats() != null) g.writeStringField("mode", v.stats().strict ? "strict-serializable" : "serializable");
             g.writeNumberField("transactions", transactions);
             g.writeNumberField("millis", Math.round(millis));
             if (v.unknownReason() != null) g.writeStringField("reason", v.unknownReason());

@@ -10,7 +10,8 @@ public final class TextReport {
     public static String render(String source, Verdict v, int transactions, double millis) {
         StringBuilder sb = new StringBuilder();
         switch (v.outcome()) {
-            case ACCEPT -> sb.append(String.format("%s: ACCEPT: serializable (%d transactions, %.0f ms)%n", source, transactions, millis));
+            case ACCEPT -> sb.append(String.format("%s: ACCEPT: %s (%d transactions, %.0f ms)%n", source,
+                    v.stats() != null && v.stats().strict ? "strictly serializable" : "serializable", transactions, millis));
             case UNKNOWN -> sb.append(String.format("%s: UNKNOWN: %s before a decision (%d transactions, %.0f ms)%n", source, v.unknownReason(), transactions, millis));
             case REJECT -> {
                 Certificate c = v.certificate();
@@ -20,7 +21,7 @@ public final class TextReport {
                     sb.append("  cycle:\n");
                     for (Certificate.Edge e : c.cycle()) {
                         sb.append("    ").append(e.from()).append(" -").append(e.label()).append("-> ").append(e.to()).append('\n');
-                        if (e.derivedBecause() != null) sb.append("      (derived: ").append(e.derivedBecause()).append(")\n");
+                        if (e.derivedBecause() != null) sb.append(e.kind().equals("rt") ? "      (" : "      (derived: ").append(e.derivedBecause()).append(")\n");
                     }
                 }
                 if (!c.transactions().isEmpty()) {

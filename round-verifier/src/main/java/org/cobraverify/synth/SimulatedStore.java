@@ -49,7 +49,7 @@ public final class SimulatedStore {
         final Map<Integer, long[]> ownLists = new HashMap<>(); // list-append: the key's list as this transaction sees it after its appends
         int[] program; // key per op; negative = write to -(k+1)
         int next;
-        long snapshot;
+        long snapshot, began;
         Txn(int session) { this.session = session; }
     }
 
@@ -85,7 +85,9 @@ public final class SimulatedStore {
         Txn[] active = new Txn[w.sessions()];
         HistoryBuilder b = new HistoryBuilder();
         int live = w.sessions() * w.txnsPerSession();
+        long step = 0; // the scheduler's clock: a transaction's start and end times are the steps of its begin and its commit
         while (live > 0) {
+            step++;
             int s = rnd.nextInt(w.sessions());
             if (active[s] == null) {
                 if (remaining[s] == 0) continue;
@@ -98,6 +100,7 @@ public final class SimulatedStore {
                     t.program[i] = rnd.nextDouble() < w.readFraction() ? k : -(k + 1);
                 }
                 t.snapshot = clock;
+                t.began = step;
                 active[s] = t;
                 if (iso != Isolation.SERIAL) continue;
             }
@@ -174,7 +177,7 @@ public final class SimulatedStore {
                 }
                 byte status = abort ? History.ABORTED : History.COMMITTED;
                 if (rnd.nextDouble() < w.unknownRate()) status = History.UNKNOWN;
-                b.begin(null, b.session((long) s), status, History.NO_TIME, History.NO_TIME, -1);
+                b.begin(null, b.session((long) s), status, t.began, step, -1);
                 for (long[] op : t.ops) {
                     int key = b.key(op[1]);
                     if (op[0] == 1) {

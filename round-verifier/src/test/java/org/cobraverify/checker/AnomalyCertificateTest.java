@@ -183,4 +183,22 @@ class AnomalyCertificateTest {
         assertEquals(3, v.witness().length);
         assertEquals(List.of(0, 1, 2), java.util.Arrays.stream(v.witness()).boxed().toList());
     }
+
+    @Test
+    void strictSerializabilityUsesRealTimeWithDrift() throws Exception {
+        // t2 starts 0.5 s after t1 committed, yet reads x as if t1 had not happened: serializable (t2 first),
+        // not strictly serializable
+        String[] lines = {
+                "{\"id\":\"t1\",\"session\":1,\"status\":\"committed\",\"start\":1000000000,\"end\":1001000000,\"ops\":[[\"w\",\"x\",1]]}",
+                "{\"id\":\"t2\",\"session\":2,\"status\":\"committed\",\"start\":1500000000,\"end\":1501000000,\"ops\":[[\"r\",\"x\",null]]}"};
+        History h = Histories.jsonl(dir, lines);
+        assertEquals(Verdict.Outcome.ACCEPT, Checker.check(h).outcome());
+        Verdict strict = Checker.check(h, CheckOptions.defaults().withStrict(100_000_000L));
+        Certificate c = rejected(strict, AnomalyKind.G_SINGLE);
+        assertEquals("t1 -rt-> t2 -rw(x)-> t1", cycle(c));
+        assertTrue(c.summary().contains("not strictly serializable"), c.summary());
+        assertTrue(c.cycle().get(0).derivedBecause().contains("t1 ended at 1001000000 ns"), c.cycle().get(0).derivedBecause());
+        // within the drift allowance the two overlap: accepted
+        assertEquals(Verdict.Outcome.ACCEPT, Checker.check(h, CheckOptions.defaults().withStrict(600_000_000L)).outcome());
+    }
 }

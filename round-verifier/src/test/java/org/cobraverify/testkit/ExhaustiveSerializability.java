@@ -14,7 +14,13 @@ import org.cobraverify.history.History;
 public final class ExhaustiveSerializability {
     private ExhaustiveSerializability() {}
 
-    public static boolean isSerializable(History h) {
+    public static boolean isSerializable(History h) { return isSerializable(h, -1); }
+
+    /**
+     * With {@code drift >= 0}, strict serializability: the order must also put Ti before Tj whenever
+     * {@code end(Ti) + drift < start(Tj)} (for transactions with both times).
+     */
+    public static boolean isSerializable(History h, long drift) {
         List<Integer> committed = new ArrayList<>(), unknown = new ArrayList<>();
         for (int t = 0; t < h.size(); t++) {
             if (h.status(t) == History.COMMITTED) committed.add(t);
@@ -25,12 +31,12 @@ public final class ExhaustiveSerializability {
             List<Integer> txns = new ArrayList<>(committed);
             for (int i = 0; i < unknown.size(); i++) if ((mask & (1 << i)) != 0) txns.add(unknown.get(i));
             txns.sort(Integer::compare);
-            if (search(h, txns)) return true;
+            if (search(h, txns, drift)) return true;
         }
         return false;
     }
 
-    private static boolean search(History h, List<Integer> txns) {
+    private static boolean search(History h, List<Integer> txns, long drift) {
         // per session, the chosen transactions in session order
         int sessions = h.sessionCount();
         List<List<Integer>> bySession = new ArrayList<>();
@@ -38,19 +44,31 @@ public final class ExhaustiveSerializability {
         for (int t : txns) bySession.get(h.session(t)).add(t);
         int[] state = new int[h.keyCount()];
         Arrays.fill(state, History.NIL);
-        return dfs(h, bySession, new int[sessions], state, txns.size());
+        return dfs(h, bySession, new int[sessions], state, txns.size(), drift);
     }
 
-    private static boolean dfs(History h, List<List<Integer>> bySession, int[] next, int[] state, int left) {
+    /** Some transaction not yet placed must come before t in real time. */
+    private static boolean mustWait(History h, List<List<Integer>> bySession, int[] next, int t, long drift) {
+        if (drift < 0 || h.start(t) == History.NO_TIME) return false;
+        for (int s = 0; s < bySession.size(); s++)
+            for (int i = next[s]; i < bySession.get(s).size(); i++) {
+                int u = bySession.get(s).get(i);
+                if (u != t && h.end(u) != History.NO_TIME && h.end(u) + drift < h.start(t)) return true;
+            }
+        return false;
+    }
+
+    private static boolean dfs(History h, List<List<Integer>> bySession, int[] next, int[] state, int left, long drift) {
         if (left == 0) return true;
         for (int s = 0; s < bySession.size(); s++) {
             List<Integer> l = bySession.get(s);
             if (next[s] >= l.size()) continue;
             int t = l.get(next[s]);
+            if (mustWait(h, bySession, next, t, drift)) continue;
             int[] after = replay(h, t, state);
             if (after == null) continue;
             next[s]++;
-            if (dfs(h, bySession, next, after, left - 1)) return true;
+            if (dfs(h, bySession, next, after, left - 1, drift)) return true;
             next[s]--;
         }
         return false;
