@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -14,8 +13,8 @@ import org.cobraverify.history.HistoryBuilder;
 import org.cobraverify.history.IntVec;
 
 /**
- * Reads {@code cobra-jsonl} version 1 (see {@code formats/history-jsonl.md}), plain or gzip, streaming
- * one line at a time. Every structural problem is reported with its line number. Unknown fields are
+ * Reads {@code cobra-jsonl} version 1 (see {@code formats/history-jsonl.md}), plain or gzip, with one
+ * streaming parser over the whole file (one transaction object per line). Every structural problem is reported with its line number. Unknown fields are
  * ignored (the format may gain optional fields).
  */
 public final class CobraJsonlReader {
@@ -26,29 +25,32 @@ public final class CobraJsonlReader {
     public static History read(Path path) throws IOException, MalformedHistoryException {
         HistoryBuilder b = new HistoryBuilder();
         String src = path.toString();
-        try (BufferedReader in = new BufferedReader(new InputStreamReader(HistoryFormat.open(path), StandardCharsets.UTF_8), 1 << 16)) {
-            String line;
-            int lineNo = 0;
-            boolean sawContent = false;
-            while ((line = in.readLine()) != null) {
-                lineNo++;
-                if (line.isBlank()) continue;
+        int line = 0;
+        try (JsonParser p = JSON.createParser(new InputStreamReader(HistoryFormat.open(path), StandardCharsets.UTF_8))) {
+            int prevEndLine = -1;
+            boolean first = true;
+            JsonToken t;
+            while ((t = p.nextToken()) != null) {
+                line = p.currentTokenLocation().getLineNr();
                 try {
-                    parseLine(b, line, lineNo, !sawContent);
-                } catch (JsonParseException e) {
-                    throw new MalformedHistoryException(src, "line " + lineNo, "bad JSON: " + e.getOriginalMessage());
+                    if (t != JsonToken.START_OBJECT) throw new IllegalArgumentException("expected a JSON object");
+                    if (line == prevEndLine) throw new IllegalArgumentException("a second JSON object on the same line: one transaction per line");
+                    parseObject(b, p, line, first);
                 } catch (IllegalArgumentException e) {
-                    throw new MalformedHistoryException(src, "line " + lineNo, e.getMessage());
+                    throw new MalformedHistoryException(src, "line " + line, e.getMessage());
                 }
-                sawContent = true;
+                prevEndLine = p.currentLocation().getLineNr();
+                first = false;
             }
+        } catch (JsonParseException e) {
+            throw new MalformedHistoryException(src, "line " + e.getLocation().getLineNr(), "bad JSON: " + e.getOriginalMessage());
         }
         return b.build();
     }
 
-    private static void parseLine(HistoryBuilder b, String line, int lineNo, boolean first) throws IOException {
-        try (JsonParser p = JSON.createParser(line)) {
-            if (p.nextToken() != JsonToken.START_OBJECT) throw new IllegalArgumentException("expected a JSON object");
+    /** One line's object; the parser is on its START_OBJECT and is left on its END_OBJECT. */
+    private static void parseObject(HistoryBuilder b, JsonParser p, int lineNo, boolean first) throws IOException {
+        {
             String id = null, status = null, format = null;
             boolean hasSession = false;
             long sessionNum = 0;
@@ -84,7 +86,6 @@ public final class CobraJsonlReader {
                     default -> p.skipChildren();
                 }
             }
-            if (p.nextToken() != null) throw new IllegalArgumentException("trailing content after the JSON object");
             if (format != null) {
                 if (!first) throw new IllegalArgumentException("a header line may only be the first line");
                 if (!format.equals("cobra-jsonl")) throw new IllegalArgumentException("unknown format \"" + format + "\"");
