@@ -78,6 +78,7 @@ public final class Checker {
             long t2 = System.nanoTime();
             stats.pruneNanos = t2 - t1;
             stats.pruneRounds = pruner.rounds;
+            if (pruner.skipped != null) notes.add(pruner.skipped);
             stats.constraintsAfterPrune = cons.activeCount;
             if (cycle != null) return reject(certs().cycle(cycle));
 

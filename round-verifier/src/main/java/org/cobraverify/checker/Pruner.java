@@ -12,6 +12,8 @@ import org.cobraverify.solver.Budget;
 final class Pruner {
     int rounds;
     int forced;
+    /** Why pruning stopped early, or null. */
+    String skipped;
 
     /**
      * Runs pruning rounds. Returns null when a fixed point is reached with an acyclic known graph, or
@@ -25,7 +27,14 @@ final class Pruner {
             if (topo == null) return CycleFinder.findCycle(g, out, live);
             if (cons.activeCount == 0) return null;
             rounds++;
-            Reachability r = new Reachability(g, out, topo, sessionPred);
+            Reachability r;
+            try {
+                r = new Reachability(g, out, topo, sessionPred);
+            } catch (Reachability.TooLarge e) {
+                // pruning only settles constraints early; without it the solver decides them all, exactly
+                skipped = e.getMessage() + "; pruning skipped, the solver decides every constraint";
+                return null;
+            }
             boolean changed = false;
             for (int c = 0; c < cons.size(); c++) {
                 if (!cons.active[c]) continue;

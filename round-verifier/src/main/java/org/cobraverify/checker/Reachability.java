@@ -43,7 +43,7 @@ final class Reachability {
         }
         chains = Math.max(1, c);
         long cells = (long) n * chains;
-        if (cells > Integer.MAX_VALUE - 8) throw new IllegalStateException("reachability index too large: " + n + " vertices x " + chains + " chains");
+        if (cells > maxCells()) throw new TooLarge(n, chains);
         reach = new int[(int) cells];
         Arrays.fill(reach, INF);
         for (int i = topo.length - 1; i >= 0; i--) {
@@ -59,6 +59,22 @@ final class Reachability {
             }
             reach[base + chainOf[v]] = pos[v];
         }
+    }
+
+    /** The index would not fit: the graph is too wide (too many chains) for its size. */
+    static final class TooLarge extends RuntimeException {
+        TooLarge(int n, int chains) {
+            super("a reachability index of " + n + " vertices x " + chains + " chains would not fit in memory", null, false, false);
+        }
+    }
+
+    /** For tests: a smaller limit, to exercise the checker without pruning; negative for none. */
+    static volatile long maxCellsForTests = -1;
+
+    /** At most a quarter of the heap, and what one int array can hold. */
+    static long maxCells() {
+        if (maxCellsForTests >= 0) return maxCellsForTests;
+        return Math.min(Integer.MAX_VALUE - 8, Runtime.getRuntime().maxMemory() / 4 / Integer.BYTES);
     }
 
     /** True iff there is a path from u to v (of length zero when u == v). Both must be live. */

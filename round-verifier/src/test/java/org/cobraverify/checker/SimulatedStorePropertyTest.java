@@ -97,6 +97,36 @@ class SimulatedStorePropertyTest {
         else assertTrue(rejected > 0, iso + " should produce violations");
     }
 
+    /** With pruning unavailable (a graph too wide to index), the solver alone must reach the same verdicts. */
+    @org.junit.jupiter.api.Test
+    void withoutPruningTheSolverAloneAgrees() {
+        Random rnd = new Random(SEED + 5);
+        int accepted = 0, rejected = 0;
+        Reachability.maxCellsForTests = 0;
+        try {
+            for (int run = 0; run < RUNS; run++) {
+                Isolation iso = Isolation.values()[run % Isolation.values().length];
+                SimulatedStore.Workload w = new SimulatedStore.Workload(2 + rnd.nextInt(3), 1 + rnd.nextInt(3), 1 + rnd.nextInt(3),
+                        1 + rnd.nextInt(4), 0.3 + rnd.nextDouble() * 0.4, 0.0, 0.0);
+                History h = SimulatedStore.run(iso, w, rnd);
+                if (h.size() > 9) continue;
+                boolean truth = ExhaustiveSerializability.isSerializable(h);
+                Verdict v = Checker.check(h);
+                String ctx = iso + " unpruned run " + run + ":\n" + dump(h);
+                assertEquals(truth ? Verdict.Outcome.ACCEPT : Verdict.Outcome.REJECT, v.outcome(), ctx);
+                if (truth) {
+                    accepted++;
+                    assertNull(WitnessReplayer.problem(h, v.witness()), ctx);
+                } else rejected++;
+                if (truth && v.stats().constraintsBefore > 0) assertTrue(v.notes().stream().anyMatch(n -> n.contains("pruning skipped")), ctx);
+            }
+        } finally {
+            Reachability.maxCellsForTests = -1;
+        }
+        System.out.printf("without pruning: %d accepted, %d rejected, all agreeing with exhaustive search%n", accepted, rejected);
+        assertTrue(accepted > 100 && rejected > 100, accepted + " accepted, " + rejected + " rejected");
+    }
+
     private static boolean respectsRealTime(History h, int[] order, long drift) {
         for (int i = 0; i < order.length; i++)
             for (int j = 0; j < i; j++)
