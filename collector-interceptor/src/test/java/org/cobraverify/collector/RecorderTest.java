@@ -156,4 +156,45 @@ class RecorderTest {
         assertEquals(key, h.keyName(h.key(h.opStart(0))));
         assertEquals(Verdict.Outcome.ACCEPT, Checker.check(h).outcome());
     }
+
+    /** The real store commits, then the reply is lost (a network failure, injected around real RocksDB). */
+    static final class LostReplyStore implements KvStore {
+        final KvStore inner;
+
+        LostReplyStore(KvStore inner) { this.inner = inner; }
+
+        @Override
+        public KvTransaction begin() throws StoreException {
+            KvTransaction t = inner.begin();
+            return new KvTransaction() {
+                @Override public String get(String key) throws StoreException { return t.get(key); }
+                @Override public void put(String key, String value) throws StoreException { t.put(key, value); }
+                @Override public void rollback() throws StoreException { t.rollback(); }
+                @Override public void commit() throws StoreException {
+                    t.commit();
+                    throw new StoreException("connection reset while waiting for the commit reply");
+                }
+            };
+        }
+
+        @Override public String name() { return "lost replies"; }
+        @Override public void close() throws StoreException { inner.close(); }
+    }
+
+    @Test
+    void aLostCommitReplyIsRecordedAsUnknownAndResolvedByLaterReads() throws Exception {
+        Path file = dir.resolve("unknown.jsonl");
+        try (RocksDbStore rocks = new RocksDbStore(dir.resolve("db").toString(), false)) {
+            Recorder lossy = new Recorder(new LostReplyStore(rocks), new JsonlSink(file), new Recorder.Options(0, "EPOCH"));
+            Session s = lossy.openSession();
+            s.begin();
+            s.write("x", "1");
+            assertThrows(StoreException.class, s::commit);
+            lossy.close();
+        }
+        var h = HistoryReaders.read(file).history();
+        assertEquals(org.cobraverify.history.History.UNKNOWN, h.status(0));
+        // nobody read it: dropped, and the history is trivially serializable
+        assertEquals(Verdict.Outcome.ACCEPT, Checker.check(h).outcome());
+    }
 }
