@@ -81,18 +81,13 @@ public final class ReadFromIndex {
         }
         Arrays.fill(stamp, 0);
         included = new boolean[n];
-        IntVec work = new IntVec(n);
-        for (int t = n - 1; t >= 0; t--) if (h.status(t) == History.COMMITTED) { included[t] = true; work.add(t); }
-        // process in input order first (nicer certificates), then promoted unknowns as they appear
-        int[] order = work.toArray();
-        for (int i = order.length - 1; i >= 0; i--) process(order[i], work);
-        work.clear();
-        while (!pendingPromotions.isEmpty()) {
-            int t = pendingPromotions.pop();
-            process(t, work);
-        }
+        for (int t = 0; t < n; t++) if (h.status(t) == History.COMMITTED) included[t] = true;
+        // committed transactions in input order (nicer certificates), then unknown ones as reads promote them
+        for (int t = 0; t < n; t++) if (h.status(t) == History.COMMITTED) process(t);
+        while (!pendingPromotions.isEmpty()) process(pendingPromotions.pop());
     }
 
+    /** Transactions of unknown outcome that an included read observed, not yet processed. */
     private final IntVec pendingPromotions = new IntVec();
 
     static long pack(int key, int value) { return ((long) key << 32) | (value & 0xffffffffL); }
@@ -114,7 +109,7 @@ public final class ReadFromIndex {
 
     private String tx(int t) { return h.label(t); }
 
-    private void process(int t, IntVec unused) {
+    private void process(int t) {
         int mark = t + 1;
         for (int op = h.opStart(t); op < h.opEnd(t); op++) {
             int key = h.key(op);

@@ -30,7 +30,6 @@ final class RealTimeOrder {
      */
     static long[] addEdges(History h, int[] timed, KnownGraph g, long driftNanos, int firstAux) {
         int m = timed.length;
-        long[] keyed = new long[m];
         Integer[] byEnd = new Integer[m];
         for (int i = 0; i < m; i++) byEnd[i] = timed[i];
         Arrays.sort(byEnd, (a, b) -> Long.compare(h.end(a), h.end(b)));
@@ -51,7 +50,6 @@ final class RealTimeOrder {
             }
             if (found >= 0) g.add(firstAux + found, t, KnownGraph.RT, -1);
         }
-        keyed[0] = 0;
         return ends;
     }
 }

@@ -150,9 +150,9 @@ final class EdnParser {
         }
     }
 
+    /** A character literal ({@code \\a}, {@code \\newline}): kept as its name, a string. */
     private Object readChar() throws IOException {
-        String t = readToken();
-        return t.length() == 1 ? t : t;
+        return readToken();
     }
 
     private String readToken() throws IOException {
