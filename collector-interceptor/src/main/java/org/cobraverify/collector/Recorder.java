@@ -2,7 +2,6 @@ package org.cobraverify.collector;
 
 import java.security.SecureRandom;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The collector: wraps a {@link KvStore} so that every transaction the application runs through a
@@ -27,7 +26,8 @@ public final class Recorder implements AutoCloseable {
     final Options options;
     final String run;
     private final AtomicInteger sessions = new AtomicInteger();
-    final AtomicLong addedBytes = new AtomicLong(), fenceTxns = new AtomicLong();
+    // counters touched by every transaction on every thread: striped, so they do not bounce between cores
+    final java.util.concurrent.atomic.LongAdder addedBytes = new java.util.concurrent.atomic.LongAdder(), fenceTxns = new java.util.concurrent.atomic.LongAdder();
 
     public Recorder(KvStore store, HistorySink sink, Options options) {
         this.store = store;
@@ -48,9 +48,9 @@ public final class Recorder implements AutoCloseable {
     public KvStore store() { return store; }
 
     /** Bytes the library added to stored values (write ids) and through fence transactions so far. */
-    public long addedBytes() { return addedBytes.get(); }
+    public long addedBytes() { return addedBytes.sum(); }
 
-    public long fenceTransactions() { return fenceTxns.get(); }
+    public long fenceTransactions() { return fenceTxns.sum(); }
 
     static String encode(String writeId, String value) { return TAG + writeId + END + value; }
 

@@ -74,7 +74,7 @@ public final class Session {
         requireOpen();
         String wid = idPrefix + Long.toString(++writeCounter, 36);
         String stored = Recorder.encode(wid, value);
-        rec.addedBytes.addAndGet(stored.length() - value.length());
+        rec.addedBytes.add(stored.length() - value.length());
         ops.add(new TxnRecord.Op(true, key, wid));
         try {
             txn.put(key, stored);
@@ -115,14 +115,20 @@ public final class Session {
                 long epoch = e == null ? 0 : Long.parseLong(e);
                 write(rec.options.fenceKey(), Long.toString(epoch + 1));
                 commit0();
-                rec.fenceTxns.incrementAndGet();
-                rec.addedBytes.addAndGet(2L * rec.options.fenceKey().length() + 24);
+                rec.fenceTxns.increment();
+                rec.addedBytes.add(2L * rec.options.fenceKey().length() + 24);
                 return;
             } catch (AbortedException ex) {
                 if (attempt > 10_000) throw ex;
-                Thread.onSpinWait();
+                backoff(attempt);
             }
         }
+    }
+
+    /** Fences of all sessions contend on one key: retry after a short randomized, growing pause. */
+    private static void backoff(int attempt) {
+        long maxMicros = Math.min(20_000, 100L << Math.min(attempt, 8));
+        java.util.concurrent.locks.LockSupport.parkNanos(1000 * java.util.concurrent.ThreadLocalRandom.current().nextLong(maxMicros + 1));
     }
 
     private void commit0() throws StoreException {

@@ -2,6 +2,7 @@ package org.cobraverify.cli;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.cobraverify.collector.JdbcStore;
@@ -16,7 +17,8 @@ import picocli.CommandLine.Option;
 /**
  * {@code cobra overhead}: the paper's C8/C9 on our collector. Runs the same workload on the same store
  * bare (the adapter alone) and through the collector (write ids, fences, recording to a file),
- * alternating and repeating, and prints throughput, p90 latency and the bytes the collector adds.
+ * alternating and repeating after a discarded warm-up pair, and prints the median throughput and p90
+ * latency of each (with the range, since runs on a busy two-core machine vary), and the bytes added.
  */
 @Command(name = "overhead", mixinStandardHelpOptions = true,
         description = "Measures the collector's cost: throughput and p90 latency with and without it, and the bytes it adds per transaction.")
@@ -33,48 +35,58 @@ public final class OverheadCommand implements Callable<Integer> {
     @Option(names = "--txns", description = "Transactions per run (default: ${DEFAULT-VALUE}).")
     long txns = 20_000;
 
-    @Option(names = "--repeat", description = "Bare and recorded runs, alternating, per store; the best of each is reported (default: ${DEFAULT-VALUE}).")
-    int repeat = 3;
+    @Option(names = "--repeat", description = "Bare and recorded runs, alternating, per store, after one discarded warm-up pair;"
+            + " the median of each is reported, with the spread (default: ${DEFAULT-VALUE}).")
+    int repeat = 5;
 
     @Override
     public Integer call() throws Exception {
         System.out.printf("%-22s %-10s %12s %10s %12s %10s %11s %11s%n", "store", "workload", "bare txn/s", "bare p90", "cobra txn/s", "cobra p90",
                 "throughput", "bytes/txn");
         for (String db : dbs) {
-            double bestBare = 0, bestRec = 0, p90Bare = Double.MAX_VALUE, p90Rec = Double.MAX_VALUE, bytes = 0;
+            double[] bare = new double[repeat], rec = new double[repeat], p90Bare = new double[repeat], p90Rec = new double[repeat];
+            double bytes = 0;
             String name = db;
-            for (int i = 0; i < repeat; i++) {
+            for (int i = -1; i < repeat; i++) { // i = -1: a warm-up pair, not counted
                 for (boolean recorded : new boolean[] {false, true}) {
                     Path tmp = Files.createTempDirectory("cobra-overhead");
                     try (KvStore store = RecordCommand.openStore(db, tmp, null, null, "", "cobra_overhead", JdbcStore.Isolation.SERIALIZABLE)) {
                         name = store.name();
                         Workload w = Workload.byName(workload, 1);
-                        Path file = tmp.resolve("h.jsonl");
-                        Recorder rec = recorded ? new Recorder(store, new JsonlSink(file), Recorder.Options.defaults()) : null;
+                        Recorder r0 = recorded ? new Recorder(store, new JsonlSink(tmp.resolve("h.jsonl")), Recorder.Options.defaults()) : null;
                         WorkloadRunner.Result r;
                         try {
-                            r = WorkloadRunner.run(w, store, rec, clients, txns, 1 + i, new WorkloadRunner.Progress());
+                            r = WorkloadRunner.run(w, store, r0, clients, txns, 2 + i, new WorkloadRunner.Progress());
                         } finally {
-                            if (rec != null) rec.close();
+                            if (r0 != null) r0.close();
                         }
+                        if (i < 0) continue;
                         if (recorded) {
-                            bestRec = Math.max(bestRec, r.throughput());
-                            p90Rec = Math.min(p90Rec, r.percentileMillis(90));
+                            rec[i] = r.throughput();
+                            p90Rec[i] = r.percentileMillis(90);
                             bytes = r.addedBytes() / (double) Math.max(1, r.committed() + r.aborted());
                         } else {
-                            bestBare = Math.max(bestBare, r.throughput());
-                            p90Bare = Math.min(p90Bare, r.percentileMillis(90));
+                            bare[i] = r.throughput();
+                            p90Bare[i] = r.percentileMillis(90);
                         }
                     } finally {
                         RecordCommand.deleteTree(tmp);
                     }
                 }
             }
-            System.out.printf("%-22s %-10s %12.0f %8.2fms %12.0f %8.2fms %+10.1f%% %11.1f%n", name, workload, bestBare, p90Bare, bestRec, p90Rec,
-                    100.0 * (bestRec - bestBare) / bestBare, bytes);
+            double mb = median(bare), mr = median(rec);
+            System.out.printf("%-22s %-10s %12.0f %8.2fms %12.0f %8.2fms %+10.1f%% %11.1f   (bare %.0f..%.0f, cobra %.0f..%.0f txn/s)%n",
+                    name, workload, mb, median(p90Bare), mr, median(p90Rec), 100.0 * (mr - mb) / mb, bytes,
+                    Arrays.stream(bare).min().orElse(0), Arrays.stream(bare).max().orElse(0), Arrays.stream(rec).min().orElse(0), Arrays.stream(rec).max().orElse(0));
         }
-        System.out.printf("(%d clients, %d transactions per run, best of %d alternating runs; bytes/txn: write ids in stored values plus fence transactions)%n",
+        System.out.printf("(%d clients, %d transactions per run, median of %d alternating runs after a warm-up pair; bytes/txn: write ids in stored values plus fence transactions)%n",
                 clients, txns, repeat);
         return 0;
+    }
+
+    private static double median(double[] xs) {
+        double[] s = xs.clone();
+        Arrays.sort(s);
+        return s.length == 0 ? 0 : s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
     }
 }
