@@ -39,6 +39,9 @@ public final class OverheadCommand implements Callable<Integer> {
             + " the median of each is reported, with the spread (default: ${DEFAULT-VALUE}).")
     int repeat = 5;
 
+    @Option(names = "--fence-every", description = "Fence period of the collector (default: ${DEFAULT-VALUE}).")
+    int fenceEvery = 20;
+
     @Override
     public Integer call() throws Exception {
         System.out.printf("%-22s %-10s %12s %10s %12s %10s %11s %11s%n", "store", "workload", "bare txn/s", "bare p90", "cobra txn/s", "cobra p90",
@@ -53,7 +56,7 @@ public final class OverheadCommand implements Callable<Integer> {
                     try (KvStore store = RecordCommand.openStore(db, tmp, null, null, "", "cobra_overhead", JdbcStore.Isolation.SERIALIZABLE)) {
                         name = store.name();
                         Workload w = Workload.byName(workload, 1);
-                        Recorder r0 = recorded ? new Recorder(store, new JsonlSink(tmp.resolve("h.jsonl")), Recorder.Options.defaults()) : null;
+                        Recorder r0 = recorded ? new Recorder(store, new JsonlSink(tmp.resolve("h.jsonl")), new Recorder.Options(fenceEvery, "EPOCH")) : null;
                         WorkloadRunner.Result r;
                         try {
                             r = WorkloadRunner.run(w, store, r0, clients, txns, 2 + i, new WorkloadRunner.Progress());
