@@ -55,26 +55,33 @@ public final class SimulatedStore {
 
     public static History run(Isolation iso, Workload w, Random rnd) { return run(iso, w, rnd, false); }
 
+    /** The committed version a read sees under the isolation level (null: the initial state). */
+    private static Version visible(List<Version> vs, Isolation iso, Txn t, Random rnd) {
+        switch (iso) {
+            case SNAPSHOT -> {
+                for (int i = vs.size() - 1; i >= 0; i--) if (vs.get(i).commitTs <= t.snapshot) return vs.get(i);
+                return null;
+            }
+            case STALE_READS -> {
+                int i = rnd.nextInt(vs.size() + 1) - 1;
+                return i < 0 ? null : vs.get(i);
+            }
+            default -> {
+                return vs.isEmpty() ? null : vs.get(vs.size() - 1);
+            }
+        }
+    }
+
+    /** The list a read sees (before the transaction's own appends). */
+    private static long[] listAt(List<Version> vs, Isolation iso, Txn t, Random rnd) {
+        Version v = visible(vs, iso, t, rnd);
+        return v == null ? new long[0] : v.list;
+    }
+
     /**
      * As {@link #run(Isolation, Workload, Random)}; with {@code lists}, keys hold lists: writes append a
      * unique element and reads return the whole list (Elle's list-append model).
      */
-    /** The list a read sees under the isolation level (before the transaction's own appends). */
-    private static long[] listAt(List<Version> vs, Isolation iso, Txn t, Random rnd) {
-        Version chosen = null;
-        switch (iso) {
-            case SERIAL, READ_COMMITTED -> chosen = vs.isEmpty() ? null : vs.get(vs.size() - 1);
-            case SNAPSHOT -> {
-                for (int i = vs.size() - 1; i >= 0; i--) if (vs.get(i).commitTs <= t.snapshot) { chosen = vs.get(i); break; }
-            }
-            case STALE_READS -> {
-                int i = rnd.nextInt(vs.size() + 1) - 1;
-                chosen = i < 0 ? null : vs.get(i);
-            }
-        }
-        return chosen == null ? new long[0] : chosen.list;
-    }
-
     public static History run(Isolation iso, Workload w, Random rnd, boolean lists) {
         List<List<Version>> versions = new ArrayList<>();
         for (int k = 0; k < w.keys(); k++) versions.add(new ArrayList<>());
@@ -133,18 +140,7 @@ public final class SimulatedStore {
                         long v;
                         if (own != null) v = own;
                         else {
-                            List<Version> vs = versions.get(p);
-                            Version chosen = null;
-                            switch (iso) {
-                                case SERIAL, READ_COMMITTED -> chosen = vs.isEmpty() ? null : vs.get(vs.size() - 1);
-                                case SNAPSHOT -> {
-                                    for (int i = vs.size() - 1; i >= 0; i--) if (vs.get(i).commitTs <= t.snapshot) { chosen = vs.get(i); break; }
-                                }
-                                case STALE_READS -> {
-                                    int i = rnd.nextInt(vs.size() + 1) - 1;
-                                    chosen = i < 0 ? null : vs.get(i);
-                                }
-                            }
+                            Version chosen = visible(versions.get(p), iso, t, rnd);
                             v = chosen == null ? -1 : chosen.value;
                         }
                         t.ops.add(new long[] {0, p, v});

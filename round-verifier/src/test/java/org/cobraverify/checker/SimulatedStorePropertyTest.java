@@ -30,9 +30,7 @@ class SimulatedStorePropertyTest {
         Random rnd = new Random(SEED + 42 + iso.ordinal());
         int accepted = 0, rejected = 0;
         for (int run = 0; run < RUNS; run++) {
-            SimulatedStore.Workload w = new SimulatedStore.Workload(
-                    2 + rnd.nextInt(3), 1 + rnd.nextInt(3), 1 + rnd.nextInt(3), 1 + rnd.nextInt(4),
-                    0.3 + rnd.nextDouble() * 0.4, rnd.nextDouble() < 0.3 ? 0.2 : 0.0, rnd.nextDouble() < 0.3 ? 0.15 : 0.0);
+            SimulatedStore.Workload w = smallWorkload(rnd, true);
             History h = SimulatedStore.run(iso, w, rnd);
             int unknown = 0;
             for (int t = 0; t < h.size(); t++) if (h.status(t) == History.UNKNOWN) unknown++;
@@ -62,9 +60,7 @@ class SimulatedStorePropertyTest {
         Random rnd = new Random(SEED + 99 + iso.ordinal());
         int accepted = 0, rejected = 0, strictOnly = 0;
         for (int run = 0; run < RUNS; run++) {
-            SimulatedStore.Workload w = new SimulatedStore.Workload(
-                    2 + rnd.nextInt(3), 1 + rnd.nextInt(3), 1 + rnd.nextInt(3), 1 + rnd.nextInt(4),
-                    0.3 + rnd.nextDouble() * 0.4, rnd.nextDouble() < 0.3 ? 0.2 : 0.0, rnd.nextDouble() < 0.3 ? 0.15 : 0.0);
+            SimulatedStore.Workload w = smallWorkload(rnd, true);
             History h = SimulatedStore.run(iso, w, rnd);
             int unknown = 0;
             for (int t = 0; t < h.size(); t++) if (h.status(t) == History.UNKNOWN) unknown++;
@@ -106,8 +102,7 @@ class SimulatedStorePropertyTest {
         try {
             for (int run = 0; run < RUNS; run++) {
                 Isolation iso = Isolation.values()[run % Isolation.values().length];
-                SimulatedStore.Workload w = new SimulatedStore.Workload(2 + rnd.nextInt(3), 1 + rnd.nextInt(3), 1 + rnd.nextInt(3),
-                        1 + rnd.nextInt(4), 0.3 + rnd.nextDouble() * 0.4, 0.0, 0.0);
+                SimulatedStore.Workload w = smallWorkload(rnd, false);
                 History h = SimulatedStore.run(iso, w, rnd);
                 if (h.size() > 9) continue;
                 boolean truth = ExhaustiveSerializability.isSerializable(h);
@@ -140,9 +135,7 @@ class SimulatedStorePropertyTest {
         Random rnd = new Random(SEED + 77 + iso.ordinal());
         int accepted = 0, rejected = 0;
         for (int run = 0; run < RUNS; run++) {
-            SimulatedStore.Workload w = new SimulatedStore.Workload(
-                    2 + rnd.nextInt(3), 1 + rnd.nextInt(3), 1 + rnd.nextInt(3), 1 + rnd.nextInt(4),
-                    0.3 + rnd.nextDouble() * 0.4, rnd.nextDouble() < 0.3 ? 0.2 : 0.0, rnd.nextDouble() < 0.3 ? 0.15 : 0.0);
+            SimulatedStore.Workload w = smallWorkload(rnd, true);
             History h = SimulatedStore.run(iso, w, rnd, true);
             int unknown = 0;
             for (int t = 0; t < h.size(); t++) if (h.status(t) == History.UNKNOWN) unknown++;
@@ -160,6 +153,12 @@ class SimulatedStorePropertyTest {
         System.out.printf("%s lists: %d accepted, %d rejected, all agreeing with exhaustive search%n", iso, accepted, rejected);
         if (iso == Isolation.SERIAL) assertEquals(0, rejected, "serial executions are serializable");
         else assertTrue(rejected > 0, iso + " should produce violations: " + accepted + " accepted, " + rejected + " rejected");
+    }
+
+    /** 2–4 sessions of 1–3 transactions of 1–4 operations on 1–3 keys; with faults, some aborts and unknown outcomes. */
+    static SimulatedStore.Workload smallWorkload(Random rnd, boolean faults) {
+        return new SimulatedStore.Workload(2 + rnd.nextInt(3), 1 + rnd.nextInt(3), 1 + rnd.nextInt(3), 1 + rnd.nextInt(4),
+                0.3 + rnd.nextDouble() * 0.4, faults && rnd.nextDouble() < 0.3 ? 0.2 : 0.0, faults && rnd.nextDouble() < 0.3 ? 0.15 : 0.0);
     }
 
     static String dump(History h) {
