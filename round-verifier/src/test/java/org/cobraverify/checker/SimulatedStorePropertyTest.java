@@ -32,9 +32,7 @@ class SimulatedStorePropertyTest {
         for (int run = 0; run < RUNS; run++) {
             SimulatedStore.Workload w = smallWorkload(rnd, true);
             History h = SimulatedStore.run(iso, w, rnd);
-            int unknown = 0;
-            for (int t = 0; t < h.size(); t++) if (h.status(t) == History.UNKNOWN) unknown++;
-            if (h.size() > 9 || unknown > 4) continue;
+            if (!smallEnough(h)) continue;
             boolean truth = ExhaustiveSerializability.isSerializable(h);
             Verdict v = Checker.check(h);
             String ctx = iso + " run " + run + ":\n" + dump(h);
@@ -62,9 +60,7 @@ class SimulatedStorePropertyTest {
         for (int run = 0; run < RUNS; run++) {
             SimulatedStore.Workload w = smallWorkload(rnd, true);
             History h = SimulatedStore.run(iso, w, rnd);
-            int unknown = 0;
-            for (int t = 0; t < h.size(); t++) if (h.status(t) == History.UNKNOWN) unknown++;
-            if (h.size() > 9 || unknown > 4) continue;
+            if (!smallEnough(h)) continue;
             long drift = rnd.nextInt(3); // in scheduler steps
             boolean truth = ExhaustiveSerializability.isSerializable(h, drift);
             Verdict v = Checker.check(h, CheckOptions.defaults().withStrict(drift));
@@ -137,9 +133,7 @@ class SimulatedStorePropertyTest {
         for (int run = 0; run < RUNS; run++) {
             SimulatedStore.Workload w = smallWorkload(rnd, true);
             History h = SimulatedStore.run(iso, w, rnd, true);
-            int unknown = 0;
-            for (int t = 0; t < h.size(); t++) if (h.status(t) == History.UNKNOWN) unknown++;
-            if (h.size() > 9 || unknown > 4) continue;
+            if (!smallEnough(h)) continue;
             boolean truth = ExhaustiveSerializability.isSerializableLists(h);
             Verdict v = Checker.check(h);
             String ctx = iso + " lists run " + run + ":\n" + dump(h);
@@ -153,6 +147,13 @@ class SimulatedStorePropertyTest {
         System.out.printf("%s lists: %d accepted, %d rejected, all agreeing with exhaustive search%n", iso, accepted, rejected);
         if (iso == Isolation.SERIAL) assertEquals(0, rejected, "serial executions are serializable");
         else assertTrue(rejected > 0, iso + " should produce violations: " + accepted + " accepted, " + rejected + " rejected");
+    }
+
+    /** Small enough for exhaustive search: at most 9 transactions, at most 4 of unknown outcome. */
+    static boolean smallEnough(History h) {
+        int unknown = 0;
+        for (int t = 0; t < h.size(); t++) if (h.status(t) == History.UNKNOWN) unknown++;
+        return h.size() <= 9 && unknown <= 4;
     }
 
     /** 2–4 sessions of 1–3 transactions of 1–4 operations on 1–3 keys; with faults, some aborts and unknown outcomes. */
