@@ -32,7 +32,12 @@ import org.cobraverify.schemas.Verdict;
 public final class SchemaCatalog implements SchemaStore {
     /** The top-level records that travel on topics, in this build's versions. */
     public static final List<Schema> CURRENT = List.of(Operation.getClassSchema(), Transaction.getClassSchema(),
-            RoundEnd.getClassSchema(), Verdict.getClassSchema(), GcFrontier.getClassSchema(), DeadLetter.getClassSchema());
+            RoundEnd.getClassSchema(), Verdict.getClassSchema(), GcFrontier.getClassSchema(), DeadLetter.getClassSchema(),
+            org.cobraverify.schemas.SessionEnd.getClassSchema(), org.cobraverify.schemas.SessionStart.getClassSchema(),
+            // state of the topology's stores (their changelog topics are on the wire too)
+            org.cobraverify.schemas.OpenSession.getClassSchema(), org.cobraverify.schemas.SessionBuffer.getClassSchema(),
+            org.cobraverify.schemas.FenceChainHead.getClassSchema(), org.cobraverify.schemas.CutterSession.getClassSchema(),
+            org.cobraverify.schemas.CutterMeta.getClassSchema());
     /** Nested records: not on topics on their own, listed so every generated class is accounted for. */
     static final List<Schema> NESTED = List.of(TxnOp.getClassSchema(), CycleEdge.getClassSchema(), CertTxn.getClassSchema(),
             Certificate.getClassSchema(), FrontierWrite.getClassSchema());

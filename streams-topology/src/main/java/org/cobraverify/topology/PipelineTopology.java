@@ -1,0 +1,81 @@
+package org.cobraverify.topology;
+
+import java.util.Properties;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.state.Stores;
+import org.cobraverify.schemas.CutterMeta;
+import org.cobraverify.schemas.CutterSession;
+import org.cobraverify.schemas.FenceChainHead;
+import org.cobraverify.schemas.OpenSession;
+import org.cobraverify.schemas.SessionBuffer;
+import org.cobraverify.schemas.serde.AvroSerde;
+import org.cobraverify.schemas.serde.WireFormat;
+
+/**
+ * The Kafka Streams topology, built by a pure function of its settings (no broker, no configuration):
+ *
+ * <pre>
+ * cobra.ops ─────────┐
+ *                    ├─▶ assemble ─▶ cobra.txns ─▶ cut-rounds ─▶ cobra.rounds
+ * cobra.fence-epochs ┘      │  ▲                     (cutter-* stores)
+ *   (open-sessions,         ▼  │
+ *    session-buffers)   cobra.fences ─▶ chain-fences (fence-* stores)
+ * every processor ─▶ cobra.dead-letters
+ * </pre>
+ */
+public final class PipelineTopology {
+    static final String TO_TXNS = "to-txns", TO_FENCES = "to-fences", TO_FENCE_EPOCHS = "to-fence-epochs",
+            TO_ROUNDS = "to-rounds", TO_DEAD_LETTERS = "to-dead-letters";
+
+    private PipelineTopology() {}
+
+    public static Topology build(TopologySettings settings, WireFormat wire) {
+        var str = Serdes.String();
+        var bytes = Serdes.ByteArray();
+        Topology t = new Topology();
+        t.addSource("ops", str.deserializer(), bytes.deserializer(), Topics.OPS, Topics.FENCE_EPOCHS);
+        t.addProcessor("assemble", () -> new SessionAssembler(wire, settings), "ops");
+        t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(SessionAssembler.OPEN), str,
+                new AvroSerde<>(wire, OpenSession.class)).withCachingEnabled(), "assemble");
+        t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(SessionAssembler.BUFFERS), str,
+                new AvroSerde<>(wire, SessionBuffer.class)).withCachingEnabled(), "assemble");
+
+        t.addSource("fences", str.deserializer(), bytes.deserializer(), Topics.FENCES);
+        t.addProcessor("chain-fences", () -> new FenceChain(wire, settings), "fences");
+        t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(FenceChain.HEAD), str,
+                new AvroSerde<>(wire, FenceChainHead.class)), "chain-fences");
+        t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(FenceChain.PENDING), str, bytes), "chain-fences");
+        t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(FenceChain.BY_WRITE), str, Serdes.Long()), "chain-fences");
+
+        t.addSource("txns", str.deserializer(), bytes.deserializer(), Topics.TXNS);
+        t.addProcessor("cut-rounds", () -> new RoundCutter(wire, settings), "txns");
+        t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(RoundCutter.SESSIONS), str,
+                new AvroSerde<>(wire, CutterSession.class)), "cut-rounds");
+        t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(RoundCutter.BUFFER), str, bytes).withCachingEnabled(), "cut-rounds");
+        t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(RoundCutter.META), str,
+                new AvroSerde<>(wire, CutterMeta.class)), "cut-rounds");
+
+        t.addSink(TO_TXNS, Topics.TXNS, str.serializer(), bytes.serializer(), "assemble");
+        t.addSink(TO_FENCES, Topics.FENCES, str.serializer(), bytes.serializer(), "assemble");
+        t.addSink(TO_FENCE_EPOCHS, Topics.FENCE_EPOCHS, str.serializer(), bytes.serializer(), "chain-fences");
+        t.addSink(TO_ROUNDS, Topics.ROUNDS, str.serializer(), bytes.serializer(), "cut-rounds");
+        t.addSink(TO_DEAD_LETTERS, Topics.DEAD_LETTERS, str.serializer(), bytes.serializer(), "assemble", "chain-fences", "cut-rounds");
+        return t;
+    }
+
+    /** Streams configuration: exactly-once v2, the application id, and the given bootstrap servers. */
+    public static Properties config(String applicationId, String bootstrap, String stateDir) {
+        Properties p = new Properties();
+        p.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
+        p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir);
+        p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
+        p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, -1);
+        p.put(StreamsConfig.producerPrefix("linger.ms"), 5);
+        p.put(StreamsConfig.producerPrefix("compression.type"), "lz4");
+        return p;
+    }
+}

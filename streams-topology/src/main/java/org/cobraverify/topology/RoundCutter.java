@@ -1,0 +1,216 @@
+package org.cobraverify.topology;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.cobraverify.schemas.CutterMeta;
+import org.cobraverify.schemas.CutterSession;
+import org.cobraverify.schemas.RoundEnd;
+import org.cobraverify.schemas.SessionEnd;
+import org.cobraverify.schemas.SessionStart;
+import org.cobraverify.schemas.Transaction;
+import org.cobraverify.schemas.serde.MalformedRecordException;
+import org.cobraverify.schemas.serde.WireFormat;
+
+/**
+ * Cuts the epoch-stamped transactions ({@link Topics#TXNS}, one partition) into rounds on
+ * {@link Topics#ROUNDS}: each round is its transactions, then a {@link RoundEnd}.
+ *
+ * <p>{@code epoch_agree} is the smallest epoch reached by a live session (one neither ended nor retired);
+ * a session's later transactions all have epochs at least what it reached, so the epochs below
+ * {@code epoch_agree} are closed. Invariants: only transactions of closed epochs are cut, whole epochs
+ * at a time, in epoch order; a round is cut once at least {@code roundSize} such transactions wait, or,
+ * after {@code idleCutMs} without input, with whatever closed epochs wait; every transaction is in
+ * exactly one round.
+ */
+final class RoundCutter implements Processor<String, byte[], String, byte[]> {
+    static final String SESSIONS = "cutter-sessions", BUFFER = "cutter-buffer", META = "cutter-meta";
+    private static final String META_KEY = "meta";
+
+    private final WireFormat wire;
+    private final TopologySettings settings;
+    private ProcessorContext<String, byte[]> ctx;
+    private KeyValueStore<String, CutterSession> sessions;
+    private KeyValueStore<String, byte[]> buffer;
+    private KeyValueStore<String, CutterMeta> meta;
+    // caches of the stores, rebuilt from them on first use (stores are the truth; restored after a restart)
+    private Map<String, CutterSession> sessionCache;
+    private TreeMap<Long, Integer> waitingByEpoch;
+
+    RoundCutter(WireFormat wire, TopologySettings settings) {
+        this.wire = wire;
+        this.settings = settings;
+    }
+
+    @Override
+    public void init(ProcessorContext<String, byte[]> context) {
+        ctx = context;
+        sessions = context.getStateStore(SESSIONS);
+        buffer = context.getStateStore(BUFFER);
+        meta = context.getStateStore(META);
+        context.schedule(Duration.ofMillis(settings.punctuateMs()), PunctuationType.WALL_CLOCK_TIME, this::onIdle);
+    }
+
+    @Override
+    public void process(Record<String, byte[]> rec) {
+        loadCaches();
+        String type;
+        try {
+            type = wire.typeOf(rec.value());
+        } catch (MalformedRecordException e) {
+            ctx.forward(DeadLetters.of(ctx, wire, rec, "undecodable transaction: " + e.getMessage()), PipelineTopology.TO_DEAD_LETTERS);
+            return;
+        }
+        long now = ctx.currentSystemTimeMs();
+        CutterMeta m = meta();
+        if (type.equals(SessionStart.getClassSchema().getFullName())) {
+            String id = wire.decode(rec.value(), SessionStart.class).getSession();
+            if (!sessionCache.containsKey(id)) {
+                // its transactions will have epochs at least the chain's head when it first fences: never below today's agreement
+                long agree = epochAgree();
+                putSession(id, new CutterSession(agree == Long.MAX_VALUE ? lastCutEpoch() : agree, now, false, false));
+            }
+        } else if (type.equals(SessionEnd.getClassSchema().getFullName())) {
+            SessionEnd end = wire.decode(rec.value(), SessionEnd.class);
+            CutterSession s = sessionCache.get(end.getSession());
+            if (s != null) {
+                s.setRetired(true);
+                s.setEnded(end.getReason().equals("closed"));
+                putSession(end.getSession(), s);
+            }
+        } else if (type.equals(Transaction.getClassSchema().getFullName())) {
+            Transaction t;
+            try {
+                t = wire.decode(rec.value(), Transaction.class);
+            } catch (MalformedRecordException e) {
+                ctx.forward(DeadLetters.of(ctx, wire, rec, "undecodable transaction: " + e.getMessage()), PipelineTopology.TO_DEAD_LETTERS);
+                return;
+            }
+            long epoch = Math.max(0, t.getEpoch());
+            CutterSession s = sessionCache.get(t.getSession());
+            if (s == null) s = new CutterSession(epoch, now, false, false);
+            s.setReached(Math.max(s.getReached(), epoch));
+            s.setLastSeen(now);
+            s.setRetired(false);
+            putSession(t.getSession(), s);
+            long seq = m.getNextSeq();
+            m.setNextSeq(seq + 1);
+            buffer.put(bufferKey(epoch, seq), rec.value());
+            waitingByEpoch.merge(epoch, 1, Integer::sum);
+        } else {
+            ctx.forward(DeadLetters.of(ctx, wire, rec, "a " + type + " on " + Topics.TXNS + ", expected a Transaction, a SessionStart or a SessionEnd"),
+                    PipelineTopology.TO_DEAD_LETTERS);
+            return;
+        }
+        m.setLastArrival(now);
+        cut(m, false, now);
+        meta.put(META_KEY, m);
+    }
+
+    /** The smallest epoch a live session has reached; {@code Long.MAX_VALUE} when no session is live. */
+    long epochAgree() {
+        long agree = Long.MAX_VALUE;
+        for (CutterSession s : sessionCache.values()) if (!s.getRetired()) agree = Math.min(agree, s.getReached());
+        return agree;
+    }
+
+    private void cut(CutterMeta m, boolean idle, long now) {
+        while (true) {
+            long agree = epochAgree();
+            int closed = 0, acc = 0;
+            long cutEpoch = -1;
+            for (Map.Entry<Long, Integer> e : waitingByEpoch.headMap(agree, false).entrySet()) {
+                closed += e.getValue();
+                if (cutEpoch < 0 && closed >= settings.roundSize()) { cutEpoch = e.getKey(); acc = closed; }
+            }
+            if (cutEpoch >= 0) {
+                emitRound(m, cutEpoch, acc, agree, "size", now);
+            } else if (idle && closed > 0) {
+                emitRound(m, waitingByEpoch.headMap(agree, false).lastKey(), closed, agree, "idle", now);
+                return;
+            } else {
+                return;
+            }
+        }
+    }
+
+    private void emitRound(CutterMeta m, long lastEpoch, int count, long agree, String reason, long now) {
+        long round = m.getNextRound();
+        long firstEpoch = waitingByEpoch.firstKey();
+        List<String> keys = new ArrayList<>(count);
+        String roundKey = Long.toString(round);
+        try (KeyValueIterator<String, byte[]> it = buffer.range(bufferKey(0, 0), bufferKey(lastEpoch, Long.MAX_VALUE))) {
+            while (it.hasNext()) {
+                KeyValue<String, byte[]> kv = it.next();
+                Transaction t = wire.decode(kv.value, Transaction.class);
+                t.setRound(round);
+                ctx.forward(new Record<>(roundKey, wire.encode(t), now), PipelineTopology.TO_ROUNDS);
+                keys.add(kv.key);
+            }
+        }
+        for (String k : keys) buffer.delete(k);
+        waitingByEpoch.headMap(lastEpoch, true).clear();
+        List<String> retired = new ArrayList<>();
+        sessionCache.forEach((s, st) -> { if (st.getRetired()) retired.add(s); });
+        retired.sort(null);
+        RoundEnd end = RoundEnd.newBuilder().setRound(round).setTxns(keys.size()).setFirstEpoch(firstEpoch).setLastEpoch(lastEpoch)
+                .setEpochAgree(agree == Long.MAX_VALUE ? -1 : agree).setRetiredSessions(retired).setReason(reason).setCutAt(now).build();
+        ctx.forward(new Record<>(roundKey, wire.encode(end), now), PipelineTopology.TO_ROUNDS);
+        m.setNextRound(round + 1);
+    }
+
+    /** Punctuation: after {@code idleCutMs} without input, cut the closed epochs that wait, however few. */
+    private void onIdle(long now) {
+        loadCaches();
+        CutterMeta m = meta();
+        if (waitingByEpoch.isEmpty() || now - m.getLastArrival() < settings.idleCutMs()) return;
+        long before = m.getNextRound();
+        cut(m, true, now);
+        if (m.getNextRound() != before) meta.put(META_KEY, m);
+    }
+
+    /** With no live session: the epoch after everything cut so far (0 before the first cut). */
+    private long lastCutEpoch() {
+        long max = 0;
+        for (CutterSession s : sessionCache.values()) max = Math.max(max, s.getReached());
+        return max;
+    }
+
+    private void putSession(String id, CutterSession s) {
+        sessionCache.put(id, s);
+        sessions.put(id, s);
+    }
+
+    private CutterMeta meta() {
+        CutterMeta m = meta.get(META_KEY);
+        return m != null ? m : new CutterMeta(0L, 0L, ctx.currentSystemTimeMs());
+    }
+
+    private void loadCaches() {
+        if (sessionCache != null) return;
+        sessionCache = new HashMap<>();
+        waitingByEpoch = new TreeMap<>();
+        try (KeyValueIterator<String, CutterSession> it = sessions.all()) {
+            while (it.hasNext()) {
+                KeyValue<String, CutterSession> kv = it.next();
+                sessionCache.put(kv.key, kv.value);
+            }
+        }
+        try (KeyValueIterator<String, byte[]> it = buffer.all()) {
+            while (it.hasNext()) waitingByEpoch.merge(Long.parseLong(it.next().key.substring(0, 19)), 1, Integer::sum);
+        }
+    }
+
+    /** Sorts by epoch, then arrival: fixed-width decimal, so byte order is numeric order. */
+    static String bufferKey(long epoch, long seq) { return String.format("%019d:%019d", epoch, seq); }
+}

@@ -1,0 +1,279 @@
+package org.cobraverify.topology;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.cobraverify.schemas.OpKind;
+import org.cobraverify.schemas.OpenSession;
+import org.cobraverify.schemas.Operation;
+import org.cobraverify.schemas.SessionBuffer;
+import org.cobraverify.schemas.SessionEnd;
+import org.cobraverify.schemas.SessionStart;
+import org.cobraverify.schemas.Transaction;
+import org.cobraverify.schemas.TxnOp;
+import org.cobraverify.schemas.TxnStatus;
+import org.cobraverify.schemas.serde.MalformedRecordException;
+import org.cobraverify.schemas.serde.WireFormat;
+
+/**
+ * Turns each session's operations ({@link Topics#OPS}) into finished transactions and stamps them with
+ * epochs when the session's next fence is chained ({@link Topics#FENCE_EPOCHS}).
+ *
+ * <p>Invariants, per session: operations are applied in {@code seq} order with no gaps (early ones wait,
+ * duplicates are dead-lettered); at most one transaction is open; finished transactions wait in the
+ * session's buffer, in session order, until a fence of the session gets its epoch {@code e}: then that
+ * fence is emitted with {@code e}, and the transactions before it with {@code e - 1} (never less than
+ * the session's previous fence epoch). A session silent past the timeout, or one that ended, has its
+ * buffer released with its last epoch, and a {@link SessionEnd} follows its transactions on
+ * {@link Topics#TXNS}; a {@link SessionStart} precedes them, so the round cutter waits for a session from
+ * its first operation on.
+ */
+final class SessionAssembler implements Processor<String, byte[], String, byte[]> {
+    static final String OPEN = "open-sessions", BUFFERS = "session-buffers";
+
+    private final WireFormat wire;
+    private final TopologySettings settings;
+    private ProcessorContext<String, byte[]> ctx;
+    private KeyValueStore<String, OpenSession> open;
+    private KeyValueStore<String, SessionBuffer> buffers;
+
+    SessionAssembler(WireFormat wire, TopologySettings settings) {
+        this.wire = wire;
+        this.settings = settings;
+    }
+
+    @Override
+    public void init(ProcessorContext<String, byte[]> context) {
+        ctx = context;
+        open = context.getStateStore(OPEN);
+        buffers = context.getStateStore(BUFFERS);
+        context.schedule(Duration.ofMillis(settings.punctuateMs()), PunctuationType.WALL_CLOCK_TIME, this::retireSilent);
+    }
+
+    @Override
+    public void process(Record<String, byte[]> rec) {
+        String topic = ctx.recordMetadata().map(m -> m.topic()).orElse(Topics.OPS);
+        if (topic.equals(Topics.FENCE_EPOCHS)) onFenceEpoch(rec); else onOperation(rec);
+    }
+
+    // ---- operations
+
+    private void onOperation(Record<String, byte[]> rec) {
+        Operation op;
+        try {
+            op = wire.decode(rec.value(), Operation.class);
+        } catch (MalformedRecordException e) {
+            dead(rec, "undecodable operation: " + e.getMessage());
+            return;
+        }
+        if (rec.key() == null || !rec.key().equals(op.getSession())) {
+            dead(rec, "record key " + rec.key() + " is not the operation's session " + op.getSession());
+            return;
+        }
+        String s = op.getSession();
+        OpenSession st = open.get(s);
+        if (st == null) {
+            st = new OpenSession(0L, 0L, null, null, 0L, now(), new ArrayList<>(), false, false);
+            ctx.forward(new Record<>(s, wire.encode(new SessionStart(s)), rec.timestamp()), PipelineTopology.TO_TXNS);
+        }
+        if (st.getEnded()) {
+            dead(rec, "operation seq " + op.getSeq() + " of session " + s + " after the session ended");
+            return;
+        }
+        long q = op.getSeq();
+        if (q <= st.getLastSeq() || st.getEarly().stream().anyMatch(e -> e.getSeq() == q)) {
+            dead(rec, "duplicate operation: seq " + q + " of session " + s + " (applied up to " + st.getLastSeq() + ")");
+            return;
+        }
+        st.setLastActivity(now());
+        if (st.getRetired()) st.setRetired(false);
+        if (q > st.getLastSeq() + 1) {
+            List<Operation> early = new ArrayList<>(st.getEarly());
+            early.add(op);
+            early.sort(Comparator.comparingLong(Operation::getSeq));
+            st.setEarly(early);
+            if (early.size() > settings.maxEarlyOps()) skipGap(rec, st);
+        } else {
+            apply(rec, st, op);
+        }
+        drainEarly(rec, st);
+        open.put(s, st);
+    }
+
+    /** Applies the operations waiting ahead of a gap that has just been filled. */
+    private void drainEarly(Record<String, byte[]> rec, OpenSession st) {
+        while (!st.getEarly().isEmpty() && st.getEarly().get(0).getSeq() == st.getLastSeq() + 1) {
+            List<Operation> early = new ArrayList<>(st.getEarly());
+            Operation next = early.remove(0);
+            st.setEarly(early);
+            apply(rec, st, next);
+        }
+    }
+
+    /**
+     * Too many operations wait behind a gap: the missing ones are declared lost. The transaction they
+     * belonged to cannot be trusted (a lost read could hide a violation), so it is dead-lettered whole.
+     */
+    private void skipGap(Record<String, byte[]> rec, OpenSession st) {
+        long first = st.getEarly().get(0).getSeq();
+        String lost = "operations " + (st.getLastSeq() + 1) + ".." + (first - 1) + " of session " + rec.key() + " never arrived";
+        if (st.getOpen() != null) {
+            dead(new Record<>(rec.key(), wire.encode(st.getOpen()), rec.timestamp()),
+                    "transaction " + st.getOpen().getId() + " is incomplete: " + lost);
+            st.setOpen(null);
+        }
+        st.setLastSeq(first - 1);
+    }
+
+    private void apply(Record<String, byte[]> rec, OpenSession st, Operation op) {
+        st.setLastSeq(op.getSeq());
+        Transaction t = st.getOpen();
+        OpKind kind = op.getKind();
+        if (kind == OpKind.BEGIN) {
+            if (t != null) finish(rec, st, TxnStatus.UNKNOWN, op.getTime()); // began again without an outcome: it may have committed
+            st.setOpen(Transaction.newBuilder().setId(op.getTxn()).setSession(op.getSession()).setStatus(TxnStatus.UNKNOWN)
+                    .setStart(op.getTime()).setEnd(op.getTime()).setOps(new ArrayList<>()).build());
+            return;
+        }
+        if (kind == OpKind.END) {
+            if (t != null) finish(rec, st, TxnStatus.UNKNOWN, op.getTime());
+            st.setEnded(true);
+            release(st, rec.key(), rec.timestamp());
+            ctx.forward(new Record<>(rec.key(), wire.encode(new SessionEnd(rec.key(), st.getTxnCount(), "closed")), rec.timestamp()), PipelineTopology.TO_TXNS);
+            return;
+        }
+        if (t == null || !t.getId().equals(op.getTxn())) {
+            String why = op.getTxn().equals(st.getLastFinishedTxn()) ? "after its transaction " + op.getTxn() + " ended"
+                    : "of transaction " + op.getTxn() + ", which was never begun" + (t == null ? "" : " (open: " + t.getId() + ")");
+            dead(rec, kind + " seq " + op.getSeq() + " of session " + op.getSession() + " " + why);
+            return;
+        }
+        switch (kind) {
+            case READ, WRITE -> {
+                if (op.getKey() == null) {
+                    dead(rec, kind + " seq " + op.getSeq() + " of session " + op.getSession() + " has no key");
+                    return;
+                }
+                if (kind == OpKind.WRITE && op.getValue() == null) {
+                    dead(rec, "WRITE seq " + op.getSeq() + " of session " + op.getSession() + " has no write id");
+                    return;
+                }
+                t.getOps().add(new TxnOp(kind == OpKind.WRITE, op.getKey(), op.getValue()));
+            }
+            case COMMIT -> finish(rec, st, TxnStatus.COMMITTED, op.getTime());
+            case ABORT -> finish(rec, st, TxnStatus.ABORTED, op.getTime());
+            case UNKNOWN -> finish(rec, st, TxnStatus.UNKNOWN, op.getTime());
+            default -> throw new IllegalStateException("unhandled " + kind);
+        }
+    }
+
+    private void finish(Record<String, byte[]> rec, OpenSession st, TxnStatus status, long end) {
+        Transaction t = st.getOpen();
+        st.setOpen(null);
+        t.setStatus(status);
+        t.setEnd(end);
+        st.setTxnCount(st.getTxnCount() + 1);
+        t.setSessionIndex(st.getTxnCount());
+        t.setFence(status == TxnStatus.COMMITTED && isFence(t, settings.fenceKey()));
+        st.setLastFinishedTxn(t.getId());
+        String s = t.getSession();
+        SessionBuffer b = buffers.get(s);
+        List<Transaction> list = b == null ? new ArrayList<>() : new ArrayList<>(b.getTxns());
+        list.add(t);
+        buffers.put(s, new SessionBuffer(list));
+        if (t.getFence()) ctx.forward(new Record<>(FenceChain.KEY, wire.encode(t), rec.timestamp()), PipelineTopology.TO_FENCES);
+        if (list.size() > settings.maxBufferedTxns()) release(st, s, rec.timestamp());
+    }
+
+    /** A committed read-modify-write of the fence key. */
+    static boolean isFence(Transaction t, String fenceKey) {
+        boolean r = false, w = false;
+        for (TxnOp o : t.getOps()) {
+            if (!o.getKey().equals(fenceKey)) continue;
+            if (o.getWrite()) w = true; else r = true;
+        }
+        return r && w;
+    }
+
+    // ---- epochs
+
+    private void onFenceEpoch(Record<String, byte[]> rec) {
+        Transaction f;
+        try {
+            f = wire.decode(rec.value(), Transaction.class);
+        } catch (MalformedRecordException e) {
+            dead(rec, "undecodable fence epoch: " + e.getMessage());
+            return;
+        }
+        String s = f.getSession();
+        OpenSession st = open.get(s);
+        SessionBuffer b = buffers.get(s);
+        if (st == null) {
+            dead(rec, "epoch " + f.getEpoch() + " for fence " + f.getId() + " of session " + s + ", which this task never saw");
+            return;
+        }
+        List<Transaction> list = b == null ? List.of() : b.getTxns();
+        int at = -1;
+        for (int i = 0; i < list.size(); i++) if (list.get(i).getId().equals(f.getId())) { at = i; break; }
+        long e = f.getEpoch();
+        if (at < 0) {
+            // released earlier (timeout or session end) with the last epoch known then; only remember the epoch
+            st.setLastEpoch(Math.max(st.getLastEpoch(), e));
+            open.put(s, st);
+            return;
+        }
+        long before = Math.max(e - 1, st.getLastEpoch());
+        for (int i = 0; i < at; i++) emit(list.get(i), before, rec.timestamp());
+        emit(list.get(at), Math.max(e, st.getLastEpoch()), rec.timestamp());
+        st.setLastEpoch(Math.max(e, st.getLastEpoch()));
+        List<Transaction> rest = new ArrayList<>(list.subList(at + 1, list.size()));
+        if (rest.isEmpty()) buffers.delete(s); else buffers.put(s, new SessionBuffer(rest));
+        open.put(s, st);
+    }
+
+    private void emit(Transaction t, long epoch, long timestamp) {
+        t.setEpoch(epoch);
+        ctx.forward(new Record<>(t.getSession(), wire.encode(t), timestamp), PipelineTopology.TO_TXNS);
+    }
+
+    /** Emits every waiting transaction of the session with its last epoch. */
+    private void release(OpenSession st, String s, long timestamp) {
+        SessionBuffer b = buffers.get(s);
+        if (b == null) return;
+        for (Transaction t : b.getTxns()) emit(t, st.getLastEpoch(), timestamp);
+        buffers.delete(s);
+    }
+
+    /** Punctuation: sessions silent past the timeout release what they hold and stop holding back epoch_agree. */
+    private void retireSilent(long now) {
+        List<KeyValue<String, OpenSession>> due = new ArrayList<>();
+        try (KeyValueIterator<String, OpenSession> it = open.all()) {
+            while (it.hasNext()) {
+                KeyValue<String, OpenSession> kv = it.next();
+                OpenSession st = kv.value;
+                if (!st.getEnded() && !st.getRetired() && now - st.getLastActivity() >= settings.sessionTimeoutMs()) due.add(kv);
+            }
+        }
+        for (KeyValue<String, OpenSession> kv : due) {
+            OpenSession st = kv.value;
+            st.setRetired(true);
+            release(st, kv.key, now);
+            ctx.forward(new Record<>(kv.key, wire.encode(new SessionEnd(kv.key, st.getTxnCount(), "timeout")), now), PipelineTopology.TO_TXNS);
+            open.put(kv.key, st);
+        }
+    }
+
+    private void dead(Record<String, byte[]> rec, String reason) {
+        ctx.forward(DeadLetters.of(ctx, wire, rec, reason), PipelineTopology.TO_DEAD_LETTERS);
+    }
+
+    private long now() { return ctx.currentSystemTimeMs(); }
+}

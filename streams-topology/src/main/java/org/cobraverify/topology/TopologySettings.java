@@ -1,0 +1,46 @@
+package org.cobraverify.topology;
+
+/**
+ * What the topology can be tuned with.
+ *
+ * @param fenceKey the key fence transactions read and write
+ * @param roundSize a round is cut once at least this many transactions of closed epochs wait (whole epochs only)
+ * @param sessionTimeoutMs a session silent this long is retired: its waiting transactions are released
+ *     and it stops holding back epoch_agree, until it speaks again
+ * @param idleCutMs when nothing new arrived for this long, the closed epochs waiting are cut even if fewer than a round
+ * @param fenceGapTimeoutMs fences that wait this long with none reading the chain's head: the oldest root is chained anyway
+ * @param punctuateMs how often the wall-clock checks above run
+ * @param maxEarlyOps operations a session may have waiting ahead of a gap before the gap is declared lost
+ * @param maxBufferedTxns transactions a session may hold waiting for a fence before they are released with its last epoch
+ */
+public record TopologySettings(String fenceKey, int roundSize, long sessionTimeoutMs, long idleCutMs, long fenceGapTimeoutMs,
+                               long punctuateMs, int maxEarlyOps, int maxBufferedTxns) {
+    public TopologySettings {
+        if (roundSize < 1) throw new IllegalArgumentException("round size must be at least 1");
+        if (punctuateMs < 1) throw new IllegalArgumentException("punctuation interval must be positive");
+    }
+
+    public static TopologySettings defaults() {
+        return new TopologySettings("EPOCH", 5000, 30_000, 2_000, 10_000, 500, 10_000, 10_000);
+    }
+
+    public TopologySettings withRoundSize(int n) {
+        return new TopologySettings(fenceKey, n, sessionTimeoutMs, idleCutMs, fenceGapTimeoutMs, punctuateMs, maxEarlyOps, maxBufferedTxns);
+    }
+
+    public TopologySettings withSessionTimeoutMs(long ms) {
+        return new TopologySettings(fenceKey, roundSize, ms, idleCutMs, fenceGapTimeoutMs, punctuateMs, maxEarlyOps, maxBufferedTxns);
+    }
+
+    public TopologySettings withIdleCutMs(long ms) {
+        return new TopologySettings(fenceKey, roundSize, sessionTimeoutMs, ms, fenceGapTimeoutMs, punctuateMs, maxEarlyOps, maxBufferedTxns);
+    }
+
+    public TopologySettings withFenceGapTimeoutMs(long ms) {
+        return new TopologySettings(fenceKey, roundSize, sessionTimeoutMs, idleCutMs, ms, punctuateMs, maxEarlyOps, maxBufferedTxns);
+    }
+
+    public TopologySettings withLimits(int maxEarlyOps, int maxBufferedTxns) {
+        return new TopologySettings(fenceKey, roundSize, sessionTimeoutMs, idleCutMs, fenceGapTimeoutMs, punctuateMs, maxEarlyOps, maxBufferedTxns);
+    }
+}

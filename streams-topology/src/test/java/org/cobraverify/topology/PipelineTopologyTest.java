@@ -1,0 +1,344 @@
+package org.cobraverify.topology;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.nio.file.Files;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.test.TestRecord;
+import org.cobraverify.schemas.DeadLetter;
+import org.cobraverify.schemas.OpKind;
+import org.cobraverify.schemas.Operation;
+import org.cobraverify.schemas.RoundEnd;
+import org.cobraverify.schemas.SessionEnd;
+import org.cobraverify.schemas.SessionStart;
+import org.cobraverify.schemas.Transaction;
+import org.cobraverify.schemas.TxnStatus;
+import org.cobraverify.schemas.serde.WireFormat;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** Every processor of the topology, driven through {@link TopologyTestDriver} with no broker. */
+class PipelineTopologyTest {
+    static final WireFormat WIRE = WireFormat.standalone();
+    TopologyTestDriver driver;
+    TestInputTopic<String, byte[]> ops;
+    TestOutputTopic<String, byte[]> txns, rounds, dead;
+
+    void start(TopologySettings settings) throws Exception {
+        Properties p = PipelineTopology.config("topology-test", "unused:9092", Files.createTempDirectory("tt").toString());
+        driver = new TopologyTestDriver(PipelineTopology.build(settings, WIRE), p, Instant.ofEpochMilli(1_000_000));
+        ops = driver.createInputTopic(Topics.OPS, new StringSerializer(), new ByteArraySerializer());
+        txns = driver.createOutputTopic(Topics.TXNS, new StringDeserializer(), new ByteArrayDeserializer());
+        rounds = driver.createOutputTopic(Topics.ROUNDS, new StringDeserializer(), new ByteArrayDeserializer());
+        dead = driver.createOutputTopic(Topics.DEAD_LETTERS, new StringDeserializer(), new ByteArrayDeserializer());
+    }
+
+    static TopologySettings small() { return TopologySettings.defaults().withRoundSize(1000).withIdleCutMs(60_000); }
+
+    @AfterEach
+    void close() { if (driver != null) driver.close(); }
+
+    /** Builds a session's operations with consecutive seqs; {@link #send} or {@link #take} them. */
+    final class Client {
+        final String session;
+        long seq, n;
+        final List<Operation> out = new ArrayList<>();
+
+        Client(String session) { this.session = session; }
+
+        Client op(String txn, OpKind kind, String key, String value) {
+            out.add(new Operation(session, ++seq, txn, kind, key, value, seq * 1000));
+            return this;
+        }
+
+        String txn(String... rw) { // "r x w1", "w y w2"
+            String id = session + "-t" + (++n);
+            op(id, OpKind.BEGIN, null, null);
+            for (String s : rw) {
+                String[] f = s.split(" ");
+                op(id, f[0].equals("w") ? OpKind.WRITE : OpKind.READ, f[1], f[2].equals("-") ? null : f[2]);
+            }
+            op(id, OpKind.COMMIT, null, null);
+            return id;
+        }
+
+        String fence(String read, String write) { return txn("r EPOCH " + (read == null ? "-" : read), "w EPOCH " + write); }
+
+        void end() { op("", OpKind.END, null, null); }
+
+        List<Operation> take() {
+            List<Operation> l = new ArrayList<>(out);
+            out.clear();
+            return l;
+        }
+
+        void send() { for (Operation o : take()) pipe(o); }
+    }
+
+    void pipe(Operation o) { ops.pipeInput(o.getSession(), WIRE.encode(o)); }
+
+    List<Transaction> txnsOut() {
+        List<Transaction> l = new ArrayList<>();
+        for (TestRecord<String, byte[]> r : txns.readRecordsToList())
+            if (WIRE.typeOf(r.value()).endsWith(".Transaction")) l.add(WIRE.decode(r.value(), Transaction.class));
+        return l;
+    }
+
+    List<DeadLetter> deadOut() {
+        return dead.readValuesToList().stream().map(v -> WIRE.decode(v, DeadLetter.class)).toList();
+    }
+
+    /** Rounds as lists of transaction ids, each followed by its RoundEnd. */
+    record Round(List<Transaction> txns, RoundEnd end) {}
+
+    List<Round> roundsOut() {
+        List<Round> out = new ArrayList<>();
+        List<Transaction> cur = new ArrayList<>();
+        for (byte[] v : rounds.readValuesToList()) {
+            if (WIRE.typeOf(v).endsWith(".RoundEnd")) {
+                out.add(new Round(cur, WIRE.decode(v, RoundEnd.class)));
+                cur = new ArrayList<>();
+            } else cur.add(WIRE.decode(v, Transaction.class));
+        }
+        assertTrue(cur.isEmpty(), "transactions after the last RoundEnd: " + cur);
+        return out;
+    }
+
+    static Transaction find(List<Transaction> l, String id) {
+        return l.stream().filter(t -> t.getId().equals(id)).findFirst().orElseThrow(() -> new AssertionError("no " + id + " in " + l));
+    }
+
+    @Test
+    void interleavedSessionsBecomeEpochStampedTransactions() throws Exception {
+        start(small());
+        Client a = new Client("a"), b = new Client("b");
+        String a1 = a.txn("r x -", "w x a1");
+        String b1 = b.txn("r x a1", "w y b1");
+        String fa = a.fence(null, "fa");
+        String b2 = b.txn("r y b1");
+        String fb = b.fence("fa", "fb");
+        List<Operation> la = a.take(), lb = b.take();
+        for (int i = 0; i < Math.max(la.size(), lb.size()); i++) { // interleave the two sessions' operations
+            if (i < la.size()) pipe(la.get(i));
+            if (i < lb.size()) pipe(lb.get(i));
+        }
+        List<Transaction> out = txnsOut();
+        assertEquals(5, out.size(), out.toString());
+        assertEquals(0, find(out, a1).getEpoch());
+        assertEquals(1, find(out, fa).getEpoch());
+        assertEquals(1, find(out, b1).getEpoch());
+        assertEquals(1, find(out, b2).getEpoch());
+        assertEquals(2, find(out, fb).getEpoch());
+        assertTrue(find(out, fa).getFence());
+        assertFalse(find(out, a1).getFence());
+        assertEquals(TxnStatus.COMMITTED, find(out, b1).getStatus());
+        assertEquals(2, find(out, b1).getOps().size());
+        assertEquals(2, find(out, b2).getSessionIndex());
+        // each session's transactions come out in session order
+        List<String> bOrder = out.stream().filter(t -> t.getSession().equals("b")).map(Transaction::getId).toList();
+        assertEquals(List.of(b1, b2, fb), bOrder);
+        assertTrue(deadOut().isEmpty());
+    }
+
+    @Test
+    void duplicatedRecordsAreDeadLetteredAndReorderedOnesWaitForTheGap() throws Exception {
+        start(small());
+        Client a = new Client("a");
+        String t1 = a.txn("r x -", "w x v1", "w y v2");
+        String f = a.fence(null, "f1");
+        List<Operation> l = a.take();
+        // swap the read and the first write; send the commit twice
+        pipe(l.get(0));
+        pipe(l.get(2));
+        pipe(l.get(1));
+        pipe(l.get(3));
+        pipe(l.get(3));
+        for (int i = 4; i < l.size(); i++) pipe(l.get(i));
+        List<Transaction> out = txnsOut();
+        assertEquals(List.of(t1, f), out.stream().map(Transaction::getId).toList());
+        Transaction t = out.get(0);
+        assertEquals(List.of("x", "x", "y"), t.getOps().stream().map(o -> o.getKey()).toList());
+        assertFalse(t.getOps().get(0).getWrite());
+        assertTrue(t.getOps().get(1).getWrite());
+        List<DeadLetter> d = deadOut();
+        assertEquals(1, d.size());
+        assertTrue(d.get(0).getReason().startsWith("duplicate operation: seq 4 of session a"), d.get(0).getReason());
+        assertEquals(Topics.OPS, d.get(0).getTopic());
+        assertEquals(4, d.get(0).getOffset());
+    }
+
+    @Test
+    void fencesArrivingOutOfOrderAcrossSessionsStillChainInOrder() throws Exception {
+        start(small());
+        Client a = new Client("a"), b = new Client("b"), c = new Client("c");
+        String fa = a.fence(null, "f1");  // epoch 1
+        String tb = b.txn("w k b");
+        String fb = b.fence("f1", "f2");  // epoch 2
+        String tc = c.txn("r k b");
+        String fc = c.fence("f2", "f3");  // epoch 3
+        c.send(); // the last fence arrives first
+        b.send();
+        assertTrue(txnsOut().isEmpty(), "nothing can be stamped before the chain reaches its fences");
+        a.send();
+        List<Transaction> out = txnsOut();
+        assertEquals(1, find(out, fa).getEpoch());
+        assertEquals(1, find(out, tb).getEpoch());
+        assertEquals(2, find(out, fb).getEpoch());
+        assertEquals(2, find(out, tc).getEpoch());
+        assertEquals(3, find(out, fc).getEpoch());
+    }
+
+    @Test
+    void aLostFenceIsBridgedAfterTheGapTimeout() throws Exception {
+        start(small().withFenceGapTimeoutMs(5_000));
+        Client a = new Client("a");
+        String t = a.txn("w k v");
+        String f = a.fence("from-an-earlier-run", "f9"); // reads a write no fence here made
+        a.send();
+        assertTrue(txnsOut().isEmpty());
+        driver.advanceWallClockTime(Duration.ofSeconds(6));
+        List<Transaction> out = txnsOut();
+        assertEquals(1, find(out, f).getEpoch());
+        assertEquals(0, find(out, t).getEpoch());
+    }
+
+    @Test
+    void roundsAreCutOnEpochBoundaries() throws Exception {
+        start(TopologySettings.defaults().withRoundSize(3).withIdleCutMs(60_000));
+        Client a = new Client("a"), b = new Client("b");
+        String prev = null;
+        int fence = 0;
+        for (int epoch = 0; epoch < 6; epoch++) {
+            // per epoch: two transactions of a, one of b, then both sessions fence (a first)
+            a.txn("w x a" + epoch);
+            a.txn("r x a" + epoch);
+            b.txn("w y b" + epoch);
+            String fa = "f" + (++fence), fb = "f" + (++fence);
+            a.fence(prev, fa);
+            b.fence(fa, fb);
+            prev = fb;
+        }
+        a.send();
+        b.send();
+        List<Round> rs = roundsOut();
+        assertFalse(rs.isEmpty());
+        long lastEpoch = -1;
+        long total = 0;
+        for (Round r : rs) {
+            assertEquals(r.txns().size(), r.end().getTxns());
+            assertTrue(r.txns().size() >= 3, "a size cut holds at least the round size");
+            long min = r.txns().stream().mapToLong(Transaction::getEpoch).min().orElseThrow();
+            long max = r.txns().stream().mapToLong(Transaction::getEpoch).max().orElseThrow();
+            assertTrue(min > lastEpoch, "epochs do not straddle rounds: " + min + " after " + lastEpoch);
+            assertEquals(max, r.end().getLastEpoch());
+            assertTrue(max < r.end().getEpochAgree(), "only closed epochs are cut");
+            for (Transaction t : r.txns()) assertEquals(r.end().getRound(), t.getRound());
+            lastEpoch = max;
+            total += r.txns().size();
+        }
+        assertEquals(List.of(0L, 1L), rs.stream().limit(2).map(r -> r.end().getRound()).toList());
+        // the sessions end: everything left is cut at once
+        a.end();
+        b.end();
+        a.send();
+        b.send();
+        List<Round> rest = roundsOut();
+        driver.advanceWallClockTime(Duration.ofSeconds(61));
+        rest.addAll(roundsOut());
+        for (Round r : rest) total += r.txns().size();
+        assertEquals(6 * 5, total, "every transaction in exactly one round");
+    }
+
+    @Test
+    void aSilentSessionIsRetiredAfterTheTimeoutAndStopsHoldingBackRounds() throws Exception {
+        start(TopologySettings.defaults().withRoundSize(2).withSessionTimeoutMs(10_000).withIdleCutMs(60_000));
+        Client a = new Client("a"), b = new Client("b");
+        String tb = b.txn("w z 1"); // b speaks once and then falls silent, without a fence
+        b.send();
+        String prev = null;
+        for (int i = 1; i <= 4; i++) {
+            a.txn("w x " + i);
+            a.fence(prev, "f" + i);
+            prev = "f" + i;
+        }
+        a.send();
+        assertTrue(roundsOut().isEmpty(), "b holds epoch_agree at 0");
+        driver.advanceWallClockTime(Duration.ofSeconds(5));
+        assertTrue(roundsOut().isEmpty(), "not yet past the timeout");
+        a.txn("w x 5"); // a stays active
+        a.fence(prev, "f5");
+        a.send();
+        driver.advanceWallClockTime(Duration.ofSeconds(6));
+        List<Transaction> t = txnsOut();
+        assertEquals(0, find(t, tb).getEpoch(), "b's waiting transaction is released with its last epoch");
+        List<Round> rs = roundsOut();
+        assertFalse(rs.isEmpty(), "with b retired, a's closed epochs are cut");
+        assertEquals(List.of("b"), rs.get(0).end().getRetiredSessions());
+        assertTrue(rs.stream().flatMap(r -> r.txns().stream()).anyMatch(x -> x.getId().equals(tb)));
+        // b speaks again: it is live again
+        b.fence("f5", "f6");
+        b.send();
+        assertTrue(txnsOut().stream().anyMatch(x -> x.getEpoch() == 6));
+        assertTrue(deadOut().isEmpty());
+    }
+
+    @Test
+    void impossibleRecordsGoToTheDeadLetterTopicAndTheTopologyGoesOn() throws Exception {
+        start(small());
+        ops.pipeInput("a", "not avro".getBytes());
+        Client a = new Client("a");
+        a.txn("w x 1");
+        a.send();
+        a.op("a-t1", OpKind.WRITE, "x", "late"); // after its transaction committed
+        a.op("ghost", OpKind.READ, "x", null);   // of a transaction never begun
+        a.send();
+        ops.pipeInput("someone-else", WIRE.encode(new Operation("a", 99L, "t", OpKind.BEGIN, null, null, 0L))); // key mismatch
+        ops.pipeInput("a", WIRE.encode(Transaction.newBuilder().setId("x").setSession("a").setStatus(TxnStatus.COMMITTED)
+                .setStart(0L).setEnd(0L).setOps(List.of()).build())); // a Transaction where an Operation belongs
+        String t2 = a.txn("r x 1");
+        a.fence(null, "f1");
+        a.end();
+        a.send();
+        a.op("after", OpKind.BEGIN, null, null);
+        a.send();
+        List<DeadLetter> d = deadOut();
+        List<String> reasons = d.stream().map(DeadLetter::getReason).toList();
+        assertEquals(6, d.size(), reasons.toString());
+        assertTrue(reasons.get(0).startsWith("undecodable operation: not Avro single-object encoding"), reasons.get(0));
+        assertEquals(0, d.get(0).getOffset());
+        assertEquals("not avro", new String(d.get(0).getValue().array()));
+        assertEquals("WRITE seq 4 of session a after its transaction a-t1 ended", reasons.get(1));
+        assertEquals("READ seq 5 of session a of transaction ghost, which was never begun", reasons.get(2));
+        assertTrue(reasons.get(3).startsWith("record key someone-else is not the operation's session a"));
+        assertTrue(reasons.get(4).contains("expected a org.cobraverify.schemas.Operation, found a org.cobraverify.schemas.Transaction"));
+        assertTrue(reasons.get(5).contains("after the session ended"), reasons.get(5));
+        assertEquals(List.of("a-t1", t2, "a-t3"), txnsOut().stream().map(Transaction::getId).toList());
+    }
+
+    @Test
+    void aSessionEndReleasesItsTransactionsAndFollowsThem() throws Exception {
+        start(small());
+        Client a = new Client("a");
+        a.txn("w x 1");
+        a.end();
+        a.send();
+        List<TestRecord<String, byte[]>> out = txns.readRecordsToList();
+        assertEquals(3, out.size());
+        assertEquals("a", WIRE.decode(out.get(0).value(), SessionStart.class).getSession());
+        assertEquals(0, WIRE.decode(out.get(1).value(), Transaction.class).getEpoch());
+        SessionEnd end = WIRE.decode(out.get(2).value(), SessionEnd.class);
+        assertEquals("closed", end.getReason());
+        assertEquals(1, end.getTxns());
+    }
+}
