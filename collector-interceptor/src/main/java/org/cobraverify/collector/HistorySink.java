@@ -10,6 +10,9 @@ import java.io.IOException;
 public interface HistorySink extends AutoCloseable {
     void record(TxnRecord txn) throws IOException;
 
+    /** The session will record nothing more (sinks that stream may tell their readers so). */
+    default void endSession(String session) throws IOException {}
+
     /** Flushes and releases; records accepted before are durable in the sink afterwards. */
     @Override
     void close() throws IOException;

@@ -20,6 +20,7 @@ public final class Session {
     private List<TxnRecord.Op> ops;
     private long start;
     private String txnId;
+    private boolean closed;
 
     Session(Recorder rec, int number) {
         this.rec = rec;
@@ -36,6 +37,7 @@ public final class Session {
 
     public void begin() throws StoreException {
         if (txn != null) throw new IllegalStateException("session " + id + " already has an open transaction");
+        if (closed) throw new IllegalStateException("session " + id + " is closed");
         start = now();
         txnId = idPrefix + "t" + Long.toString(++txnCounter, 36);
         ops = new ArrayList<>(8);
@@ -103,6 +105,21 @@ public final class Session {
             txn.rollback();
         } finally {
             finish(TxnRecord.Status.ABORTED);
+        }
+    }
+
+    /**
+     * Ends the session: an open transaction is rolled back (recorded as aborted), and the sink is told that
+     * the session records nothing more. Idempotent.
+     */
+    public void close() throws StoreException {
+        if (closed) return;
+        if (txn != null) abort();
+        closed = true;
+        try {
+            rec.sink.endSession(id);
+        } catch (IOException | RuntimeException e) {
+            throw new RecordingException("the end of session " + id + " could not be recorded: " + e.getMessage(), e);
         }
     }
 

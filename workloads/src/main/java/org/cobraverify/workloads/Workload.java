@@ -23,6 +23,8 @@ public interface Workload {
         void write(String key, String value) throws StoreException;
         void commit() throws StoreException;
         void abort() throws StoreException;
+        /** The client is done: no more transactions. */
+        default void close() throws StoreException {}
     }
 
     static Workload byName(String name, double scale) {

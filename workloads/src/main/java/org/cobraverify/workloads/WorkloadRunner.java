@@ -40,7 +40,9 @@ public final class WorkloadRunner {
     /** Runs {@code txns} transactions in all (committed or not) over {@code clients} sessions; {@code recorder} null runs bare. */
     public static Result run(Workload w, KvStore store, Recorder recorder, int clients, long txns, long seed, Progress progress) throws Exception {
         Random loadRnd = new Random(seed);
-        w.load(recorder != null ? new Recorded(recorder.openSession()) : new Bare(store), loadRnd);
+        Workload.Client loader = recorder != null ? new Recorded(recorder.openSession()) : new Bare(store);
+        w.load(loader, loadRnd);
+        loader.close();
         AtomicLong remaining = new AtomicLong(txns);
         long[][] lat = new long[clients][];
         int[] latN = new int[clients];
@@ -69,6 +71,7 @@ public final class WorkloadRunner {
                             progress.unknown.incrementAndGet();
                         }
                     }
+                    client.close();
                 } catch (Throwable e) {
                     synchronized (failure) { if (failure[0] == null) failure[0] = e; }
                     remaining.set(0);
@@ -104,6 +107,7 @@ public final class WorkloadRunner {
         @Override public void write(String key, String value) throws StoreException { s.write(key, value); }
         @Override public void commit() throws StoreException { s.commit(); }
         @Override public void abort() throws StoreException { s.abort(); }
+        @Override public void close() throws StoreException { s.close(); }
     }
 
     /** A client straight on the store: no write ids, no fences, no recording (the overhead baseline). */

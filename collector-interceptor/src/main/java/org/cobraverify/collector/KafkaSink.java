@@ -1,0 +1,135 @@
+package org.cobraverify.collector;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.cobraverify.schemas.OpKind;
+import org.cobraverify.schemas.Operation;
+import org.cobraverify.schemas.serde.KafkaSchemaCatalog;
+import org.cobraverify.schemas.serde.WireFormat;
+
+/**
+ * Publishes every operation of every transaction (BEGIN, each READ and WRITE, then COMMIT, ABORT or
+ * UNKNOWN) to the operations topic, keyed by session, numbered by {@code seq} from 1 per session, and
+ * an END when a session closes. Idempotent producer, {@code acks=all}.
+ *
+ * <p>Failure contract: a send the broker refuses (or that times out) is remembered; the next
+ * {@link #record} of any session and {@link #close} throw, naming the transaction whose operation was
+ * lost, so the application's transaction fails loudly. With {@code waitForAck}, {@link #record} returns
+ * only once every operation of the transaction is acknowledged, so the failure is that transaction's own.
+ */
+public final class KafkaSink implements HistorySink {
+    private final KafkaProducer<String, byte[]> producer;
+    private final String topic;
+    private final boolean waitForAck;
+    private final WireFormat wire = WireFormat.standalone();
+    private final Map<String, long[]> seqs = new ConcurrentHashMap<>();
+    private final AtomicReference<String> failure = new AtomicReference<>();
+    private volatile boolean closed;
+
+    /**
+     * @param bootstrap the Kafka servers
+     * @param overrides producer settings that replace the defaults (for example {@code delivery.timeout.ms})
+     */
+    public KafkaSink(String bootstrap, String topic, boolean waitForAck, Properties overrides) {
+        this.topic = topic;
+        this.waitForAck = waitForAck;
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+        p.put(ProducerConfig.LINGER_MS_CONFIG, "5");
+        p.put(ProducerConfig.BATCH_SIZE_CONFIG, Integer.toString(256 * 1024));
+        p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
+        p.put(ProducerConfig.CLIENT_ID_CONFIG, "cobra-interceptor");
+        p.putAll(overrides);
+        KafkaSchemaCatalog.publish(bootstrap, wire.catalog());
+        producer = new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer());
+    }
+
+    public KafkaSink(String bootstrap, String topic) { this(bootstrap, topic, false, new Properties()); }
+
+    @Override
+    public void record(TxnRecord t) throws IOException {
+        check();
+        long[] seq = seqs.computeIfAbsent(t.session(), s -> new long[1]);
+        List<Future<RecordMetadata>> sent = waitForAck ? new ArrayList<>(t.ops().size() + 2) : null;
+        send(sent, t, op(t, ++seq[0], OpKind.BEGIN, null, null, t.start()));
+        for (TxnRecord.Op o : t.ops())
+            send(sent, t, op(t, ++seq[0], o.write() ? OpKind.WRITE : OpKind.READ, o.key(), o.value(), t.end()));
+        OpKind outcome = switch (t.status()) {
+            case COMMITTED -> OpKind.COMMIT;
+            case ABORTED -> OpKind.ABORT;
+            case UNKNOWN -> OpKind.UNKNOWN;
+        };
+        send(sent, t, op(t, ++seq[0], outcome, null, null, t.end()));
+        if (sent != null) await(sent, t.id());
+    }
+
+    @Override
+    public void endSession(String session) throws IOException {
+        check();
+        long[] seq = seqs.computeIfAbsent(session, s -> new long[1]);
+        Operation end = new Operation(session, ++seq[0], "", OpKind.END, null, null, System.currentTimeMillis() * 1_000_000L);
+        producer.send(new ProducerRecord<>(topic, session, wire.encode(end)), (m, e) -> {
+            if (e != null) failure.compareAndSet(null, "the end of session " + session + ": " + e.getMessage());
+        });
+    }
+
+    private static Operation op(TxnRecord t, long seq, OpKind kind, String key, String value, long time) {
+        return new Operation(t.session(), seq, t.id(), kind, key, value, time);
+    }
+
+    private void send(List<Future<RecordMetadata>> sent, TxnRecord t, Operation op) {
+        Future<RecordMetadata> f = producer.send(new ProducerRecord<>(topic, op.getSession(), wire.encode(op)), (m, e) -> {
+            if (e != null) failure.compareAndSet(null, "operation " + op.getSeq() + " (" + op.getKind() + ") of transaction " + t.id()
+                    + " in session " + t.session() + " was not published to " + topic + ": " + e.getMessage());
+        });
+        if (sent != null) sent.add(f);
+    }
+
+    private void await(List<Future<RecordMetadata>> sent, String txn) throws IOException {
+        for (Future<RecordMetadata> f : sent) {
+            try {
+                f.get();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while publishing transaction " + txn, e);
+            } catch (ExecutionException e) {
+                throw new IOException("transaction " + txn + " was not published to " + topic + ": " + e.getCause().getMessage(), e.getCause());
+            }
+        }
+    }
+
+    private void check() throws IOException {
+        if (closed) throw new IOException("the Kafka sink is closed");
+        String f = failure.get();
+        if (f != null) throw new IOException("an earlier send failed, so the history on " + topic + " is incomplete: " + f);
+    }
+
+    /** Flushes every pending send; throws if any send failed. */
+    @Override
+    public void close() throws IOException {
+        if (closed) return;
+        closed = true;
+        try {
+            producer.flush();
+        } finally {
+            producer.close();
+        }
+        String f = failure.get();
+        if (f != null) throw new IOException("the history on " + topic + " is incomplete: " + f);
+    }
+}

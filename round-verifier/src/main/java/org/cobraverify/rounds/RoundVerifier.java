@@ -1,0 +1,220 @@
+package org.cobraverify.rounds;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.cobraverify.checker.CheckOptions;
+import org.cobraverify.checker.Certificate;
+import org.cobraverify.checker.Checker;
+import org.cobraverify.checker.CheckStats;
+import org.cobraverify.history.History;
+import org.cobraverify.history.HistoryBuilder;
+import org.cobraverify.report.TextReport;
+import org.cobraverify.schemas.CertTxn;
+import org.cobraverify.schemas.CycleEdge;
+import org.cobraverify.schemas.Outcome;
+import org.cobraverify.schemas.RoundEnd;
+import org.cobraverify.schemas.Transaction;
+import org.cobraverify.schemas.TxnOp;
+import org.cobraverify.schemas.TxnStatus;
+import org.cobraverify.schemas.Verdict;
+
+/**
+ * Verification in rounds, without I/O: transactions are {@link #add}ed as they arrive, and
+ * {@link #endRound} decides the history so far and returns the round's verdict.
+ *
+ * <p>Invariant: the checked history is the largest set of arrived transactions closed under read-from
+ * (every read in it observes the initial state or a write of a transaction in it). A transaction that
+ * reads a write not yet arrived is held back (pending) until the writer arrives; this never causes a
+ * false reject (a read-from-closed subset of a serializable history is serializable) and a violation
+ * in the subset is a violation of the whole. A transaction pending for {@code pendingRoundsLimit}
+ * rounds makes the verdict {@code UNKNOWN}, never {@code ACCEPT}. The state is a function of the
+ * transactions and round ends fed in, so replaying the same input rebuilds it exactly.
+ */
+public final class RoundVerifier {
+    /** Settings: the checker's options, and how many rounds a transaction may wait for a write before the verdict is unknown. */
+    public record Settings(CheckOptions check, int pendingRoundsLimit) {
+        public static Settings defaults() { return new Settings(CheckOptions.defaults().withTimeout(60), 20); }
+    }
+
+    private final Settings settings;
+    private final Set<String> ids = new HashSet<>();
+    private final Map<String, Transaction> writerOf = new HashMap<>(); // key \0 write id -> transaction
+    private final List<Transaction> included = new ArrayList<>();
+    private final Set<String> includedIds = new HashSet<>();
+    private final List<Transaction> pending = new ArrayList<>();
+    private final Map<String, Long> pendingSince = new HashMap<>();
+    private List<Transaction> round = new ArrayList<>();
+    private long rounds, duplicates;
+
+    public RoundVerifier(Settings settings) { this.settings = settings; }
+
+    /** Adds an arrived transaction to the current round; an id seen before is ignored (counted as a duplicate). */
+    public void add(Transaction t) {
+        if (!ids.add(t.getId())) {
+            duplicates++;
+            return;
+        }
+        for (TxnOp o : t.getOps()) if (o.getWrite()) writerOf.putIfAbsent(o.getKey() + '\0' + o.getValue(), t);
+        round.add(t);
+        pending.add(t);
+        pendingSince.put(t.getId(), rounds);
+    }
+
+    /** Transactions held back so far because they read writes not yet arrived. */
+    public int pendingCount() { return pending.size(); }
+
+    public int checkedCount() { return included.size(); }
+
+    public long roundsEnded() { return rounds; }
+
+    public long duplicates() { return duplicates; }
+
+    /**
+     * Ends the round {@code end} describes: resolves pending reads, checks the read-from-closed history
+     * so far, and returns the verdict. {@code verify} false only advances the state (a replay).
+     */
+    public Verdict endRound(RoundEnd end, boolean verify) {
+        long t0 = System.nanoTime();
+        resolvePending();
+        List<Transaction> thisRound = round;
+        round = new ArrayList<>();
+        long roundNo = rounds++;
+        if (!verify) return null;
+        History h;
+        try {
+            h = build();
+        } catch (IllegalArgumentException e) {
+            return verdict(end, roundNo, thisRound, Outcome.UNKNOWN, "the history cannot be built: " + e.getMessage(), null, null, t0, System.nanoTime());
+        }
+        long t1 = System.nanoTime();
+        org.cobraverify.checker.Verdict v = Checker.check(h, settings.check());
+        Outcome outcome = switch (v.outcome()) {
+            case ACCEPT -> Outcome.ACCEPT;
+            case REJECT -> Outcome.REJECT;
+            case UNKNOWN -> Outcome.UNKNOWN;
+        };
+        String reason;
+        if (outcome == Outcome.REJECT) reason = v.certificate().summary();
+        else if (outcome == Outcome.UNKNOWN) reason = v.unknownReason();
+        else reason = "serializable" + (settings.check().strict() ? " (strictly)" : "") + ": " + h.size() + " transactions";
+        if (outcome == Outcome.ACCEPT && !pending.isEmpty()) {
+            Transaction oldest = pending.get(0);
+            long waited = rounds - pendingSince.get(oldest.getId());
+            String missing = firstMissingRead(oldest);
+            if (waited >= settings.pendingRoundsLimit()) {
+                outcome = Outcome.UNKNOWN;
+                reason = pending.size() + " transactions read writes that have not arrived after " + waited + " rounds (oldest: "
+                        + oldest.getId() + " reads " + missing + "); the rest is serializable";
+            } else {
+                reason += "; " + pending.size() + " wait for writes not yet seen (oldest: " + oldest.getId() + " reads " + missing + ")";
+            }
+        }
+        Certificate c = outcome == Outcome.REJECT ? v.certificate() : null;
+        String text = c == null ? null : TextReport.render("round " + roundNo, v, h.size(), 0);
+        return verdict(end, roundNo, thisRound, outcome, reason, v.stats(), c == null ? null : toAvro(c, text), t1, System.nanoTime(), t1 - t0);
+    }
+
+    private Verdict verdict(RoundEnd end, long roundNo, List<Transaction> thisRound, Outcome o, String reason, CheckStats s,
+                            org.cobraverify.schemas.Certificate cert, long t0, long t1) {
+        return verdict(end, roundNo, thisRound, o, reason, s, cert, t0, t1, 0);
+    }
+
+    private Verdict verdict(RoundEnd end, long roundNo, List<Transaction> thisRound, Outcome o, String reason, CheckStats s,
+                            org.cobraverify.schemas.Certificate cert, long t0, long t1, long buildNanos) {
+        return Verdict.newBuilder()
+                .setRound(end != null ? end.getRound() : roundNo)
+                .setOutcome(o)
+                .setReason(reason)
+                .setRoundTxns(thisRound.size())
+                .setCheckedTxns(included.size())
+                .setPendingTxns(pending.size())
+                .setFirstEpoch(end != null ? end.getFirstEpoch() : -1)
+                .setLastEpoch(end != null ? end.getLastEpoch() : -1)
+                .setFirstTxn(thisRound.isEmpty() ? null : thisRound.get(0).getId())
+                .setLastTxn(thisRound.isEmpty() ? null : thisRound.get(thisRound.size() - 1).getId())
+                .setConstraints(s == null ? 0 : s.constraintsBefore)
+                .setConstraintsAfterPruning(s == null ? 0 : s.constraintsAfterPrune)
+                .setBuildMs(buildNanos / 1_000_000)
+                .setConstructMs(s == null ? 0 : s.constructNanos / 1_000_000)
+                .setPruneMs(s == null ? 0 : s.pruneNanos / 1_000_000)
+                .setSolveMs(s == null ? 0 : s.solveNanos / 1_000_000)
+                .setTotalMs((t1 - t0 + buildNanos) / 1_000_000)
+                .setStrict(settings.check().strict())
+                .setCertificate(cert)
+                .setVerifiedAt(System.currentTimeMillis())
+                .setRoundCutAt(end != null ? end.getCutAt() : 0)
+                .build();
+    }
+
+    /** Moves pending transactions whose reads all come from checked transactions into the checked set, to a fixed point. */
+    private void resolvePending() {
+        boolean changed = true;
+        while (changed && !pending.isEmpty()) {
+            changed = false;
+            List<Transaction> still = new ArrayList<>(pending.size());
+            for (Transaction t : pending) {
+                if (readsResolved(t)) {
+                    included.add(t);
+                    includedIds.add(t.getId());
+                    pendingSince.remove(t.getId());
+                    changed = true;
+                } else still.add(t);
+            }
+            pending.clear();
+            pending.addAll(still);
+        }
+    }
+
+    private boolean readsResolved(Transaction t) {
+        for (TxnOp o : t.getOps()) {
+            if (o.getWrite() || o.getValue() == null) continue;
+            Transaction w = writerOf.get(o.getKey() + '\0' + o.getValue());
+            if (w == null || (w != t && !includedIds.contains(w.getId()))) return false;
+        }
+        return true;
+    }
+
+    private String firstMissingRead(Transaction t) {
+        for (TxnOp o : t.getOps()) {
+            if (o.getWrite() || o.getValue() == null) continue;
+            Transaction w = writerOf.get(o.getKey() + '\0' + o.getValue());
+            if (w == null) return o.getKey() + " = " + o.getValue() + ", which nobody has written yet";
+            if (w != t && !includedIds.contains(w.getId())) return o.getKey() + " = " + o.getValue() + " from " + w.getId() + ", itself waiting";
+        }
+        return "?";
+    }
+
+    /** The checked history: transactions in session order (by their position in the session), sessions in first-arrival order. */
+    private History build() {
+        List<Transaction> order = new ArrayList<>(included);
+        Map<String, Integer> sessionRank = new HashMap<>();
+        for (Transaction t : included) sessionRank.putIfAbsent(t.getSession(), sessionRank.size());
+        order.sort(Comparator.<Transaction>comparingInt(t -> sessionRank.get(t.getSession())).thenComparingLong(Transaction::getSessionIndex));
+        HistoryBuilder b = new HistoryBuilder();
+        for (Transaction t : order) {
+            byte st = t.getStatus() == TxnStatus.COMMITTED ? History.COMMITTED : t.getStatus() == TxnStatus.ABORTED ? History.ABORTED : History.UNKNOWN;
+            b.begin(t.getId(), b.session(t.getSession()), st, t.getStart(), t.getEnd(), -1);
+            for (TxnOp o : t.getOps()) {
+                int k = b.key(o.getKey());
+                if (o.getWrite()) b.write(k, b.value(o.getValue()));
+                else b.read(k, o.getValue() == null ? History.NIL : b.value(o.getValue()));
+            }
+            b.end();
+        }
+        return b.build();
+    }
+
+    static org.cobraverify.schemas.Certificate toAvro(Certificate c, String text) {
+        List<CycleEdge> cycle = new ArrayList<>();
+        for (Certificate.Edge e : c.cycle()) cycle.add(new CycleEdge(e.from(), e.to(), e.kind(), e.key(), e.derivedBecause()));
+        List<CertTxn> txns = new ArrayList<>();
+        for (Certificate.Txn t : c.transactions()) txns.add(new CertTxn(t.label(), t.session(), t.ops()));
+        return org.cobraverify.schemas.Certificate.newBuilder().setAnomaly(c.kind().title()).setSummary(c.summary())
+                .setCycle(cycle).setTransactions(txns).setText(text).build();
+    }
+}

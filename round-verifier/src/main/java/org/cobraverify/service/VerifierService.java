@@ -1,0 +1,157 @@
+package org.cobraverify.service;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.cobraverify.rounds.RoundVerifier;
+import org.cobraverify.schemas.DeadLetter;
+import org.cobraverify.schemas.RoundEnd;
+import org.cobraverify.schemas.Transaction;
+import org.cobraverify.schemas.Verdict;
+import org.cobraverify.schemas.serde.KafkaSchemaCatalog;
+import org.cobraverify.schemas.serde.MalformedRecordException;
+import org.cobraverify.schemas.serde.SchemaCatalog;
+import org.cobraverify.schemas.serde.WireFormat;
+
+/**
+ * The round-verifier service: a thin Kafka shell over {@link RoundVerifier}. It reads the rounds topic
+ * (one partition, read-committed) and, at each round end, publishes the round's verdict and commits the
+ * input offset past that round end in one Kafka transaction.
+ *
+ * <p>Exactly once: the verifier's state is a function of the rounds topic's prefix, so on start it
+ * replays the records before its committed offset without publishing anything, then goes on from there.
+ * A crash before a commit aborts that round's verdict (its transactional id fences the old producer)
+ * and the round is verified again; a crash after it finds the round already behind the committed offset.
+ * So every round gets exactly one visible verdict.
+ */
+public final class VerifierService implements AutoCloseable {
+    /** Where to run: the servers, topics, the consumer group and the transactional id (one verifier per id). */
+    public record Settings(String bootstrap, String roundsTopic, String verdictsTopic, String deadLettersTopic, String group,
+                           String transactionalId) {
+        public static Settings defaults(String bootstrap) {
+            return new Settings(bootstrap, "cobra.rounds", "cobra.verdicts", "cobra.dead-letters", "cobra-verifier", "cobra-verifier-0");
+        }
+    }
+
+    private final Settings settings;
+    private final RoundVerifier.Settings verifierSettings;
+    private final Consumer<Verdict> listener;
+    private final WireFormat wire;
+    private final AtomicBoolean running = new AtomicBoolean(true);
+    private volatile KafkaConsumer<String, byte[]> consumer;
+    private volatile long replayedRounds = -1;
+
+    public VerifierService(Settings settings, RoundVerifier.Settings verifierSettings, Consumer<Verdict> listener) {
+        this.settings = settings;
+        this.verifierSettings = verifierSettings;
+        this.listener = listener;
+        this.wire = new WireFormat(KafkaSchemaCatalog.attach(new SchemaCatalog(), settings.bootstrap()));
+    }
+
+    /** Rounds found already verified (replayed without publishing) at start; -1 before the replay ends. */
+    public long replayedRounds() { return replayedRounds; }
+
+    /** Runs until {@link #stop}; throws if Kafka fails in a way a restart must handle. */
+    public void run() {
+        TopicPartition tp = new TopicPartition(settings.roundsTopic(), 0);
+        Properties c = new Properties();
+        c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrap());
+        c.put(ConsumerConfig.GROUP_ID_CONFIG, settings.group());
+        c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        c.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "5000");
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrap());
+        p.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, settings.transactionalId());
+        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        try (KafkaConsumer<String, byte[]> cons = new KafkaConsumer<>(c, new StringDeserializer(), new ByteArrayDeserializer());
+             KafkaProducer<String, byte[]> prod = new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer())) {
+            consumer = cons;
+            if (!running.get()) return;
+            prod.initTransactions(); // fences any earlier incarnation and aborts its open transaction
+            cons.assign(List.of(tp));
+            OffsetAndMetadata committed = cons.committed(java.util.Set.of(tp)).get(tp);
+            long resumeAt = committed == null ? 0 : committed.offset();
+            cons.seekToBeginning(List.of(tp));
+            RoundVerifier verifier = new RoundVerifier(verifierSettings);
+            long replayed = 0;
+            boolean replaying = resumeAt > 0;
+            if (!replaying) replayedRounds = 0;
+            while (running.get()) {
+                for (ConsumerRecord<String, byte[]> r : cons.poll(Duration.ofMillis(200))) {
+                    boolean replay = r.offset() < resumeAt;
+                    String type;
+                    try {
+                        type = wire.typeOf(r.value());
+                    } catch (MalformedRecordException e) {
+                        if (!replay) deadLetter(prod, cons, tp, r, e.getMessage());
+                        continue;
+                    }
+                    if (type.equals(Transaction.getClassSchema().getFullName())) {
+                        verifier.add(wire.decode(r.value(), Transaction.class));
+                    } else if (type.equals(RoundEnd.getClassSchema().getFullName())) {
+                        RoundEnd end = wire.decode(r.value(), RoundEnd.class);
+                        if (replay) {
+                            verifier.endRound(end, false);
+                            replayed++;
+                            if (r.offset() == resumeAt - 1) replayedRounds = replayed;
+                            continue;
+                        }
+                        if (replayedRounds < 0) replayedRounds = replayed;
+                        Verdict v = verifier.endRound(end, true);
+                        prod.beginTransaction();
+                        prod.send(new ProducerRecord<>(settings.verdictsTopic(), Long.toString(v.getRound()), wire.encode(v)));
+                        prod.sendOffsetsToTransaction(Map.of(tp, new OffsetAndMetadata(r.offset() + 1)), cons.groupMetadata());
+                        prod.commitTransaction();
+                        listener.accept(v);
+                    } else if (!replay) {
+                        deadLetter(prod, cons, tp, r, "a " + type + " on " + settings.roundsTopic() + ", expected a Transaction or a RoundEnd");
+                    }
+                }
+            }
+        } catch (WakeupException e) {
+            if (running.get()) throw e;
+        } finally {
+            consumer = null;
+        }
+    }
+
+    /** Quarantines a record of the rounds topic (with where it was) and moves past it, in one transaction. */
+    private void deadLetter(KafkaProducer<String, byte[]> prod, KafkaConsumer<String, byte[]> cons, TopicPartition tp,
+                            ConsumerRecord<String, byte[]> r, String reason) {
+        DeadLetter d = DeadLetter.newBuilder().setReason(reason).setTopic(r.topic()).setPartition(r.partition()).setOffset(r.offset())
+                .setKey(r.key() == null ? null : java.nio.ByteBuffer.wrap(r.key().getBytes(java.nio.charset.StandardCharsets.UTF_8)))
+                .setValue(r.value() == null ? null : java.nio.ByteBuffer.wrap(r.value())).setAt(System.currentTimeMillis()).build();
+        prod.beginTransaction();
+        prod.send(new ProducerRecord<>(settings.deadLettersTopic(), r.topic() + "/" + r.partition() + "@" + r.offset(), wire.encode(d)));
+        prod.sendOffsetsToTransaction(Map.of(tp, new OffsetAndMetadata(r.offset() + 1)), cons.groupMetadata());
+        prod.commitTransaction();
+    }
+
+    /** Asks {@link #run} to return (from any thread). */
+    public void stop() {
+        running.set(false);
+        KafkaConsumer<String, byte[]> c = consumer;
+        if (c != null) c.wakeup();
+    }
+
+    @Override
+    public void close() { stop(); }
+}
