@@ -38,6 +38,7 @@ public final class KafkaSink implements HistorySink {
     private final Map<String, long[]> seqs = new ConcurrentHashMap<>();
     private final AtomicReference<String> failure = new AtomicReference<>();
     private volatile boolean closed;
+    private final java.util.concurrent.atomic.LongAdder recorded = new java.util.concurrent.atomic.LongAdder();
 
     /**
      * @param bootstrap the Kafka servers
@@ -76,7 +77,11 @@ public final class KafkaSink implements HistorySink {
         };
         send(sent, t, op(t, ++seq[0], outcome, null, null, t.end()));
         if (sent != null) await(sent, t.id());
+        recorded.increment();
     }
+
+    /** Transactions handed to the producer so far. */
+    public long recorded() { return recorded.sum(); }
 
     @Override
     public void endSession(String session) throws IOException {

@@ -148,6 +148,7 @@ public final class RoundVerifier {
                 .setCertificate(cert)
                 .setVerifiedAt(System.currentTimeMillis())
                 .setRoundCutAt(end != null ? end.getCutAt() : 0)
+                .setRoundLatestEnd(thisRound.stream().mapToLong(Transaction::getEnd).max().orElse(0))
                 .build();
     }
 

@@ -63,16 +63,16 @@ final class FenceChain implements Processor<String, byte[], String, byte[]> {
         try {
             f = wire.decode(rec.value(), Transaction.class);
         } catch (MalformedRecordException e) {
-            ctx.forward(DeadLetters.of(ctx, wire, rec, "undecodable fence: " + e.getMessage()), PipelineTopology.TO_DEAD_LETTERS);
+            ctx.forward(DeadLetters.of(ctx, wire, rec, "undecodable fence: " + e.getMessage()), PipelineTopology.TO_DEAD_LETTERS + "-chain");
             return;
         }
         String w = written(f), r = read(f);
         if (w == null) {
-            ctx.forward(DeadLetters.of(ctx, wire, rec, "fence " + f.getId() + " does not write " + settings.fenceKey()), PipelineTopology.TO_DEAD_LETTERS);
+            ctx.forward(DeadLetters.of(ctx, wire, rec, "fence " + f.getId() + " does not write " + settings.fenceKey()), PipelineTopology.TO_DEAD_LETTERS + "-chain");
             return;
         }
         if (byWrite.get(w) != null || pending.get(pendingKey(r, f.getId())) != null) {
-            ctx.forward(DeadLetters.of(ctx, wire, rec, "duplicate fence " + f.getId()), PipelineTopology.TO_DEAD_LETTERS);
+            ctx.forward(DeadLetters.of(ctx, wire, rec, "duplicate fence " + f.getId()), PipelineTopology.TO_DEAD_LETTERS + "-chain");
             return;
         }
         FenceChainHead h = head();

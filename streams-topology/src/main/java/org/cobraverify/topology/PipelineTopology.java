@@ -61,7 +61,10 @@ public final class PipelineTopology {
         t.addSink(TO_FENCES, Topics.FENCES, str.serializer(), bytes.serializer(), "assemble");
         t.addSink(TO_FENCE_EPOCHS, Topics.FENCE_EPOCHS, str.serializer(), bytes.serializer(), "chain-fences");
         t.addSink(TO_ROUNDS, Topics.ROUNDS, str.serializer(), bytes.serializer(), "cut-rounds");
-        t.addSink(TO_DEAD_LETTERS, Topics.DEAD_LETTERS, str.serializer(), bytes.serializer(), "assemble", "chain-fences", "cut-rounds");
+        // one dead-letter sink per sub-topology: a shared sink node would fuse them into one (and one task count)
+        t.addSink(TO_DEAD_LETTERS, Topics.DEAD_LETTERS, str.serializer(), bytes.serializer(), "assemble");
+        t.addSink(TO_DEAD_LETTERS + "-chain", Topics.DEAD_LETTERS, str.serializer(), bytes.serializer(), "chain-fences");
+        t.addSink(TO_DEAD_LETTERS + "-cut", Topics.DEAD_LETTERS, str.serializer(), bytes.serializer(), "cut-rounds");
         return t;
     }
 

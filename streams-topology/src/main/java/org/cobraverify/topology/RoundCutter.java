@@ -68,7 +68,7 @@ final class RoundCutter implements Processor<String, byte[], String, byte[]> {
         try {
             type = wire.typeOf(rec.value());
         } catch (MalformedRecordException e) {
-            ctx.forward(DeadLetters.of(ctx, wire, rec, "undecodable transaction: " + e.getMessage()), PipelineTopology.TO_DEAD_LETTERS);
+            ctx.forward(DeadLetters.of(ctx, wire, rec, "undecodable transaction: " + e.getMessage()), PipelineTopology.TO_DEAD_LETTERS + "-cut");
             return;
         }
         long now = ctx.currentSystemTimeMs();
@@ -93,7 +93,7 @@ final class RoundCutter implements Processor<String, byte[], String, byte[]> {
             try {
                 t = wire.decode(rec.value(), Transaction.class);
             } catch (MalformedRecordException e) {
-                ctx.forward(DeadLetters.of(ctx, wire, rec, "undecodable transaction: " + e.getMessage()), PipelineTopology.TO_DEAD_LETTERS);
+                ctx.forward(DeadLetters.of(ctx, wire, rec, "undecodable transaction: " + e.getMessage()), PipelineTopology.TO_DEAD_LETTERS + "-cut");
                 return;
             }
             long epoch = Math.max(0, t.getEpoch());
@@ -109,7 +109,7 @@ final class RoundCutter implements Processor<String, byte[], String, byte[]> {
             waitingByEpoch.merge(epoch, 1, Integer::sum);
         } else {
             ctx.forward(DeadLetters.of(ctx, wire, rec, "a " + type + " on " + Topics.TXNS + ", expected a Transaction, a SessionStart or a SessionEnd"),
-                    PipelineTopology.TO_DEAD_LETTERS);
+                    PipelineTopology.TO_DEAD_LETTERS + "-cut");
             return;
         }
         m.setLastArrival(now);

@@ -146,8 +146,7 @@ final class SessionAssembler implements Processor<String, byte[], String, byte[]
         if (kind == OpKind.END) {
             if (t != null) finish(rec, st, TxnStatus.UNKNOWN, op.getTime());
             st.setEnded(true);
-            release(st, rec.key(), rec.timestamp());
-            ctx.forward(new Record<>(rec.key(), wire.encode(new SessionEnd(rec.key(), st.getTxnCount(), "closed")), rec.timestamp()), PipelineTopology.TO_TXNS);
+            endIfSettled(st, rec.key(), rec.timestamp());
             return;
         }
         if (t == null || !t.getId().equals(op.getTxn())) {
@@ -236,7 +235,19 @@ final class SessionAssembler implements Processor<String, byte[], String, byte[]
         st.setLastEpoch(Math.max(e, st.getLastEpoch()));
         List<Transaction> rest = new ArrayList<>(list.subList(at + 1, list.size()));
         if (rest.isEmpty()) buffers.delete(s); else buffers.put(s, new SessionBuffer(rest));
+        if (st.getEnded()) endIfSettled(st, s, rec.timestamp());
         open.put(s, st);
+    }
+
+    /**
+     * An ended session: once none of its waiting transactions is a fence still waiting for its epoch,
+     * the rest (after its last fence) is released with its last epoch and the {@link SessionEnd} follows.
+     */
+    private void endIfSettled(OpenSession st, String s, long timestamp) {
+        SessionBuffer b = buffers.get(s);
+        if (b != null && b.getTxns().stream().anyMatch(Transaction::getFence)) return;
+        release(st, s, timestamp);
+        ctx.forward(new Record<>(s, wire.encode(new SessionEnd(s, st.getTxnCount(), "closed")), timestamp), PipelineTopology.TO_TXNS);
     }
 
     private void emit(Transaction t, long epoch, long timestamp) {

@@ -1,0 +1,192 @@
+package org.cobraverify.cli;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicReference;
+import org.cobraverify.checker.CheckOptions;
+import org.cobraverify.collector.KafkaSink;
+import org.cobraverify.collector.KvStore;
+import org.cobraverify.collector.Recorder;
+import org.cobraverify.collector.RocksDbStore;
+import org.cobraverify.ops.kafka.EmbeddedKafka;
+import org.cobraverify.ops.pipeline.Pipeline;
+import org.cobraverify.rounds.RoundVerifier;
+import org.cobraverify.schemas.Outcome;
+import org.cobraverify.schemas.Verdict;
+import org.cobraverify.topology.Topics;
+import org.cobraverify.topology.TopologySettings;
+import org.cobraverify.workloads.FaultyStore;
+import org.cobraverify.workloads.Workload;
+import org.cobraverify.workloads.WorkloadRunner;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code cobra demo}: the whole pipeline in one JVM with nothing installed: an in-process KRaft broker,
+ * the topics, the topology, the verifier, and a workload on embedded RocksDB through the interceptor.
+ */
+@Command(name = "demo", mixinStandardHelpOptions = true,
+        description = {"Runs the whole pipeline in one process: a Kafka broker (KRaft, in-process), the topology, the round",
+                "verifier, and a workload on embedded RocksDB through the interceptor. Exit 0 when every round is",
+                "accepted; 1 with the certificate when one is rejected (try --fault stale-read); 3 when undecided."})
+public final class DemoCommand implements Callable<Integer> {
+    @Option(names = "--txns", description = "Transactions the workload runs (default: ${DEFAULT-VALUE}).")
+    long txns = 20_000;
+
+    @Option(names = "--clients", description = "Concurrent client sessions (default: ${DEFAULT-VALUE}).")
+    int clients = 8;
+
+    @Option(names = "--workload", description = "blindw-rm (default), blindw-rw, blindw-wm, twitter, rubis, tpcc, write-skew, counter.")
+    String workload = "blindw-rm";
+
+    @Option(names = "--round-size", description = "Transactions per round, at least (default: ${DEFAULT-VALUE}).")
+    int roundSize = 5000;
+
+    @Option(names = "--fault", paramLabel = "KIND", description = "Make the store misbehave: stale-read, lost-write or non-atomic.")
+    String fault;
+
+    @Option(names = "--fault-rate", description = "Probability of a fault per operation (default: ${DEFAULT-VALUE}).")
+    double faultRate = 0.02;
+
+    @Option(names = "--fence-every", description = "A fence every N committed transactions per session (default: ${DEFAULT-VALUE}).")
+    int fenceEvery = 20;
+
+    @Option(names = "--strict", description = "Check strict serializability (real-time order too).")
+    boolean strict;
+
+    @Option(names = "--seed", description = "Random seed (default: ${DEFAULT-VALUE}).")
+    long seed = 1;
+
+    @Option(names = "--quiet", description = "No per-round lines; the summary only.")
+    boolean quiet;
+
+    @Override
+    public Integer call() throws Exception {
+        Workload w;
+        FaultyStore.Fault f = null;
+        try {
+            w = Workload.byName(workload, 1.0);
+            if (fault != null) f = FaultyStore.Fault.parse(fault);
+        } catch (IllegalArgumentException e) {
+            System.err.println("cobra demo: " + e.getMessage());
+            return 2;
+        }
+        Path dir = Files.createTempDirectory("cobra-demo");
+        long t0 = System.nanoTime();
+        AtomicReference<Verdict> firstReject = new AtomicReference<>();
+        List<Verdict> verdicts = new java.util.concurrent.CopyOnWriteArrayList<>();
+        try (EmbeddedKafka kafka = EmbeddedKafka.start(0, dir.resolve("kafka"))) {
+            String bootstrap = kafka.bootstrapServers();
+            System.err.printf("cobra demo: Kafka broker (KRaft, in-process) on %s, data in %s (%.1f s)%n", bootstrap, dir, (System.nanoTime() - t0) / 1e9);
+            TopologySettings ts = TopologySettings.defaults().withRoundSize(roundSize).withIdleCutMs(500);
+            CheckOptions co = CheckOptions.defaults().withTimeout(60);
+            if (strict) co = co.withStrict(CheckOptions.DEFAULT_DRIFT_NANOS);
+            try (Pipeline pipeline = Pipeline.start(bootstrap, dir.resolve("streams"), 2, ts, new RoundVerifier.Settings(co, 20), v -> {
+                verdicts.add(v);
+                if (v.getOutcome() == Outcome.REJECT) firstReject.compareAndSet(null, v);
+                if (!quiet) System.err.println("  " + VerdictLines.line(v));
+            })) {
+                System.err.printf("cobra demo: topology and verifier running; %s, %d clients, %d transactions on RocksDB%s%n",
+                        w.name(), clients, txns, f == null ? "" : " with fault " + fault + " (rate " + faultRate + ")");
+                KvStore store = new RocksDbStore(dir.resolve("rocksdb").toString(), false);
+                if (f != null) store = new FaultyStore(store, f, faultRate, seed);
+                Properties producer = new Properties();
+                long recorded;
+                WorkloadRunner.Result r;
+                long wl0;
+                try (KvStore s = store) {
+                    KafkaSink sink = new KafkaSink(bootstrap, Topics.OPS, false, producer);
+                    CountingSink counting = new CountingSink(sink);
+                    Recorder rec = new Recorder(s, counting, new Recorder.Options(fenceEvery, "EPOCH"));
+                    wl0 = System.nanoTime();
+                    try {
+                        r = WorkloadRunner.runWithProgress(w, s, rec, clients, txns, seed, p -> System.err.printf(
+                                "  .. %d transactions recorded, %d rounds verified, verdicts cover %d%n",
+                                counting.count(), verdicts.size(), covered(verdicts)));
+                    } finally {
+                        rec.close();
+                    }
+                    recorded = counting.count();
+                }
+                long wl1 = System.nanoTime();
+                System.err.printf("cobra demo: workload done: %d transactions recorded (%d committed, %d aborted, %d unknown, %d fences) in %.1f s (%.0f txn/s); waiting for the last verdicts%n",
+                        recorded, r.committed(), r.aborted(), r.unknown(), r.fences(), (wl1 - wl0) / 1e9, recorded / ((wl1 - wl0) / 1e9));
+                long deadline = System.nanoTime() + 120_000_000_000L;
+                while (covered(verdicts) < recorded && System.nanoTime() < deadline && pipeline.verifierFailure() == null) Thread.sleep(50);
+                long done = System.nanoTime();
+                return summary(verdicts, recorded, wl0, wl1, done, firstReject.get());
+            }
+        } finally {
+            RecordCommand.deleteTree(dir);
+        }
+    }
+
+    /** Transactions the verdicts so far have taken in (checked or waiting). */
+    static long covered(List<Verdict> vs) {
+        if (vs.isEmpty()) return 0;
+        Verdict last = vs.get(vs.size() - 1);
+        return last.getCheckedTxns() + last.getPendingTxns();
+    }
+
+    private int summary(List<Verdict> vs, long recorded, long wl0, long wl1, long done, Verdict reject) {
+        int accepts = 0, rejects = 0, unknowns = 0;
+        List<Double> lags = new ArrayList<>();
+        for (Verdict v : vs) {
+            switch (v.getOutcome()) {
+                case ACCEPT -> accepts++;
+                case REJECT -> rejects++;
+                case UNKNOWN -> unknowns++;
+            }
+            if (v.getRoundLatestEnd() > 0) lags.add((v.getVerifiedAt() * 1_000_000L - v.getRoundLatestEnd()) / 1e9);
+        }
+        lags.sort(null);
+        long covered = covered(vs);
+        double total = (done - wl0) / 1e9;
+        System.out.printf("cobra demo: %d transactions, %d rounds: %d accepted, %d rejected, %d unknown%n", recorded, vs.size(), accepts, rejects, unknowns);
+        System.out.printf("  workload %.1f s (%.0f txn/s); last verdict %.1f s after the workload ended; end to end %.0f txn/s%n",
+                (wl1 - wl0) / 1e9, recorded / ((wl1 - wl0) / 1e9), (done - wl1) / 1e9, covered / total);
+        if (!lags.isEmpty())
+            System.out.printf("  verdict lag behind the workload (round's last commit to its verdict): median %.2f s, max %.2f s%n",
+                    lags.get(lags.size() / 2), lags.get(lags.size() - 1));
+        if (covered < recorded) {
+            System.out.printf("cobra demo: verdicts cover only %d of %d transactions%n", covered, recorded);
+            if (reject == null) return 3;
+        }
+        if (reject != null) {
+            System.out.println();
+            System.out.println("VIOLATION in round " + reject.getRound() + ":");
+            System.out.println(reject.getCertificate() != null ? reject.getCertificate().getText() : reject.getReason());
+            return 1;
+        }
+        Verdict last = vs.isEmpty() ? null : vs.get(vs.size() - 1);
+        if (last == null || unknowns > 0 || last.getPendingTxns() > 0) return 3;
+        System.out.println("every round accepted: the history is serializable" + (strict ? " (strictly)" : ""));
+        return 0;
+    }
+
+    /** Counts the transactions that reach the sink. */
+    static final class CountingSink implements org.cobraverify.collector.HistorySink {
+        private final org.cobraverify.collector.HistorySink inner;
+        private final java.util.concurrent.atomic.LongAdder n = new java.util.concurrent.atomic.LongAdder();
+
+        CountingSink(org.cobraverify.collector.HistorySink inner) { this.inner = inner; }
+
+        long count() { return n.sum(); }
+
+        @Override
+        public void record(org.cobraverify.collector.TxnRecord txn) throws java.io.IOException {
+            inner.record(txn);
+            n.increment();
+        }
+
+        @Override
+        public void endSession(String session) throws java.io.IOException { inner.endSession(session); }
+
+        @Override
+        public void close() throws java.io.IOException { inner.close(); }
+    }
+}

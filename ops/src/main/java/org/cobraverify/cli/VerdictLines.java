@@ -1,0 +1,19 @@
+package org.cobraverify.cli;
+
+import org.cobraverify.schemas.Verdict;
+
+/** How verdicts print: one line each; a rejection adds its certificate's text. */
+final class VerdictLines {
+    private VerdictLines() {}
+
+    static String line(Verdict v) {
+        String lag = v.getRoundLatestEnd() > 0 ? String.format(", lag %.1f s", (v.getVerifiedAt() * 1_000_000L - v.getRoundLatestEnd()) / 1e9) : "";
+        return String.format("round %d: %s: %s [epochs %d-%d, %d txns in the round, %d checked, %d pending; %d ms%s]",
+                v.getRound(), v.getOutcome().name().toLowerCase(), v.getReason(), v.getFirstEpoch(), v.getLastEpoch(), v.getRoundTxns(),
+                v.getCheckedTxns(), v.getPendingTxns(), v.getTotalMs(), lag);
+    }
+
+    static String full(Verdict v) {
+        return v.getCertificate() == null ? line(v) : line(v) + System.lineSeparator() + v.getCertificate().getText();
+    }
+}

@@ -1,0 +1,93 @@
+package org.cobraverify.ops.pipeline;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.apache.kafka.streams.KafkaStreams;
+import org.cobraverify.rounds.RoundVerifier;
+import org.cobraverify.schemas.serde.KafkaSchemaCatalog;
+import org.cobraverify.schemas.serde.SchemaCatalog;
+import org.cobraverify.schemas.serde.WireFormat;
+import org.cobraverify.schemas.Verdict;
+import org.cobraverify.service.VerifierService;
+import org.cobraverify.topology.PipelineTopology;
+import org.cobraverify.topology.TopologySettings;
+
+/**
+ * The topology and the verifier, started against a broker: what {@code cobra demo} and the integration
+ * tests run in one JVM (in production they are two services: {@code cobra topology}, {@code cobra verifier}).
+ */
+public final class Pipeline implements AutoCloseable {
+    private final KafkaStreams streams;
+    private VerifierService verifier;
+    private Thread verifierThread;
+    private final List<Verdict> verdicts = new CopyOnWriteArrayList<>();
+    private final String bootstrap;
+    private final RoundVerifier.Settings verifierSettings;
+    private final Consumer<Verdict> listener;
+    private volatile Throwable verifierFailure;
+
+    private Pipeline(String bootstrap, KafkaStreams streams, RoundVerifier.Settings verifierSettings, Consumer<Verdict> listener) {
+        this.bootstrap = bootstrap;
+        this.streams = streams;
+        this.verifierSettings = verifierSettings;
+        this.listener = listener;
+    }
+
+    /** Creates missing topics, publishes the schemas, starts the topology and the verifier. */
+    public static Pipeline start(String bootstrap, Path stateDir, int partitions, TopologySettings topology,
+                                 RoundVerifier.Settings verifier, Consumer<Verdict> listener) {
+        TopicSetup.ensure(bootstrap, partitions, (short) 1);
+        WireFormat wire = new WireFormat(KafkaSchemaCatalog.attach(new SchemaCatalog(), bootstrap));
+        KafkaSchemaCatalog.publish(bootstrap, wire.catalog());
+        KafkaStreams streams = new KafkaStreams(PipelineTopology.build(topology, wire),
+                PipelineTopology.config("cobra-topology", bootstrap, stateDir.toString()));
+        Pipeline p = new Pipeline(bootstrap, streams, verifier, listener);
+        streams.setUncaughtExceptionHandler(e -> {
+            System.err.println("cobra: the topology failed: " + e);
+            return org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
+        });
+        streams.start();
+        p.startVerifier();
+        return p;
+    }
+
+    /** Starts a verifier (again, after {@link #stopVerifier}: it resumes from its committed offset). */
+    public synchronized void startVerifier() {
+        VerifierService v = new VerifierService(VerifierService.Settings.defaults(bootstrap), verifierSettings, x -> {
+            verdicts.add(x);
+            listener.accept(x);
+        });
+        verifier = v;
+        verifierThread = new Thread(() -> {
+            try {
+                v.run();
+            } catch (Throwable e) {
+                verifierFailure = e;
+                System.err.println("cobra: the verifier failed: " + e);
+            }
+        }, "cobra-verifier");
+        verifierThread.start();
+    }
+
+    /** Stops the verifier abruptly between rounds or mid-round (as a crash would, short of killing the JVM). */
+    public synchronized void stopVerifier() throws InterruptedException {
+        verifier.stop();
+        verifierThread.join(TimeUnit.SECONDS.toMillis(30));
+    }
+
+    /** Verdicts this process's verifiers published, in order. */
+    public List<Verdict> verdicts() { return verdicts; }
+
+    public Throwable verifierFailure() { return verifierFailure; }
+
+    public KafkaStreams.State topologyState() { return streams.state(); }
+
+    @Override
+    public void close() throws InterruptedException {
+        stopVerifier();
+        streams.close(java.time.Duration.ofSeconds(30));
+    }
+}

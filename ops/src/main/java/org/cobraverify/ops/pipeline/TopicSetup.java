@@ -1,0 +1,56 @@
+package org.cobraverify.ops.pipeline;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.config.TopicConfig;
+import org.cobraverify.topology.Topics;
+
+/**
+ * Creates the pipeline's topics where they are missing (DESIGN §3): the session-keyed ones with
+ * {@code partitions} partitions, the ordered ones with one, the catalog and frontiers compacted.
+ * Existing topics are left alone, but a session-keyed pair with different partition counts is refused,
+ * because one task must see a session's operations and its fence epochs.
+ */
+public final class TopicSetup {
+    private TopicSetup() {}
+
+    public static List<NewTopic> topics(int partitions, short replication) {
+        List<NewTopic> l = new ArrayList<>();
+        l.add(new NewTopic(Topics.OPS, partitions, replication));
+        l.add(new NewTopic(Topics.FENCE_EPOCHS, partitions, replication));
+        for (String t : List.of(Topics.FENCES, Topics.TXNS, Topics.ROUNDS, Topics.VERDICTS, Topics.DEAD_LETTERS))
+            l.add(new NewTopic(t, 1, replication));
+        Map<String, String> compacted = Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT);
+        l.add(new NewTopic(Topics.SCHEMAS, 1, replication).configs(compacted));
+        l.add(new NewTopic(Topics.GC_FRONTIERS, 1, replication).configs(compacted));
+        return l;
+    }
+
+    /** Creates what is missing; returns the names created. */
+    public static List<String> ensure(String bootstrap, int partitions, short replication) {
+        Properties p = new Properties();
+        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        try (Admin admin = Admin.create(p)) {
+            Set<String> existing = admin.listTopics().names().get();
+            List<NewTopic> missing = topics(partitions, replication).stream().filter(t -> !existing.contains(t.name())).toList();
+            if (!missing.isEmpty()) admin.createTopics(missing).all().get();
+            var d = admin.describeTopics(List.of(Topics.OPS, Topics.FENCE_EPOCHS)).allTopicNames().get();
+            int a = d.get(Topics.OPS).partitions().size(), b = d.get(Topics.FENCE_EPOCHS).partitions().size();
+            if (a != b) throw new IllegalStateException(Topics.OPS + " has " + a + " partitions but " + Topics.FENCE_EPOCHS + " has " + b
+                    + "; they must be equal (one task sees a session's operations and its fence epochs)");
+            return missing.stream().map(NewTopic::name).toList();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while creating topics", e);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("cannot create the pipeline's topics on " + bootstrap + ": " + e.getCause().getMessage(), e.getCause());
+        }
+    }
+}
