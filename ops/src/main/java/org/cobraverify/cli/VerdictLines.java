@@ -7,7 +7,8 @@ final class VerdictLines {
     private VerdictLines() {}
 
     static String line(Verdict v) {
-        String lag = v.getRoundLatestEnd() > 0 ? String.format(", lag %.1f s", (v.getVerifiedAt() * 1_000_000L - v.getRoundLatestEnd()) / 1e9) : "";
+        String lag = v.getRoundLatestEnd() > 0 ? String.format(", lag %.1f s (%.1f s after the cut)", (v.getVerifiedAt() * 1_000_000L - v.getRoundLatestEnd()) / 1e9,
+                (v.getVerifiedAt() - v.getRoundCutAt()) / 1e3) : "";
         return String.format("round %d: %s: %s [epochs %d-%d, %d txns in the round, %d checked, %d pending; %d ms%s]",
                 v.getRound(), v.getOutcome().name().toLowerCase(), v.getReason(), v.getFirstEpoch(), v.getLastEpoch(), v.getRoundTxns(),
                 v.getCheckedTxns(), v.getPendingTxns(), v.getTotalMs(), lag);

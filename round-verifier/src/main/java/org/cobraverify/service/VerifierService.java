@@ -56,6 +56,15 @@ public final class VerifierService implements AutoCloseable {
     private final AtomicBoolean running = new AtomicBoolean(true);
     private volatile KafkaConsumer<String, byte[]> consumer;
     private volatile long replayedRounds = -1;
+    private volatile CrashPoint crashPoint = round -> {};
+
+    /** Called after a round's verdict is sent and before its transaction commits: tests make the service die there. */
+    public interface CrashPoint {
+        void reached(long round);
+    }
+
+    /** Installs a crash point (tests: an exception thrown there ends {@link #run} with the transaction open). */
+    public void crashPoint(CrashPoint p) { this.crashPoint = p; }
 
     public VerifierService(Settings settings, RoundVerifier.Settings verifierSettings, Consumer<Verdict> listener) {
         this.settings = settings;
@@ -119,6 +128,7 @@ public final class VerifierService implements AutoCloseable {
                         prod.beginTransaction();
                         prod.send(new ProducerRecord<>(settings.verdictsTopic(), Long.toString(v.getRound()), wire.encode(v)));
                         prod.sendOffsetsToTransaction(Map.of(tp, new OffsetAndMetadata(r.offset() + 1)), cons.groupMetadata());
+                        crashPoint.reached(v.getRound());
                         prod.commitTransaction();
                         listener.accept(v);
                     } else if (!replay) {

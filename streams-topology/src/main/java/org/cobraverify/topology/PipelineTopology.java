@@ -9,7 +9,6 @@ import org.cobraverify.schemas.CutterMeta;
 import org.cobraverify.schemas.CutterSession;
 import org.cobraverify.schemas.FenceChainHead;
 import org.cobraverify.schemas.OpenSession;
-import org.cobraverify.schemas.SessionBuffer;
 import org.cobraverify.schemas.serde.AvroSerde;
 import org.cobraverify.schemas.serde.WireFormat;
 
@@ -21,7 +20,7 @@ import org.cobraverify.schemas.serde.WireFormat;
  *                    ├─▶ assemble ─▶ cobra.txns ─▶ cut-rounds ─▶ cobra.rounds
  * cobra.fence-epochs ┘      │  ▲                     (cutter-* stores)
  *   (open-sessions,         ▼  │
- *    session-buffers)   cobra.fences ─▶ chain-fences (fence-* stores)
+ *    session-waiting)   cobra.fences ─▶ chain-fences (fence-* stores)
  * every processor ─▶ cobra.dead-letters
  * </pre>
  */
@@ -39,8 +38,8 @@ public final class PipelineTopology {
         t.addProcessor("assemble", () -> new SessionAssembler(wire, settings), "ops");
         t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(SessionAssembler.OPEN), str,
                 new AvroSerde<>(wire, OpenSession.class)).withCachingEnabled(), "assemble");
-        t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(SessionAssembler.BUFFERS), str,
-                new AvroSerde<>(wire, SessionBuffer.class)).withCachingEnabled(), "assemble");
+        // no cache: prefix scans over a caching store copy the cache's key set each time
+        t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(SessionAssembler.WAITING), str, bytes), "assemble");
 
         t.addSource("fences", str.deserializer(), bytes.deserializer(), Topics.FENCES);
         t.addProcessor("chain-fences", () -> new FenceChain(wire, settings), "fences");
@@ -53,7 +52,7 @@ public final class PipelineTopology {
         t.addProcessor("cut-rounds", () -> new RoundCutter(wire, settings), "txns");
         t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(RoundCutter.SESSIONS), str,
                 new AvroSerde<>(wire, CutterSession.class)), "cut-rounds");
-        t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(RoundCutter.BUFFER), str, bytes).withCachingEnabled(), "cut-rounds");
+        t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(RoundCutter.BUFFER), str, bytes), "cut-rounds");
         t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(RoundCutter.META), str,
                 new AvroSerde<>(wire, CutterMeta.class)), "cut-rounds");
 
@@ -76,9 +75,9 @@ public final class PipelineTopology {
         p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir);
         p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
+        p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 2);
         p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, -1);
         p.put(StreamsConfig.producerPrefix("linger.ms"), 5);
-        p.put(StreamsConfig.producerPrefix("compression.type"), "lz4");
         return p;
     }
 }

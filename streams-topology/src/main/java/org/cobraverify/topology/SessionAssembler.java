@@ -14,7 +14,6 @@ import org.apache.kafka.streams.state.KeyValueStore;
 import org.cobraverify.schemas.OpKind;
 import org.cobraverify.schemas.OpenSession;
 import org.cobraverify.schemas.Operation;
-import org.cobraverify.schemas.SessionBuffer;
 import org.cobraverify.schemas.SessionEnd;
 import org.cobraverify.schemas.SessionStart;
 import org.cobraverify.schemas.Transaction;
@@ -37,13 +36,15 @@ import org.cobraverify.schemas.serde.WireFormat;
  * its first operation on.
  */
 final class SessionAssembler implements Processor<String, byte[], String, byte[]> {
-    static final String OPEN = "open-sessions", BUFFERS = "session-buffers";
+    static final String OPEN = "open-sessions", WAITING = "session-waiting";
 
     private final WireFormat wire;
     private final TopologySettings settings;
     private ProcessorContext<String, byte[]> ctx;
     private KeyValueStore<String, OpenSession> open;
-    private KeyValueStore<String, SessionBuffer> buffers;
+    private KeyValueStore<String, byte[]> waiting; // session \0 index -> finished transaction, in session order
+    // write-through cache of open-sessions (the store is the truth; a new task instance starts empty)
+    private final java.util.Map<String, OpenSession> cache = new java.util.HashMap<>();
 
     SessionAssembler(WireFormat wire, TopologySettings settings) {
         this.wire = wire;
@@ -54,7 +55,7 @@ final class SessionAssembler implements Processor<String, byte[], String, byte[]
     public void init(ProcessorContext<String, byte[]> context) {
         ctx = context;
         open = context.getStateStore(OPEN);
-        buffers = context.getStateStore(BUFFERS);
+        waiting = context.getStateStore(WAITING);
         context.schedule(Duration.ofMillis(settings.punctuateMs()), PunctuationType.WALL_CLOCK_TIME, this::retireSilent);
     }
 
@@ -79,9 +80,9 @@ final class SessionAssembler implements Processor<String, byte[], String, byte[]
             return;
         }
         String s = op.getSession();
-        OpenSession st = open.get(s);
+        OpenSession st = session(s);
         if (st == null) {
-            st = new OpenSession(0L, 0L, null, null, 0L, now(), new ArrayList<>(), false, false);
+            st = OpenSession.newBuilder().setLastSeq(0L).setTxnCount(0L).setLastActivity(now()).setEarly(new ArrayList<>()).build();
             ctx.forward(new Record<>(s, wire.encode(new SessionStart(s)), rec.timestamp()), PipelineTopology.TO_TXNS);
         }
         if (st.getEnded()) {
@@ -105,7 +106,32 @@ final class SessionAssembler implements Processor<String, byte[], String, byte[]
             apply(rec, st, op);
         }
         drainEarly(rec, st);
+        save(s, st);
+    }
+
+    private OpenSession session(String s) {
+        OpenSession st = cache.get(s);
+        if (st == null) {
+            st = open.get(s);
+            if (st != null) cache.put(s, st);
+        }
+        return st;
+    }
+
+    private void save(String s, OpenSession st) {
+        cache.put(s, st);
         open.put(s, st);
+    }
+
+    private static String waitingKey(String session, long index) { return session + '\0' + String.format("%019d", index); }
+
+    /** The session's waiting transactions, in session order, with their store keys. */
+    private List<KeyValue<String, byte[]>> waitingOf(String s) {
+        List<KeyValue<String, byte[]>> out = new ArrayList<>();
+        try (KeyValueIterator<String, byte[]> it = waiting.prefixScan(s + '\0', new org.apache.kafka.common.serialization.StringSerializer())) {
+            while (it.hasNext()) out.add(it.next());
+        }
+        return out;
     }
 
     /** Applies the operations waiting ahead of a gap that has just been filled. */
@@ -184,12 +210,13 @@ final class SessionAssembler implements Processor<String, byte[], String, byte[]
         t.setFence(status == TxnStatus.COMMITTED && isFence(t, settings.fenceKey()));
         st.setLastFinishedTxn(t.getId());
         String s = t.getSession();
-        SessionBuffer b = buffers.get(s);
-        List<Transaction> list = b == null ? new ArrayList<>() : new ArrayList<>(b.getTxns());
-        list.add(t);
-        buffers.put(s, new SessionBuffer(list));
-        if (t.getFence()) ctx.forward(new Record<>(FenceChain.KEY, wire.encode(t), rec.timestamp()), PipelineTopology.TO_FENCES);
-        if (list.size() > settings.maxBufferedTxns()) release(st, s, rec.timestamp());
+        waiting.put(waitingKey(s, t.getSessionIndex()), wire.encode(t));
+        st.setWaiting(st.getWaiting() + 1);
+        if (t.getFence()) {
+            st.setWaitingFences(st.getWaitingFences() + 1);
+            ctx.forward(new Record<>(FenceChain.KEY, wire.encode(t), rec.timestamp()), PipelineTopology.TO_FENCES);
+        }
+        if (st.getWaiting() > settings.maxBufferedTxns()) release(st, s, rec.timestamp());
     }
 
     /** A committed read-modify-write of the fence key. */
@@ -213,30 +240,37 @@ final class SessionAssembler implements Processor<String, byte[], String, byte[]
             return;
         }
         String s = f.getSession();
-        OpenSession st = open.get(s);
-        SessionBuffer b = buffers.get(s);
+        OpenSession st = session(s);
         if (st == null) {
             dead(rec, "epoch " + f.getEpoch() + " for fence " + f.getId() + " of session " + s + ", which this task never saw");
             return;
         }
-        List<Transaction> list = b == null ? List.of() : b.getTxns();
-        int at = -1;
-        for (int i = 0; i < list.size(); i++) if (list.get(i).getId().equals(f.getId())) { at = i; break; }
         long e = f.getEpoch();
+        List<KeyValue<String, byte[]>> list = waitingOf(s);
+        int at = -1;
+        List<Transaction> txns = new ArrayList<>(list.size());
+        for (int i = 0; i < list.size() && at < 0; i++) {
+            Transaction t = wire.decode(list.get(i).value, Transaction.class);
+            txns.add(t);
+            if (t.getId().equals(f.getId())) at = i;
+        }
         if (at < 0) {
-            // released earlier (timeout or session end) with the last epoch known then; only remember the epoch
+            // released earlier (timeout or too many waiting) with the last epoch known then; only remember the epoch
             st.setLastEpoch(Math.max(st.getLastEpoch(), e));
-            open.put(s, st);
+            save(s, st);
             return;
         }
         long before = Math.max(e - 1, st.getLastEpoch());
-        for (int i = 0; i < at; i++) emit(list.get(i), before, rec.timestamp());
-        emit(list.get(at), Math.max(e, st.getLastEpoch()), rec.timestamp());
+        for (int i = 0; i < at; i++) emit(txns.get(i), before, rec.timestamp());
+        emit(txns.get(at), Math.max(e, st.getLastEpoch()), rec.timestamp());
+        for (int i = 0; i <= at; i++) waiting.delete(list.get(i).key);
         st.setLastEpoch(Math.max(e, st.getLastEpoch()));
-        List<Transaction> rest = new ArrayList<>(list.subList(at + 1, list.size()));
-        if (rest.isEmpty()) buffers.delete(s); else buffers.put(s, new SessionBuffer(rest));
+        st.setWaiting(st.getWaiting() - (at + 1));
+        long fences = 0;
+        for (int i = 0; i <= at; i++) if (txns.get(i).getFence()) fences++;
+        st.setWaitingFences(Math.max(0, st.getWaitingFences() - fences));
         if (st.getEnded()) endIfSettled(st, s, rec.timestamp());
-        open.put(s, st);
+        save(s, st);
     }
 
     /**
@@ -244,8 +278,7 @@ final class SessionAssembler implements Processor<String, byte[], String, byte[]
      * the rest (after its last fence) is released with its last epoch and the {@link SessionEnd} follows.
      */
     private void endIfSettled(OpenSession st, String s, long timestamp) {
-        SessionBuffer b = buffers.get(s);
-        if (b != null && b.getTxns().stream().anyMatch(Transaction::getFence)) return;
+        if (st.getWaitingFences() > 0) return;
         release(st, s, timestamp);
         ctx.forward(new Record<>(s, wire.encode(new SessionEnd(s, st.getTxnCount(), "closed")), timestamp), PipelineTopology.TO_TXNS);
     }
@@ -257,10 +290,13 @@ final class SessionAssembler implements Processor<String, byte[], String, byte[]
 
     /** Emits every waiting transaction of the session with its last epoch. */
     private void release(OpenSession st, String s, long timestamp) {
-        SessionBuffer b = buffers.get(s);
-        if (b == null) return;
-        for (Transaction t : b.getTxns()) emit(t, st.getLastEpoch(), timestamp);
-        buffers.delete(s);
+        if (st.getWaiting() == 0) return;
+        for (KeyValue<String, byte[]> kv : waitingOf(s)) {
+            emit(wire.decode(kv.value, Transaction.class), st.getLastEpoch(), timestamp);
+            waiting.delete(kv.key);
+        }
+        st.setWaiting(0L);
+        st.setWaitingFences(0L);
     }
 
     /** Punctuation: sessions silent past the timeout release what they hold and stop holding back epoch_agree. */
@@ -278,7 +314,7 @@ final class SessionAssembler implements Processor<String, byte[], String, byte[]
             st.setRetired(true);
             release(st, kv.key, now);
             ctx.forward(new Record<>(kv.key, wire.encode(new SessionEnd(kv.key, st.getTxnCount(), "timeout")), now), PipelineTopology.TO_TXNS);
-            open.put(kv.key, st);
+            save(kv.key, st);
         }
     }
 

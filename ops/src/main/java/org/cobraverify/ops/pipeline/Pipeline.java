@@ -50,16 +50,30 @@ public final class Pipeline implements AutoCloseable {
             return org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
         });
         streams.start();
+        long deadline = System.nanoTime() + 120_000_000_000L;
+        while (streams.state() != KafkaStreams.State.RUNNING && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
         p.startVerifier();
         return p;
     }
 
     /** Starts a verifier (again, after {@link #stopVerifier}: it resumes from its committed offset). */
-    public synchronized void startVerifier() {
+    public synchronized void startVerifier() { startVerifier(null); }
+
+    /** As {@link #startVerifier()}, with a crash point (tests). */
+    public synchronized void startVerifier(VerifierService.CrashPoint crash) {
+        verifierFailure = null;
         VerifierService v = new VerifierService(VerifierService.Settings.defaults(bootstrap), verifierSettings, x -> {
             verdicts.add(x);
             listener.accept(x);
         });
+        if (crash != null) v.crashPoint(crash);
         verifier = v;
         verifierThread = new Thread(() -> {
             try {
@@ -71,6 +85,9 @@ public final class Pipeline implements AutoCloseable {
         }, "cobra-verifier");
         verifierThread.start();
     }
+
+    /** Whether the verifier's thread is still running. */
+    public boolean verifierRunning() { return verifierThread != null && verifierThread.isAlive(); }
 
     /** Stops the verifier abruptly between rounds or mid-round (as a crash would, short of killing the JVM). */
     public synchronized void stopVerifier() throws InterruptedException {

@@ -35,7 +35,7 @@ public final class SchemaCatalog implements SchemaStore {
             RoundEnd.getClassSchema(), Verdict.getClassSchema(), GcFrontier.getClassSchema(), DeadLetter.getClassSchema(),
             org.cobraverify.schemas.SessionEnd.getClassSchema(), org.cobraverify.schemas.SessionStart.getClassSchema(),
             // state of the topology's stores (their changelog topics are on the wire too)
-            org.cobraverify.schemas.OpenSession.getClassSchema(), org.cobraverify.schemas.SessionBuffer.getClassSchema(),
+            org.cobraverify.schemas.OpenSession.getClassSchema(),
             org.cobraverify.schemas.FenceChainHead.getClassSchema(), org.cobraverify.schemas.CutterSession.getClassSchema(),
             org.cobraverify.schemas.CutterMeta.getClassSchema());
     /** Nested records: not on topics on their own, listed so every generated class is accounted for. */

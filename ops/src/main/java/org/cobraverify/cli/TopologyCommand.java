@@ -1,0 +1,68 @@
+package org.cobraverify.cli;
+
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import org.apache.kafka.streams.KafkaStreams;
+import org.cobraverify.ops.pipeline.TopicSetup;
+import org.cobraverify.schemas.serde.KafkaSchemaCatalog;
+import org.cobraverify.schemas.serde.SchemaCatalog;
+import org.cobraverify.schemas.serde.WireFormat;
+import org.cobraverify.topology.PipelineTopology;
+import org.cobraverify.topology.TopologySettings;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code cobra topology}: the Kafka Streams service (operations to transactions to rounds) against a cluster. */
+@Command(name = "topology", mixinStandardHelpOptions = true,
+        description = "Runs the Kafka Streams topology: assembles operations into transactions, assigns epochs, cuts rounds.")
+public final class TopologyCommand implements Callable<Integer> {
+    @Option(names = "--bootstrap", required = true, paramLabel = "SERVERS", description = "Kafka bootstrap servers.")
+    String bootstrap;
+
+    @Option(names = "--application-id", description = "Kafka Streams application id (default: ${DEFAULT-VALUE}).")
+    String applicationId = "cobra-topology";
+
+    @Option(names = "--state-dir", description = "Where the RocksDB state stores live (default: ${DEFAULT-VALUE}).")
+    Path stateDir = Path.of(System.getProperty("java.io.tmpdir"), "cobra-streams");
+
+    @Option(names = "--partitions", description = "Partitions of cobra.ops and cobra.fence-epochs when creating them (default: ${DEFAULT-VALUE}).")
+    int partitions = 4;
+
+    @Option(names = "--replication", description = "Replication factor when creating topics (default: ${DEFAULT-VALUE}).")
+    short replication = 1;
+
+    @Option(names = "--round-size", description = "Transactions per round, at least (default: ${DEFAULT-VALUE}).")
+    int roundSize = 5000;
+
+    @Option(names = "--session-timeout-ms", description = "Retire a session silent this long (default: ${DEFAULT-VALUE}).")
+    long sessionTimeoutMs = 30_000;
+
+    @Option(names = "--idle-cut-ms", description = "Cut what is closed after this long without input (default: ${DEFAULT-VALUE}).")
+    long idleCutMs = 2_000;
+
+    @Option(names = "--fence-key", description = "The key fence transactions read and write (default: ${DEFAULT-VALUE}).")
+    String fenceKey = "EPOCH";
+
+    @Override
+    public Integer call() throws Exception {
+        var created = TopicSetup.ensure(bootstrap, partitions, replication);
+        if (!created.isEmpty()) System.err.println("cobra topology: created topics " + created);
+        WireFormat wire = new WireFormat(KafkaSchemaCatalog.attach(new SchemaCatalog(), bootstrap));
+        KafkaSchemaCatalog.publish(bootstrap, wire.catalog());
+        TopologySettings d = TopologySettings.defaults();
+        TopologySettings ts = new TopologySettings(fenceKey, roundSize, sessionTimeoutMs, idleCutMs, d.fenceGapTimeoutMs(), d.punctuateMs(),
+                d.maxEarlyOps(), d.maxBufferedTxns());
+        CountDownLatch stopped = new CountDownLatch(1);
+        try (KafkaStreams streams = new KafkaStreams(PipelineTopology.build(ts, wire), PipelineTopology.config(applicationId, bootstrap, stateDir.toString()))) {
+            streams.setStateListener((now, before) -> {
+                System.err.println("cobra topology: " + before + " -> " + now);
+                if (now == KafkaStreams.State.NOT_RUNNING || now == KafkaStreams.State.ERROR) stopped.countDown();
+            });
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> { streams.close(); stopped.countDown(); }));
+            streams.start();
+            stopped.await();
+        }
+        return 0;
+    }
+}

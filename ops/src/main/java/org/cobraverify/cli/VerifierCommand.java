@@ -1,0 +1,46 @@
+package org.cobraverify.cli;
+
+import java.util.concurrent.Callable;
+import org.cobraverify.checker.CheckOptions;
+import org.cobraverify.rounds.RoundVerifier;
+import org.cobraverify.service.VerifierService;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code cobra verifier}: the round-verifier service against a cluster. */
+@Command(name = "verifier", mixinStandardHelpOptions = true,
+        description = "Runs the round verifier: checks each round of cobra.rounds and publishes one verdict per round to cobra.verdicts.")
+public final class VerifierCommand implements Callable<Integer> {
+    @Option(names = "--bootstrap", required = true, paramLabel = "SERVERS", description = "Kafka bootstrap servers.")
+    String bootstrap;
+
+    @Option(names = "--id", description = "Transactional id (one running verifier per id; default: ${DEFAULT-VALUE}).")
+    String id = "cobra-verifier-0";
+
+    @Option(names = "--group", description = "Consumer group holding the committed offset (default: ${DEFAULT-VALUE}).")
+    String group = "cobra-verifier";
+
+    @Option(names = "--strict", description = "Check strict serializability.")
+    boolean strict;
+
+    @Option(names = "--drift", paramLabel = "MS", description = "Clock drift allowed in strict mode (default: ${DEFAULT-VALUE}).")
+    long driftMs = 100;
+
+    @Option(names = "--timeout", paramLabel = "SECONDS", description = "Budget per round; past it the verdict is unknown (default: ${DEFAULT-VALUE}).")
+    double timeout = 60;
+
+    @Option(names = "--pending-rounds", description = "Rounds a read may wait for its write before verdicts turn unknown (default: ${DEFAULT-VALUE}).")
+    int pendingRounds = 20;
+
+    @Override
+    public Integer call() {
+        CheckOptions co = CheckOptions.defaults().withTimeout(timeout);
+        if (strict) co = co.withStrict(driftMs * 1_000_000L);
+        VerifierService.Settings s = new VerifierService.Settings(bootstrap, "cobra.rounds", "cobra.verdicts", "cobra.dead-letters", group, id);
+        VerifierService v = new VerifierService(s, new RoundVerifier.Settings(co, pendingRounds), x -> System.out.println(VerdictLines.full(x)));
+        Runtime.getRuntime().addShutdownHook(new Thread(v::stop));
+        System.err.println("cobra verifier: consuming cobra.rounds on " + bootstrap + " as " + id);
+        v.run();
+        return 0;
+    }
+}
