@@ -17,13 +17,16 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.cobraverify.schemas.OpKind;
 import org.cobraverify.schemas.Operation;
+import org.cobraverify.schemas.OperationBatch;
 import org.cobraverify.schemas.serde.KafkaSchemaCatalog;
 import org.cobraverify.schemas.serde.WireFormat;
 
 /**
  * Publishes every operation of every transaction (BEGIN, each READ and WRITE, then COMMIT, ABORT or
  * UNKNOWN) to the operations topic, keyed by session, numbered by {@code seq} from 1 per session, and
- * an END when a session closes. Idempotent producer, {@code acks=all}.
+ * an END when a session closes: by default a transaction's operations in one {@link OperationBatch}
+ * record (a tenth of the records for the topology to handle), or one record each. Idempotent producer,
+ * {@code acks=all}.
  *
  * <p>Failure contract: a send the broker refuses (or that times out) is remembered; the next
  * {@link #record} of any session and {@link #close} throw, naming the transaction whose operation was
@@ -33,7 +36,7 @@ import org.cobraverify.schemas.serde.WireFormat;
 public final class KafkaSink implements HistorySink {
     private final KafkaProducer<String, byte[]> producer;
     private final String topic;
-    private final boolean waitForAck;
+    private final boolean waitForAck, batched;
     private final WireFormat wire = WireFormat.standalone();
     private final Map<String, long[]> seqs = new ConcurrentHashMap<>();
     private final AtomicReference<String> failure = new AtomicReference<>();
@@ -44,8 +47,15 @@ public final class KafkaSink implements HistorySink {
      * @param bootstrap the Kafka servers
      * @param overrides producer settings that replace the defaults (for example {@code delivery.timeout.ms})
      */
-    public KafkaSink(String bootstrap, String topic, boolean waitForAck, Properties overrides) {
+    public KafkaSink(String bootstrap, String topic, boolean waitForAck, Properties overrides) { this(bootstrap, topic, waitForAck, true, overrides); }
+
+    /**
+     * @param batched true: each transaction's operations (BEGIN to its outcome) travel in one {@link OperationBatch}
+     *     record; false: one {@link Operation} record per operation
+     */
+    public KafkaSink(String bootstrap, String topic, boolean waitForAck, boolean batched, Properties overrides) {
         this.topic = topic;
+        this.batched = batched;
         this.waitForAck = waitForAck;
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
@@ -53,7 +63,6 @@ public final class KafkaSink implements HistorySink {
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
         p.put(ProducerConfig.LINGER_MS_CONFIG, "5");
         p.put(ProducerConfig.BATCH_SIZE_CONFIG, Integer.toString(256 * 1024));
-        p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
         p.put(ProducerConfig.CLIENT_ID_CONFIG, "cobra-interceptor");
         p.putAll(overrides);
         KafkaSchemaCatalog.publish(bootstrap, wire.catalog());
@@ -67,15 +76,18 @@ public final class KafkaSink implements HistorySink {
         check();
         long[] seq = seqs.computeIfAbsent(t.session(), s -> new long[1]);
         List<Future<RecordMetadata>> sent = waitForAck ? new ArrayList<>(t.ops().size() + 2) : null;
-        send(sent, t, op(t, ++seq[0], OpKind.BEGIN, null, null, t.start()));
+        List<Operation> ops = new ArrayList<>(t.ops().size() + 2);
+        ops.add(op(t, ++seq[0], OpKind.BEGIN, null, null, t.start()));
         for (TxnRecord.Op o : t.ops())
-            send(sent, t, op(t, ++seq[0], o.write() ? OpKind.WRITE : OpKind.READ, o.key(), o.value(), t.end()));
+            ops.add(op(t, ++seq[0], o.write() ? OpKind.WRITE : OpKind.READ, o.key(), o.value(), t.start()));
         OpKind outcome = switch (t.status()) {
             case COMMITTED -> OpKind.COMMIT;
             case ABORTED -> OpKind.ABORT;
             case UNKNOWN -> OpKind.UNKNOWN;
         };
-        send(sent, t, op(t, ++seq[0], outcome, null, null, t.end()));
+        ops.add(op(t, ++seq[0], outcome, null, null, t.end()));
+        if (batched) send(sent, t, wire.encode(new OperationBatch(t.session(), ops)), ops.get(0).getSeq() + ".." + ops.get(ops.size() - 1).getSeq());
+        else for (Operation o : ops) send(sent, t, wire.encode(o), o.getSeq() + " (" + o.getKind() + ")");
         if (sent != null) await(sent, t.id());
         recorded.increment();
     }
@@ -97,9 +109,9 @@ public final class KafkaSink implements HistorySink {
         return new Operation(t.session(), seq, t.id(), kind, key, value, time);
     }
 
-    private void send(List<Future<RecordMetadata>> sent, TxnRecord t, Operation op) {
-        Future<RecordMetadata> f = producer.send(new ProducerRecord<>(topic, op.getSession(), wire.encode(op)), (m, e) -> {
-            if (e != null) failure.compareAndSet(null, "operation " + op.getSeq() + " (" + op.getKind() + ") of transaction " + t.id()
+    private void send(List<Future<RecordMetadata>> sent, TxnRecord t, byte[] value, String what) {
+        Future<RecordMetadata> f = producer.send(new ProducerRecord<>(topic, t.session(), value), (m, e) -> {
+            if (e != null) failure.compareAndSet(null, "operation " + what + " of transaction " + t.id()
                     + " in session " + t.session() + " was not published to " + topic + ": " + e.getMessage());
         });
         if (sent != null) sent.add(f);

@@ -13,6 +13,7 @@ import org.cobraverify.collector.KvStore;
 import org.cobraverify.collector.Recorder;
 import org.cobraverify.collector.RocksDbStore;
 import org.cobraverify.ops.kafka.EmbeddedKafka;
+import org.cobraverify.ops.pipeline.LagProbe;
 import org.cobraverify.ops.pipeline.Pipeline;
 import org.cobraverify.rounds.RoundVerifier;
 import org.cobraverify.schemas.Outcome;
@@ -98,15 +99,15 @@ public final class DemoCommand implements Callable<Integer> {
                 long recorded;
                 WorkloadRunner.Result r;
                 long wl0;
-                try (KvStore s = store) {
+                try (KvStore s = store; LagProbe lag = new LagProbe(bootstrap)) {
                     KafkaSink sink = new KafkaSink(bootstrap, Topics.OPS, false, producer);
                     CountingSink counting = new CountingSink(sink);
                     Recorder rec = new Recorder(s, counting, new Recorder.Options(fenceEvery, "EPOCH"));
                     wl0 = System.nanoTime();
                     try {
                         r = WorkloadRunner.runWithProgress(w, s, rec, clients, txns, seed, p -> System.err.printf(
-                                "  .. %d transactions recorded, %d rounds verified, verdicts cover %d%n",
-                                counting.count(), verdicts.size(), covered(verdicts)));
+                                "  .. %d transactions recorded, %d rounds verified, verdicts cover %d; records behind: %s%n",
+                                counting.count(), verdicts.size(), covered(verdicts), LagProbe.format(lag.lags("cobra-topology", "cobra-verifier"))));
                     } finally {
                         rec.close();
                     }
@@ -116,7 +117,17 @@ public final class DemoCommand implements Callable<Integer> {
                 System.err.printf("cobra demo: workload done: %d transactions recorded (%d committed, %d aborted, %d unknown, %d fences) in %.1f s (%.0f txn/s); waiting for the last verdicts%n",
                         recorded, r.committed(), r.aborted(), r.unknown(), r.fences(), (wl1 - wl0) / 1e9, recorded / ((wl1 - wl0) / 1e9));
                 long deadline = System.nanoTime() + 120_000_000_000L;
-                while (covered(verdicts) < recorded && System.nanoTime() < deadline && pipeline.verifierFailure() == null) Thread.sleep(50);
+                long nextReport = System.nanoTime() + 1_000_000_000L;
+                try (LagProbe lag = new LagProbe(bootstrap)) {
+                    while (covered(verdicts) < recorded && System.nanoTime() < deadline && pipeline.verifierFailure() == null) {
+                        Thread.sleep(50);
+                        if (System.nanoTime() > nextReport) {
+                            nextReport += 1_000_000_000L;
+                            System.err.printf("  .. %d rounds verified, verdicts cover %d of %d; records behind: %s%n", verdicts.size(), covered(verdicts),
+                                    recorded, LagProbe.format(lag.lags("cobra-topology", "cobra-verifier")));
+                        }
+                    }
+                }
                 long done = System.nanoTime();
                 return summary(verdicts, recorded, wl0, wl1, done, firstReject.get());
             }

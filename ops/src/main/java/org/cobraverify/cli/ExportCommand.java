@@ -79,7 +79,7 @@ public final class ExportCommand implements Callable<Integer> {
                     try {
                         if (!wire.typeOf(r.value()).equals(Transaction.getClassSchema().getFullName())) continue;
                         Transaction t = wire.decode(r.value(), Transaction.class);
-                        if (maxRound != null && t.getRound() > maxRound) continue;
+                        if (maxRound != null && r.key() != null && Long.parseLong(r.key()) > maxRound) continue; // cobra.rounds: key = round
                         txns.add(t);
                     } catch (MalformedRecordException e) {
                         System.err.printf("cobra export: skipped %s/%d@%d: %s%n", r.topic(), r.partition(), r.offset(), e.getMessage());

@@ -85,6 +85,7 @@ public final class VerifierService implements AutoCloseable {
         c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         c.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "5000");
+        c.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, "50");
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrap());
         p.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, settings.transactionalId());

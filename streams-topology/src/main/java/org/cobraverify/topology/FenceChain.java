@@ -42,6 +42,7 @@ final class FenceChain implements Processor<String, byte[], String, byte[]> {
     private KeyValueStore<String, FenceChainHead> head;
     private KeyValueStore<String, byte[]> pending;
     private KeyValueStore<String, Long> byWrite;
+    private long pendingCount = -1; // -1: not counted yet in this instance
 
     FenceChain(WireFormat wire, TopologySettings settings) {
         this.wire = wire;
@@ -85,7 +86,9 @@ final class FenceChain implements Processor<String, byte[], String, byte[]> {
             stamp(f, 1, rec.timestamp()); // a second genesis: it read the initial state after a fence had written
             return;
         }
+        anyPending();
         pending.put(pendingKey(r, f.getId()), rec.value());
+        pendingCount++;
         drain(h, rec.timestamp());
     }
 
@@ -95,7 +98,9 @@ final class FenceChain implements Processor<String, byte[], String, byte[]> {
             String hw = h.getHeadWrite() == null ? "" : h.getHeadWrite();
             List<KeyValue<String, byte[]>> readers = readersOf(hw);
             if (readers.isEmpty()) break;
+            anyPending();
             for (KeyValue<String, byte[]> kv : readers) pending.delete(kv.key);
+            pendingCount -= readers.size();
             Transaction next = wire.decode(readers.get(0).value, Transaction.class);
             long epoch = h.getEpoch() + 1;
             stamp(next, epoch, timestamp);
@@ -140,10 +145,15 @@ final class FenceChain implements Processor<String, byte[], String, byte[]> {
         return out;
     }
 
+    /** Whether fences wait; counted in memory (a scan of the store would step over every deleted fence). */
     private boolean anyPending() {
-        try (KeyValueIterator<String, byte[]> it = pending.all()) {
-            return it.hasNext();
+        if (pendingCount < 0) {
+            pendingCount = 0;
+            try (KeyValueIterator<String, byte[]> it = pending.all()) {
+                while (it.hasNext()) { it.next(); pendingCount++; }
+            }
         }
+        return pendingCount > 0;
     }
 
     private void stamp(Transaction f, long epoch, long timestamp) {

@@ -44,17 +44,17 @@ public final class PipelineTopology {
         t.addSource("fences", str.deserializer(), bytes.deserializer(), Topics.FENCES);
         t.addProcessor("chain-fences", () -> new FenceChain(wire, settings), "fences");
         t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(FenceChain.HEAD), str,
-                new AvroSerde<>(wire, FenceChainHead.class)), "chain-fences");
+                new AvroSerde<>(wire, FenceChainHead.class)).withCachingEnabled(), "chain-fences");
         t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(FenceChain.PENDING), str, bytes), "chain-fences");
         t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(FenceChain.BY_WRITE), str, Serdes.Long()), "chain-fences");
 
         t.addSource("txns", str.deserializer(), bytes.deserializer(), Topics.TXNS);
         t.addProcessor("cut-rounds", () -> new RoundCutter(wire, settings), "txns");
         t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(RoundCutter.SESSIONS), str,
-                new AvroSerde<>(wire, CutterSession.class)), "cut-rounds");
+                new AvroSerde<>(wire, CutterSession.class)).withCachingEnabled(), "cut-rounds");
         t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(RoundCutter.BUFFER), str, bytes), "cut-rounds");
         t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(RoundCutter.META), str,
-                new AvroSerde<>(wire, CutterMeta.class)), "cut-rounds");
+                new AvroSerde<>(wire, CutterMeta.class)).withCachingEnabled(), "cut-rounds");
 
         t.addSink(TO_TXNS, Topics.TXNS, str.serializer(), bytes.serializer(), "assemble");
         t.addSink(TO_FENCES, Topics.FENCES, str.serializer(), bytes.serializer(), "assemble");
@@ -74,8 +74,13 @@ public final class PipelineTopology {
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir);
-        p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
-        p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 2);
+        p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, Integer.getInteger("cobra.streams.commitMs", 100));
+        p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, Integer.getInteger("cobra.streams.threads", 2));
+        // a session's task reads cobra.ops and cobra.fence-epochs; order between the two does not matter (fence
+        // epochs wait for their fence in the store), so never idle waiting for the quiet one to be fetched
+        p.put(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, -1L);
+        // each hop of the fence round trip is a read-committed fetch: do not let an empty fetch park for 500 ms
+        p.put(StreamsConfig.consumerPrefix("fetch.max.wait.ms"), 20);
         p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, -1);
         p.put(StreamsConfig.producerPrefix("linger.ms"), 5);
         return p;

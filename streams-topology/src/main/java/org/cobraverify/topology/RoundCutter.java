@@ -24,7 +24,8 @@ import org.cobraverify.schemas.serde.WireFormat;
 
 /**
  * Cuts the epoch-stamped transactions ({@link Topics#TXNS}, one partition) into rounds on
- * {@link Topics#ROUNDS}: each round is its transactions, then a {@link RoundEnd}.
+ * {@link Topics#ROUNDS}: each round is its transactions (as they came, keyed by the round number), then a
+ * {@link RoundEnd}.
  *
  * <p>{@code epoch_agree} is the smallest epoch reached by a live session (one neither ended nor retired);
  * a session's later transactions all have epochs at least what it reached, so the epochs below
@@ -36,6 +37,10 @@ import org.cobraverify.schemas.serde.WireFormat;
 final class RoundCutter implements Processor<String, byte[], String, byte[]> {
     static final String SESSIONS = "cutter-sessions", BUFFER = "cutter-buffer", META = "cutter-meta";
     private static final String META_KEY = "meta";
+    /** A projection of {@link Transaction}: what the cutter reads of each. */
+    static final org.apache.avro.Schema HEAD = new org.apache.avro.Schema.Parser().parse(
+            "{\"type\":\"record\",\"name\":\"Transaction\",\"namespace\":\"org.cobraverify.schemas\",\"fields\":["
+            + "{\"name\":\"session\",\"type\":\"string\"},{\"name\":\"epoch\",\"type\":\"long\",\"default\":-1}]}");
 
     private final WireFormat wire;
     private final TopologySettings settings;
@@ -45,7 +50,8 @@ final class RoundCutter implements Processor<String, byte[], String, byte[]> {
     private KeyValueStore<String, CutterMeta> meta;
     // caches of the stores, rebuilt from them on first use (stores are the truth; restored after a restart)
     private Map<String, CutterSession> sessionCache;
-    private TreeMap<Long, Integer> waitingByEpoch;
+    // the buffer in memory, by epoch then arrival (scanning the store would step over every cut transaction's tombstone)
+    private TreeMap<Long, List<KeyValue<String, byte[]>>> waiting;
 
     RoundCutter(WireFormat wire, TopologySettings settings) {
         this.wire = wire;
@@ -89,24 +95,26 @@ final class RoundCutter implements Processor<String, byte[], String, byte[]> {
                 putSession(end.getSession(), s);
             }
         } else if (type.equals(Transaction.getClassSchema().getFullName())) {
-            Transaction t;
+            org.apache.avro.generic.GenericRecord t;
             try {
-                t = wire.decode(rec.value(), Transaction.class);
+                t = wire.decodeProjected(rec.value(), HEAD); // the session and the epoch are all the cutter needs
             } catch (MalformedRecordException e) {
                 ctx.forward(DeadLetters.of(ctx, wire, rec, "undecodable transaction: " + e.getMessage()), PipelineTopology.TO_DEAD_LETTERS + "-cut");
                 return;
             }
-            long epoch = Math.max(0, t.getEpoch());
-            CutterSession s = sessionCache.get(t.getSession());
+            long epoch = Math.max(0, (Long) t.get("epoch"));
+            String session = t.get("session").toString();
+            CutterSession s = sessionCache.get(session);
             if (s == null) s = new CutterSession(epoch, now, false, false);
             s.setReached(Math.max(s.getReached(), epoch));
             s.setLastSeen(now);
             s.setRetired(false);
-            putSession(t.getSession(), s);
+            putSession(session, s);
             long seq = m.getNextSeq();
             m.setNextSeq(seq + 1);
-            buffer.put(bufferKey(epoch, seq), rec.value());
-            waitingByEpoch.merge(epoch, 1, Integer::sum);
+            String key = bufferKey(epoch, seq);
+            buffer.put(key, rec.value());
+            waiting.computeIfAbsent(epoch, x -> new ArrayList<>()).add(KeyValue.pair(key, rec.value()));
         } else {
             ctx.forward(DeadLetters.of(ctx, wire, rec, "a " + type + " on " + Topics.TXNS + ", expected a Transaction, a SessionStart or a SessionEnd"),
                     PipelineTopology.TO_DEAD_LETTERS + "-cut");
@@ -129,14 +137,14 @@ final class RoundCutter implements Processor<String, byte[], String, byte[]> {
             long agree = epochAgree();
             int closed = 0, acc = 0;
             long cutEpoch = -1;
-            for (Map.Entry<Long, Integer> e : waitingByEpoch.headMap(agree, false).entrySet()) {
-                closed += e.getValue();
+            for (Map.Entry<Long, List<KeyValue<String, byte[]>>> e : waiting.headMap(agree, false).entrySet()) {
+                closed += e.getValue().size();
                 if (cutEpoch < 0 && closed >= settings.roundSize()) { cutEpoch = e.getKey(); acc = closed; }
             }
             if (cutEpoch >= 0) {
                 emitRound(m, cutEpoch, acc, agree, "size", now);
             } else if (idle && closed > 0) {
-                emitRound(m, waitingByEpoch.headMap(agree, false).lastKey(), closed, agree, "idle", now);
+                emitRound(m, waiting.headMap(agree, false).lastKey(), closed, agree, "idle", now);
                 return;
             } else {
                 return;
@@ -146,24 +154,21 @@ final class RoundCutter implements Processor<String, byte[], String, byte[]> {
 
     private void emitRound(CutterMeta m, long lastEpoch, int count, long agree, String reason, long now) {
         long round = m.getNextRound();
-        long firstEpoch = waitingByEpoch.firstKey();
-        List<String> keys = new ArrayList<>(count);
+        long firstEpoch = waiting.firstKey();
         String roundKey = Long.toString(round);
-        try (KeyValueIterator<String, byte[]> it = buffer.range(bufferKey(0, 0), bufferKey(lastEpoch, Long.MAX_VALUE))) {
-            while (it.hasNext()) {
-                KeyValue<String, byte[]> kv = it.next();
-                Transaction t = wire.decode(kv.value, Transaction.class);
-                t.setRound(round);
-                ctx.forward(new Record<>(roundKey, wire.encode(t), now), PipelineTopology.TO_ROUNDS);
-                keys.add(kv.key);
+        int n = 0;
+        var cut = waiting.headMap(lastEpoch, true);
+        for (List<KeyValue<String, byte[]>> l : cut.values())
+            for (KeyValue<String, byte[]> kv : l) {
+                ctx.forward(new Record<>(roundKey, kv.value, now), PipelineTopology.TO_ROUNDS); // unchanged: the key says the round
+                buffer.delete(kv.key);
+                n++;
             }
-        }
-        for (String k : keys) buffer.delete(k);
-        waitingByEpoch.headMap(lastEpoch, true).clear();
+        cut.clear();
         List<String> retired = new ArrayList<>();
         sessionCache.forEach((s, st) -> { if (st.getRetired()) retired.add(s); });
         retired.sort(null);
-        RoundEnd end = RoundEnd.newBuilder().setRound(round).setTxns(keys.size()).setFirstEpoch(firstEpoch).setLastEpoch(lastEpoch)
+        RoundEnd end = RoundEnd.newBuilder().setRound(round).setTxns(n).setFirstEpoch(firstEpoch).setLastEpoch(lastEpoch)
                 .setEpochAgree(agree == Long.MAX_VALUE ? -1 : agree).setRetiredSessions(retired).setReason(reason).setCutAt(now).build();
         ctx.forward(new Record<>(roundKey, wire.encode(end), now), PipelineTopology.TO_ROUNDS);
         m.setNextRound(round + 1);
@@ -173,7 +178,7 @@ final class RoundCutter implements Processor<String, byte[], String, byte[]> {
     private void onIdle(long now) {
         loadCaches();
         CutterMeta m = meta();
-        if (waitingByEpoch.isEmpty() || now - m.getLastArrival() < settings.idleCutMs()) return;
+        if (waiting.isEmpty() || now - m.getLastArrival() < settings.idleCutMs()) return;
         long before = m.getNextRound();
         cut(m, true, now);
         if (m.getNextRound() != before) meta.put(META_KEY, m);
@@ -199,7 +204,7 @@ final class RoundCutter implements Processor<String, byte[], String, byte[]> {
     private void loadCaches() {
         if (sessionCache != null) return;
         sessionCache = new HashMap<>();
-        waitingByEpoch = new TreeMap<>();
+        waiting = new TreeMap<>();
         try (KeyValueIterator<String, CutterSession> it = sessions.all()) {
             while (it.hasNext()) {
                 KeyValue<String, CutterSession> kv = it.next();
@@ -207,10 +212,25 @@ final class RoundCutter implements Processor<String, byte[], String, byte[]> {
             }
         }
         try (KeyValueIterator<String, byte[]> it = buffer.all()) {
-            while (it.hasNext()) waitingByEpoch.merge(Long.parseLong(it.next().key.substring(0, 19)), 1, Integer::sum);
+            while (it.hasNext()) {
+                KeyValue<String, byte[]> kv = it.next();
+                waiting.computeIfAbsent(Long.parseLong(kv.key.substring(0, 19)), x -> new ArrayList<>()).add(kv);
+            }
         }
     }
 
     /** Sorts by epoch, then arrival: fixed-width decimal, so byte order is numeric order. */
-    static String bufferKey(long epoch, long seq) { return String.format("%019d:%019d", epoch, seq); }
+    static String bufferKey(long epoch, long seq) {
+        StringBuilder sb = new StringBuilder(39);
+        pad(sb, epoch);
+        sb.append(':');
+        pad(sb, seq);
+        return sb.toString();
+    }
+
+    private static void pad(StringBuilder sb, long v) {
+        String d = Long.toString(v);
+        for (int i = d.length(); i < 19; i++) sb.append('0');
+        sb.append(d);
+    }
 }

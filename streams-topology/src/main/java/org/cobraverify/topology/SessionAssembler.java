@@ -14,6 +14,7 @@ import org.apache.kafka.streams.state.KeyValueStore;
 import org.cobraverify.schemas.OpKind;
 import org.cobraverify.schemas.OpenSession;
 import org.cobraverify.schemas.Operation;
+import org.cobraverify.schemas.OperationBatch;
 import org.cobraverify.schemas.SessionEnd;
 import org.cobraverify.schemas.SessionStart;
 import org.cobraverify.schemas.Transaction;
@@ -45,6 +46,7 @@ final class SessionAssembler implements Processor<String, byte[], String, byte[]
     private KeyValueStore<String, byte[]> waiting; // session \0 index -> finished transaction, in session order
     // write-through cache of open-sessions (the store is the truth; a new task instance starts empty)
     private final java.util.Map<String, OpenSession> cache = new java.util.HashMap<>();
+    private final java.util.Map<String, java.util.ArrayDeque<Transaction>> waitingCache = new java.util.HashMap<>();
 
     SessionAssembler(WireFormat wire, TopologySettings settings) {
         this.wire = wire;
@@ -68,30 +70,51 @@ final class SessionAssembler implements Processor<String, byte[], String, byte[]
     // ---- operations
 
     private void onOperation(Record<String, byte[]> rec) {
-        Operation op;
+        List<Operation> ops;
         try {
-            op = wire.decode(rec.value(), Operation.class);
+            String type = wire.typeOf(rec.value());
+            if (type.equals(OperationBatch.getClassSchema().getFullName())) {
+                OperationBatch b = wire.decode(rec.value(), OperationBatch.class);
+                for (Operation o : b.getOps())
+                    if (!o.getSession().equals(b.getSession())) {
+                        dead(rec, "a batch of session " + b.getSession() + " holds an operation of session " + o.getSession());
+                        return;
+                    }
+                ops = b.getOps();
+            } else {
+                ops = List.of(wire.decode(rec.value(), Operation.class));
+            }
         } catch (MalformedRecordException e) {
             dead(rec, "undecodable operation: " + e.getMessage());
             return;
         }
-        if (rec.key() == null || !rec.key().equals(op.getSession())) {
-            dead(rec, "record key " + rec.key() + " is not the operation's session " + op.getSession());
+        if (ops.isEmpty()) return;
+        String s = ops.get(0).getSession();
+        if (rec.key() == null || !rec.key().equals(s)) {
+            dead(rec, "record key " + rec.key() + " is not the operation's session " + s);
             return;
         }
-        String s = op.getSession();
         OpenSession st = session(s);
         if (st == null) {
             st = OpenSession.newBuilder().setLastSeq(0L).setTxnCount(0L).setLastActivity(now()).setEarly(new ArrayList<>()).build();
             ctx.forward(new Record<>(s, wire.encode(new SessionStart(s)), rec.timestamp()), PipelineTopology.TO_TXNS);
         }
+        boolean batch = ops.size() > 1;
+        for (Operation op : ops) onOperation(rec, st, op, batch);
+        save(s, st);
+    }
+
+    /** One operation, in or out of order; {@code inBatch}: dead letters say which operation of the record. */
+    private void onOperation(Record<String, byte[]> rec, OpenSession st, Operation op, boolean inBatch) {
+        String s = op.getSession();
+        String which = inBatch ? " (in a batch)" : "";
         if (st.getEnded()) {
-            dead(rec, "operation seq " + op.getSeq() + " of session " + s + " after the session ended");
+            dead(rec, "operation seq " + op.getSeq() + " of session " + s + " after the session ended" + which);
             return;
         }
         long q = op.getSeq();
         if (q <= st.getLastSeq() || st.getEarly().stream().anyMatch(e -> e.getSeq() == q)) {
-            dead(rec, "duplicate operation: seq " + q + " of session " + s + " (applied up to " + st.getLastSeq() + ")");
+            dead(rec, "duplicate operation: seq " + q + " of session " + s + " (applied up to " + st.getLastSeq() + ")" + which);
             return;
         }
         st.setLastActivity(now());
@@ -106,7 +129,6 @@ final class SessionAssembler implements Processor<String, byte[], String, byte[]
             apply(rec, st, op);
         }
         drainEarly(rec, st);
-        save(s, st);
     }
 
     private OpenSession session(String s) {
@@ -125,13 +147,21 @@ final class SessionAssembler implements Processor<String, byte[], String, byte[]
 
     private static String waitingKey(String session, long index) { return session + '\0' + String.format("%019d", index); }
 
-    /** The session's waiting transactions, in session order, with their store keys. */
-    private List<KeyValue<String, byte[]>> waitingOf(String s) {
-        List<KeyValue<String, byte[]>> out = new ArrayList<>();
-        try (KeyValueIterator<String, byte[]> it = waiting.prefixScan(s + '\0', new org.apache.kafka.common.serialization.StringSerializer())) {
-            while (it.hasNext()) out.add(it.next());
+    /**
+     * The session's waiting transactions, in session order (a live view: callers remove what they emit).
+     * Kept in memory; the store is read once per session after a restart. Scanning the store every time
+     * would step over the tombstones of every transaction the session ever released.
+     */
+    private java.util.ArrayDeque<Transaction> waitingOf(String s) {
+        java.util.ArrayDeque<Transaction> q = waitingCache.get(s);
+        if (q == null) {
+            q = new java.util.ArrayDeque<>();
+            try (KeyValueIterator<String, byte[]> it = waiting.prefixScan(s + '\0', new org.apache.kafka.common.serialization.StringSerializer())) {
+                while (it.hasNext()) q.add(wire.decode(it.next().value, Transaction.class));
+            }
+            waitingCache.put(s, q);
         }
-        return out;
+        return q;
     }
 
     /** Applies the operations waiting ahead of a gap that has just been filled. */
@@ -210,6 +240,7 @@ final class SessionAssembler implements Processor<String, byte[], String, byte[]
         t.setFence(status == TxnStatus.COMMITTED && isFence(t, settings.fenceKey()));
         st.setLastFinishedTxn(t.getId());
         String s = t.getSession();
+        waitingOf(s).add(t);
         waiting.put(waitingKey(s, t.getSessionIndex()), wire.encode(t));
         st.setWaiting(st.getWaiting() + 1);
         if (t.getFence()) {
@@ -246,28 +277,29 @@ final class SessionAssembler implements Processor<String, byte[], String, byte[]
             return;
         }
         long e = f.getEpoch();
-        List<KeyValue<String, byte[]>> list = waitingOf(s);
-        int at = -1;
-        List<Transaction> txns = new ArrayList<>(list.size());
-        for (int i = 0; i < list.size() && at < 0; i++) {
-            Transaction t = wire.decode(list.get(i).value, Transaction.class);
-            txns.add(t);
-            if (t.getId().equals(f.getId())) at = i;
-        }
-        if (at < 0) {
+        java.util.ArrayDeque<Transaction> q = waitingOf(s);
+        boolean found = false;
+        for (Transaction t : q) if (t.getId().equals(f.getId())) { found = true; break; }
+        if (!found) {
             // released earlier (timeout or too many waiting) with the last epoch known then; only remember the epoch
             st.setLastEpoch(Math.max(st.getLastEpoch(), e));
             save(s, st);
             return;
         }
         long before = Math.max(e - 1, st.getLastEpoch());
-        for (int i = 0; i < at; i++) emit(txns.get(i), before, rec.timestamp());
-        emit(txns.get(at), Math.max(e, st.getLastEpoch()), rec.timestamp());
-        for (int i = 0; i <= at; i++) waiting.delete(list.get(i).key);
-        st.setLastEpoch(Math.max(e, st.getLastEpoch()));
-        st.setWaiting(st.getWaiting() - (at + 1));
+        int at = 0;
         long fences = 0;
-        for (int i = 0; i <= at; i++) if (txns.get(i).getFence()) fences++;
+        while (true) {
+            Transaction t = q.poll();
+            boolean last = t.getId().equals(f.getId());
+            emit(t, last ? Math.max(e, st.getLastEpoch()) : before, rec.timestamp());
+            waiting.delete(waitingKey(s, t.getSessionIndex()));
+            if (t.getFence()) fences++;
+            at++;
+            if (last) break;
+        }
+        st.setLastEpoch(Math.max(e, st.getLastEpoch()));
+        st.setWaiting(st.getWaiting() - at);
         st.setWaitingFences(Math.max(0, st.getWaitingFences() - fences));
         if (st.getEnded()) endIfSettled(st, s, rec.timestamp());
         save(s, st);
@@ -291,9 +323,10 @@ final class SessionAssembler implements Processor<String, byte[], String, byte[]
     /** Emits every waiting transaction of the session with its last epoch. */
     private void release(OpenSession st, String s, long timestamp) {
         if (st.getWaiting() == 0) return;
-        for (KeyValue<String, byte[]> kv : waitingOf(s)) {
-            emit(wire.decode(kv.value, Transaction.class), st.getLastEpoch(), timestamp);
-            waiting.delete(kv.key);
+        java.util.ArrayDeque<Transaction> q = waitingOf(s);
+        for (Transaction t; (t = q.poll()) != null; ) {
+            emit(t, st.getLastEpoch(), timestamp);
+            waiting.delete(waitingKey(s, t.getSessionIndex()));
         }
         st.setWaiting(0L);
         st.setWaitingFences(0L);

@@ -31,7 +31,7 @@ import org.cobraverify.schemas.Verdict;
  */
 public final class SchemaCatalog implements SchemaStore {
     /** The top-level records that travel on topics, in this build's versions. */
-    public static final List<Schema> CURRENT = List.of(Operation.getClassSchema(), Transaction.getClassSchema(),
+    public static final List<Schema> CURRENT = List.of(Operation.getClassSchema(), org.cobraverify.schemas.OperationBatch.getClassSchema(), Transaction.getClassSchema(),
             RoundEnd.getClassSchema(), Verdict.getClassSchema(), GcFrontier.getClassSchema(), DeadLetter.getClassSchema(),
             org.cobraverify.schemas.SessionEnd.getClassSchema(), org.cobraverify.schemas.SessionStart.getClassSchema(),
             // state of the topology's stores (their changelog topics are on the wire too)

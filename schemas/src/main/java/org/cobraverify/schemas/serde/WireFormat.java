@@ -30,6 +30,7 @@ public final class WireFormat {
     private final SchemaCatalog catalog;
     private final Map<Class<?>, BinaryMessageEncoder<?>> encoders = new ConcurrentHashMap<>();
     private final Map<Class<?>, BinaryMessageDecoder<?>> decoders = new ConcurrentHashMap<>();
+    private final Map<Schema, BinaryMessageDecoder<org.apache.avro.generic.GenericRecord>> projections = new ConcurrentHashMap<>();
 
     public WireFormat(SchemaCatalog catalog) { this.catalog = catalog; }
 
@@ -65,6 +66,23 @@ public final class WireFormat {
             return dec.decode(bytes);
         } catch (IOException | AvroRuntimeException | IndexOutOfBoundsException | NegativeArraySizeException e) {
             throw new MalformedRecordException("bad " + reader.getFullName() + " body: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Decodes only the fields of {@code projection} (a record schema with the writer's full name, whose
+     * fields are a subset of it, with defaults): Avro skips the rest, which is cheaper than a full decode.
+     */
+    public org.apache.avro.generic.GenericRecord decodeProjected(byte[] bytes, Schema projection) {
+        Schema writer = writerSchema(bytes);
+        if (!writer.getFullName().equals(projection.getFullName()))
+            throw new MalformedRecordException("expected a " + projection.getFullName() + ", found a " + writer.getFullName());
+        BinaryMessageDecoder<org.apache.avro.generic.GenericRecord> dec = projections.computeIfAbsent(projection,
+                p -> new BinaryMessageDecoder<>(org.apache.avro.generic.GenericData.get(), p, catalog));
+        try {
+            return dec.decode(bytes);
+        } catch (IOException | AvroRuntimeException | IndexOutOfBoundsException | NegativeArraySizeException e) {
+            throw new MalformedRecordException("bad " + projection.getFullName() + " body: " + e.getMessage(), e);
         }
     }
 
