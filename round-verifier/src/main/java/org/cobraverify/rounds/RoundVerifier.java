@@ -79,17 +79,71 @@ public final class RoundVerifier {
      * so far, and returns the verdict. {@code verify} false only advances the state (a replay).
      */
     public Verdict endRound(RoundEnd end, boolean verify) {
-        long t0 = System.nanoTime();
+        Closed c = closeRound(end);
+        return verify ? decide(List.of(c)).get(0) : null;
+    }
+
+    /** What a round's verdict needs, taken when the round ends; {@link #decide} turns it into the verdict. */
+    public record Closed(RoundEnd end, long roundNo, List<Transaction> txns, int included, int pending, String pendingNote,
+                          boolean pendingTooLong) {}
+
+    /** Ends the round {@code end} describes (resolving pending reads) without checking it yet. */
+    public Closed closeRound(RoundEnd end) {
         resolvePending();
         List<Transaction> thisRound = round;
         round = new ArrayList<>();
         long roundNo = rounds++;
-        if (!verify) return null;
+        String note = null;
+        boolean tooLong = false;
+        if (!pending.isEmpty()) {
+            Transaction oldest = pending.get(0);
+            long waited = rounds - pendingSince.get(oldest.getId());
+            String missing = firstMissingRead(oldest);
+            tooLong = waited >= settings.pendingRoundsLimit();
+            note = tooLong ? pending.size() + " transactions read writes that have not arrived after " + waited + " rounds (oldest: "
+                    + oldest.getId() + " reads " + missing + "); the rest is serializable"
+                    : pending.size() + " wait for writes not yet seen (oldest: " + oldest.getId() + " reads " + missing + ")";
+        }
+        return new Closed(end, roundNo, thisRound, included.size(), pending.size(), note, tooLong);
+    }
+
+    /**
+     * Decides rounds closed earlier, in order (a verifier catching up decides several at once), with one
+     * check where it can: the checked history only grows from round to round (transactions are added,
+     * none removed), and a read-from-closed subset of a serializable history is serializable, so an
+     * accept of the last round is an accept of every earlier one. Otherwise each round is checked on the
+     * prefix it had. Returns one verdict per round, in order.
+     */
+    public List<Verdict> decide(List<Closed> closed) {
+        List<Verdict> out = new ArrayList<>(closed.size());
+        Closed last = closed.get(closed.size() - 1);
+        Verdict lastVerdict = check(last);
+        if (lastVerdict.getOutcome() == Outcome.ACCEPT || (lastVerdict.getOutcome() == Outcome.UNKNOWN && last.pendingTooLong()
+                && lastVerdict.getCertificate() == null && lastVerdict.getReason().equals(last.pendingNote()))) {
+            // the last round's history holds every earlier one's: accepted there, accepted here
+            for (int i = 0; i < closed.size() - 1; i++) out.add(accepted(closed.get(i), lastVerdict, last.roundNo()));
+            out.add(lastVerdict);
+            return out;
+        }
+        Verdict firstReject = null;
+        for (int i = 0; i < closed.size() - 1; i++) {
+            Closed c = closed.get(i);
+            Verdict v = firstReject != null ? stillRejected(c, firstReject) : check(c);
+            if (firstReject == null && v.getOutcome() == Outcome.REJECT) firstReject = v;
+            out.add(v);
+        }
+        out.add(lastVerdict);
+        return out;
+    }
+
+    /** Checks the history as it stood when round {@code c} ended (the first {@code c.included} checked transactions). */
+    private Verdict check(Closed c) {
+        long t0 = System.nanoTime();
         History h;
         try {
-            h = build();
+            h = build(c.included());
         } catch (IllegalArgumentException e) {
-            return verdict(end, roundNo, thisRound, Outcome.UNKNOWN, "the history cannot be built: " + e.getMessage(), null, null, t0, System.nanoTime());
+            return verdict(c, Outcome.UNKNOWN, "the history cannot be built: " + e.getMessage(), null, null, t0, System.nanoTime(), 0);
         }
         long t1 = System.nanoTime();
         org.cobraverify.checker.Verdict v = Checker.check(h, settings.check());
@@ -102,37 +156,51 @@ public final class RoundVerifier {
         if (outcome == Outcome.REJECT) reason = v.certificate().summary();
         else if (outcome == Outcome.UNKNOWN) reason = v.unknownReason();
         else reason = "serializable" + (settings.check().strict() ? " (strictly)" : "") + ": " + h.size() + " transactions";
-        if (outcome == Outcome.ACCEPT && !pending.isEmpty()) {
-            Transaction oldest = pending.get(0);
-            long waited = rounds - pendingSince.get(oldest.getId());
-            String missing = firstMissingRead(oldest);
-            if (waited >= settings.pendingRoundsLimit()) {
+        if (outcome == Outcome.ACCEPT && c.pendingNote() != null) {
+            if (c.pendingTooLong()) {
                 outcome = Outcome.UNKNOWN;
-                reason = pending.size() + " transactions read writes that have not arrived after " + waited + " rounds (oldest: "
-                        + oldest.getId() + " reads " + missing + "); the rest is serializable";
-            } else {
-                reason += "; " + pending.size() + " wait for writes not yet seen (oldest: " + oldest.getId() + " reads " + missing + ")";
-            }
+                reason = c.pendingNote();
+            } else reason += "; " + c.pendingNote();
         }
-        Certificate c = outcome == Outcome.REJECT ? v.certificate() : null;
-        String text = c == null ? null : TextReport.render("round " + roundNo, v, h.size(), 0);
-        return verdict(end, roundNo, thisRound, outcome, reason, v.stats(), c == null ? null : toAvro(c, text), t1, System.nanoTime(), t1 - t0);
+        Certificate cert = outcome == Outcome.REJECT ? v.certificate() : null;
+        String text = cert == null ? null : TextReport.render("round " + c.roundNo(), v, h.size(), 0);
+        return verdict(c, outcome, reason, v.stats(), cert == null ? null : toAvro(cert, text), t1, System.nanoTime(), t1 - t0);
     }
 
-    private Verdict verdict(RoundEnd end, long roundNo, List<Transaction> thisRound, Outcome o, String reason, CheckStats s,
-                            org.cobraverify.schemas.Certificate cert, long t0, long t1) {
-        return verdict(end, roundNo, thisRound, o, reason, s, cert, t0, t1, 0);
+    /** An earlier round of a batch whose last round was accepted. */
+    private Verdict accepted(Closed c, Verdict last, long lastRound) {
+        Outcome o = Outcome.ACCEPT;
+        String reason = "serializable" + (settings.check().strict() ? " (strictly)" : "") + ": " + c.included()
+                + " transactions (checked with round " + lastRound + ", whose history contains this one's)";
+        if (c.pendingNote() != null) {
+            if (c.pendingTooLong()) { o = Outcome.UNKNOWN; reason = c.pendingNote(); } else reason += "; " + c.pendingNote();
+        }
+        Verdict v = verdict(c, o, reason, null, null, 0, 0, 0);
+        v.setConstraints(last.getConstraints());
+        v.setConstraintsAfterPruning(last.getConstraintsAfterPruning());
+        return v;
     }
 
-    private Verdict verdict(RoundEnd end, long roundNo, List<Transaction> thisRound, Outcome o, String reason, CheckStats s,
-                            org.cobraverify.schemas.Certificate cert, long t0, long t1, long buildNanos) {
+    /** A round after a rejected one in the same batch: its history contains the violation. */
+    private Verdict stillRejected(Closed c, Verdict first) {
+        return verdict(c, Outcome.REJECT, "still contains the violation found in round " + first.getRound() + ": " + first.getReason(), null,
+                first.getCertificate(), 0, 0, 0);
+    }
+
+    private Verdict verdict(Closed c, Outcome o, String reason, CheckStats s, org.cobraverify.schemas.Certificate cert, long t0, long t1,
+                            long buildNanos) {
+        return verdict(c.end(), c.roundNo(), c.txns(), c.included(), c.pending(), o, reason, s, cert, t0, t1, buildNanos);
+    }
+
+    private Verdict verdict(RoundEnd end, long roundNo, List<Transaction> thisRound, int includedCount, int pendingCount, Outcome o,
+                            String reason, CheckStats s, org.cobraverify.schemas.Certificate cert, long t0, long t1, long buildNanos) {
         return Verdict.newBuilder()
                 .setRound(end != null ? end.getRound() : roundNo)
                 .setOutcome(o)
                 .setReason(reason)
                 .setRoundTxns(thisRound.size())
-                .setCheckedTxns(included.size())
-                .setPendingTxns(pending.size())
+                .setCheckedTxns(includedCount)
+                .setPendingTxns(pendingCount)
                 .setFirstEpoch(end != null ? end.getFirstEpoch() : -1)
                 .setLastEpoch(end != null ? end.getLastEpoch() : -1)
                 .setFirstTxn(thisRound.isEmpty() ? null : thisRound.get(0).getId())
@@ -190,11 +258,11 @@ public final class RoundVerifier {
         return "?";
     }
 
-    /** The checked history: transactions in session order (by their position in the session), sessions in first-arrival order. */
-    private History build() {
-        List<Transaction> order = new ArrayList<>(included);
+    /** The first {@code count} checked transactions as a history: in session order (by their position in the session), sessions in first-arrival order. */
+    private History build(int count) {
+        List<Transaction> order = new ArrayList<>(included.subList(0, count));
         Map<String, Integer> sessionRank = new HashMap<>();
-        for (Transaction t : included) sessionRank.putIfAbsent(t.getSession(), sessionRank.size());
+        for (Transaction t : order) sessionRank.putIfAbsent(t.getSession(), sessionRank.size());
         order.sort(Comparator.<Transaction>comparingInt(t -> sessionRank.get(t.getSession())).thenComparingLong(Transaction::getSessionIndex));
         HistoryBuilder b = new HistoryBuilder();
         for (Transaction t : order) {

@@ -105,13 +105,20 @@ public final class VerifierService implements AutoCloseable {
             boolean replaying = resumeAt > 0;
             if (!replaying) replayedRounds = 0;
             while (running.get()) {
+                // a poll may hold several whole rounds (the verifier catching up): they are decided together and
+                // their verdicts committed in one transaction with the offset after the last round end
+                List<RoundVerifier.Closed> ends = new java.util.ArrayList<>();
+                long commitAt = -1;
                 for (ConsumerRecord<String, byte[]> r : cons.poll(Duration.ofMillis(200))) {
                     boolean replay = r.offset() < resumeAt;
                     String type;
                     try {
                         type = wire.typeOf(r.value());
                     } catch (MalformedRecordException e) {
-                        if (!replay) deadLetter(prod, cons, tp, r, e.getMessage());
+                        if (!replay) {
+                            if (!ends.isEmpty()) { publish(prod, cons, tp, verifier, ends, commitAt); ends.clear(); }
+                            deadLetter(prod, cons, tp, r, e.getMessage());
+                        }
                         continue;
                     }
                     if (type.equals(Transaction.getClassSchema().getFullName())) {
@@ -119,29 +126,38 @@ public final class VerifierService implements AutoCloseable {
                     } else if (type.equals(RoundEnd.getClassSchema().getFullName())) {
                         RoundEnd end = wire.decode(r.value(), RoundEnd.class);
                         if (replay) {
-                            verifier.endRound(end, false);
+                            verifier.closeRound(end);
                             replayed++;
                             if (r.offset() == resumeAt - 1) replayedRounds = replayed;
                             continue;
                         }
                         if (replayedRounds < 0) replayedRounds = replayed;
-                        Verdict v = verifier.endRound(end, true);
-                        prod.beginTransaction();
-                        prod.send(new ProducerRecord<>(settings.verdictsTopic(), Long.toString(v.getRound()), wire.encode(v)));
-                        prod.sendOffsetsToTransaction(Map.of(tp, new OffsetAndMetadata(r.offset() + 1)), cons.groupMetadata());
-                        crashPoint.reached(v.getRound());
-                        prod.commitTransaction();
-                        listener.accept(v);
+                        ends.add(verifier.closeRound(end));
+                        commitAt = r.offset() + 1;
                     } else if (!replay) {
+                        if (!ends.isEmpty()) { publish(prod, cons, tp, verifier, ends, commitAt); ends.clear(); }
                         deadLetter(prod, cons, tp, r, "a " + type + " on " + settings.roundsTopic() + ", expected a Transaction or a RoundEnd");
                     }
                 }
+                if (!ends.isEmpty()) publish(prod, cons, tp, verifier, ends, commitAt);
             }
         } catch (WakeupException e) {
             if (running.get()) throw e;
         } finally {
             consumer = null;
         }
+    }
+
+    /** Decides the rounds and publishes their verdicts with the offset {@code commitAt}, in one Kafka transaction. */
+    private void publish(KafkaProducer<String, byte[]> prod, KafkaConsumer<String, byte[]> cons, TopicPartition tp, RoundVerifier verifier,
+                         List<RoundVerifier.Closed> ends, long commitAt) {
+        List<Verdict> vs = verifier.decide(ends);
+        prod.beginTransaction();
+        for (Verdict v : vs) prod.send(new ProducerRecord<>(settings.verdictsTopic(), Long.toString(v.getRound()), wire.encode(v)));
+        prod.sendOffsetsToTransaction(Map.of(tp, new OffsetAndMetadata(commitAt)), cons.groupMetadata());
+        for (Verdict v : vs) crashPoint.reached(v.getRound());
+        prod.commitTransaction();
+        for (Verdict v : vs) listener.accept(v);
     }
 
     /** Quarantines a record of the rounds topic (with where it was) and moves past it, in one transaction. */

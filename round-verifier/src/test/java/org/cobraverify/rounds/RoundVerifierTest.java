@@ -128,6 +128,54 @@ class RoundVerifierTest {
         assertTrue(rejects > runs / 10, "the campaign must include violations, had " + rejects);
     }
 
+    /**
+     * Deciding several rounds at once (a verifier catching up) gives the same outcomes, counts and order
+     * as deciding them one by one, on the same simulated histories.
+     */
+    @Test
+    void decidingRoundsInABatchEqualsDecidingThemOneByOne() {
+        Random rnd = new Random(11);
+        int rejects = 0;
+        for (int run = 0; run < 200; run++) {
+            SimulatedStore.Isolation iso = SimulatedStore.Isolation.values()[run % 4];
+            History h = SimulatedStore.run(iso, new SimulatedStore.Workload(3, 2 + rnd.nextInt(5), 3, 3, 0.5, 0.1, 0.05), rnd);
+            List<Transaction> txns = toTransactions(h);
+            Collections.shuffle(txns, rnd);
+            List<List<Transaction>> rounds = new ArrayList<>();
+            for (int i = 0; i < txns.size(); ) {
+                int n = 1 + rnd.nextInt(4);
+                rounds.add(new ArrayList<>(txns.subList(i, Math.min(txns.size(), i + n))));
+                i += n;
+            }
+            RoundVerifier one = new RoundVerifier(RoundVerifier.Settings.defaults()), batch = new RoundVerifier(RoundVerifier.Settings.defaults());
+            List<Verdict> a = new ArrayList<>(), b = new ArrayList<>();
+            for (int r = 0; r < rounds.size(); r++) {
+                for (Transaction t : rounds.get(r)) one.add(t);
+                a.add(one.endRound(end(r), true));
+            }
+            // the batch verifier sees the same rounds, several at a time (its add calls interleave with round ends as a poll would)
+            int r = 0;
+            while (r < rounds.size()) {
+                int k = 1 + rnd.nextInt(3);
+                List<RoundVerifier.Closed> closed = new ArrayList<>();
+                for (int j = 0; j < k && r < rounds.size(); j++, r++) {
+                    for (Transaction t : rounds.get(r)) batch.add(t);
+                    closed.add(batch.closeRound(end(r)));
+                }
+                b.addAll(batch.decide(closed));
+            }
+            assertEquals(a.size(), b.size());
+            for (int i = 0; i < a.size(); i++) {
+                assertEquals(a.get(i).getOutcome(), b.get(i).getOutcome(), iso + " run " + run + " round " + i + ": " + b.get(i).getReason());
+                assertEquals(a.get(i).getCheckedTxns(), b.get(i).getCheckedTxns());
+                assertEquals(a.get(i).getPendingTxns(), b.get(i).getPendingTxns());
+                assertEquals(a.get(i).getRoundTxns(), b.get(i).getRoundTxns());
+            }
+            if (a.get(a.size() - 1).getOutcome() == Outcome.REJECT) rejects++;
+        }
+        assertTrue(rejects > 10, "violations among the runs: " + rejects);
+    }
+
     /** A history's transactions as the pipeline delivers them (session positions kept). */
     static List<Transaction> toTransactions(History h) {
         List<Transaction> out = new ArrayList<>();

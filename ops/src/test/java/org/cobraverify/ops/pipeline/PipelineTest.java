@@ -4,9 +4,12 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.cobraverify.checker.CheckOptions;
+import org.cobraverify.cli.CobraCommand;
 import org.cobraverify.collector.KafkaSink;
 import org.cobraverify.collector.KvStore;
 import org.cobraverify.collector.Recorder;
@@ -15,70 +18,181 @@ import org.cobraverify.ops.kafka.EmbeddedKafka;
 import org.cobraverify.rounds.RoundVerifier;
 import org.cobraverify.schemas.DeadLetter;
 import org.cobraverify.schemas.Outcome;
+import org.cobraverify.schemas.RoundEnd;
 import org.cobraverify.schemas.Transaction;
 import org.cobraverify.schemas.Verdict;
 import org.cobraverify.schemas.serde.WireFormat;
 import org.cobraverify.topology.Topics;
 import org.cobraverify.topology.TopologySettings;
+import org.cobraverify.workloads.FaultyStore;
 import org.cobraverify.workloads.Workload;
 import org.cobraverify.workloads.WorkloadRunner;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The whole pipeline on a real in-process KRaft broker: interceptor, topology, verifier. */
+/**
+ * The whole pipeline on a real in-process KRaft broker (a fresh one per test): the interceptor on
+ * embedded RocksDB, the topology under exactly-once, the verifier; checked against one-shot verification.
+ */
 class PipelineTest {
-    static EmbeddedKafka kafka;
-    static Path dir;
     static final WireFormat WIRE = WireFormat.standalone();
+    EmbeddedKafka kafka;
+    Path dir;
 
-    @BeforeAll
-    static void broker() throws Exception {
+    @BeforeEach
+    void broker() throws Exception {
         dir = Files.createTempDirectory("cobra-pipeline-test");
         kafka = EmbeddedKafka.start(0, dir.resolve("kafka"));
     }
 
-    @AfterAll
-    static void stop() {
+    @AfterEach
+    void stop() {
         if (kafka != null) kafka.close();
     }
 
-    @Test
-    void aSerializableWorkloadGivesOnlyAccepts() throws Exception {
-        String bs = kafka.bootstrapServers();
-        TopologySettings ts = TopologySettings.defaults().withRoundSize(500).withIdleCutMs(500);
-        try (Pipeline p = Pipeline.start(bs, dir.resolve("streams"), 2, ts, new RoundVerifier.Settings(CheckOptions.defaults(), 20), v -> {})) {
-            long recorded;
-            try (KvStore store = new RocksDbStore(dir.resolve("db").toString(), false)) {
-                KafkaSink sink = new KafkaSink(bs, Topics.OPS, false, new Properties());
-                Recorder rec = new Recorder(store, sink, Recorder.Options.defaults());
-                WorkloadRunner.Result r = WorkloadRunner.run(Workload.byName("blindw-rm", 1.0), store, rec, 4, 3000, 1, new WorkloadRunner.Progress());
+    Pipeline start(int roundSize) {
+        TopologySettings ts = TopologySettings.defaults().withRoundSize(roundSize).withIdleCutMs(500);
+        return Pipeline.start(kafka.bootstrapServers(), dir.resolve("streams"), 2, ts, new RoundVerifier.Settings(CheckOptions.defaults(), 20), v -> {});
+    }
+
+    /** Runs a workload through the interceptor; returns how many transactions were published. */
+    long run(String workload, FaultyStore.Fault fault, int clients, int txns) throws Exception {
+        try (KvStore rocks = new RocksDbStore(dir.resolve("db-" + System.nanoTime()).toString(), false)) {
+            KvStore store = fault == null ? rocks : new FaultyStore(rocks, fault, 0.05, 3);
+            KafkaSink sink = new KafkaSink(kafka.bootstrapServers(), Topics.OPS, false, new Properties());
+            Recorder rec = new Recorder(store, sink, Recorder.Options.defaults());
+            try {
+                WorkloadRunner.run(Workload.byName(workload, 1.0), store, rec, clients, txns, 1, new WorkloadRunner.Progress());
+            } finally {
                 rec.close();
-                recorded = sink.recorded();
-                assertTrue(recorded >= 3000 + r.fences());
             }
-            boolean ok = waitFor(p, recorded);
-            List<Transaction> txns = Topic.readAll(bs, Topics.TXNS).stream().filter(x -> WIRE.typeOf(x.value()).endsWith(".Transaction"))
-                    .map(x -> WIRE.decode(x.value(), Transaction.class)).toList();
-            System.out.println("epochs: " + txns.stream().mapToLong(Transaction::getEpoch).summaryStatistics());
-            for (var d : Topic.readAll(bs, Topics.DEAD_LETTERS)) System.out.println("dead: " + WIRE.decode(d.value(), DeadLetter.class).getReason());
-            for (Verdict v : p.verdicts()) System.out.println(v.getRound() + " " + v.getOutcome() + " " + v.getReason() + " " + v.getRoundTxns() + " epochs " + v.getFirstEpoch() + "-" + v.getLastEpoch());
-            var all = Topic.readAll(bs, Topics.TXNS);
-            System.out.println("txns topic: " + all.size() + " records; types " + all.stream().map(x -> WIRE.typeOf(x.value())).collect(java.util.stream.Collectors.groupingBy(x -> x, java.util.stream.Collectors.counting())));
-            System.out.println("fences: " + Topic.readAll(bs, Topics.FENCES).size() + ", fence epochs: " + Topic.readAll(bs, Topics.FENCE_EPOCHS).size() + ", ops: " + Topic.readAll(bs, Topics.OPS).size() + ", rounds: " + Topic.readAll(bs, Topics.ROUNDS).size());
-            assertTrue(ok, "verdicts did not cover " + recorded);
-            assertTrue(p.verdicts().size() >= 3, "several rounds: " + p.verdicts().size());
-            assertTrue(p.verdicts().stream().allMatch(v -> v.getOutcome() == Outcome.ACCEPT));
+            return sink.recorded();
         }
     }
 
-    static boolean waitFor(Pipeline p, long txns) throws InterruptedException {
-        long deadline = System.nanoTime() + 90_000_000_000L;
+    static boolean waitFor(Pipeline p, long txns, java.util.function.Predicate<Verdict> orStopAt) throws InterruptedException {
+        long deadline = System.nanoTime() + 120_000_000_000L;
         while (System.nanoTime() < deadline) {
             List<Verdict> vs = p.verdicts();
-            if (!vs.isEmpty() && vs.get(vs.size() - 1).getCheckedTxns() + vs.get(vs.size() - 1).getPendingTxns() >= txns) return true;
+            if (!vs.isEmpty()) {
+                Verdict last = vs.get(vs.size() - 1);
+                if (last.getCheckedTxns() + last.getPendingTxns() >= txns || orStopAt.test(last)) return true;
+            }
             Thread.sleep(100);
         }
         return false;
+    }
+
+    List<Verdict> committedVerdicts() {
+        return Topic.readAll(kafka.bootstrapServers(), Topics.VERDICTS).stream().map(r -> WIRE.decode(r.value(), Verdict.class)).toList();
+    }
+
+    @Test
+    void aSerializableWorkloadGivesOnlyAcceptsAndAgreesWithOneShotVerification() throws Exception {
+        try (Pipeline p = start(500)) {
+            long recorded = run("blindw-rm", null, 4, 3000);
+            assertTrue(waitFor(p, recorded, v -> false), "verdicts cover every transaction: " + p.verdicts());
+            List<Verdict> vs = committedVerdicts();
+            assertTrue(vs.size() >= 4, "several rounds: " + vs.size());
+            for (Verdict v : vs) assertEquals(Outcome.ACCEPT, v.getOutcome(), v.getReason());
+            Verdict last = vs.get(vs.size() - 1);
+            assertEquals(recorded, last.getCheckedTxns());
+            assertEquals(0, last.getPendingTxns());
+            // epochs advance across rounds, and rounds do not overlap
+            for (int i = 1; i < vs.size(); i++) assertTrue(vs.get(i).getFirstEpoch() > vs.get(i - 1).getLastEpoch() || vs.get(i).getRoundTxns() == 0);
+            assertTrue(Topic.readAll(kafka.bootstrapServers(), Topics.DEAD_LETTERS).isEmpty(), "no dead letters");
+
+            Path file = dir.resolve("export.jsonl");
+            assertEquals(0, CobraCommand.execute("export", "--bootstrap", kafka.bootstrapServers(), "--out", file.toString()));
+            assertEquals(recorded + 1, Files.readAllLines(file).size(), "a header and every transaction");
+            assertEquals(0, CobraCommand.execute("verify", file.toString()), "one-shot verification accepts too");
+        }
+    }
+
+    @Test
+    void aStoreThatServesStaleReadsIsRejectedWithinAFewRoundsAndOneShotAgrees() throws Exception {
+        try (Pipeline p = start(300)) {
+            long recorded = run("blindw-rw", FaultyStore.Fault.STALE_READ, 4, 2000);
+            assertTrue(waitFor(p, recorded, v -> v.getOutcome() == Outcome.REJECT), "a verdict: " + p.verdicts());
+            List<Verdict> vs = committedVerdicts();
+            Verdict first = vs.stream().filter(v -> v.getOutcome() == Outcome.REJECT).findFirst().orElseThrow(
+                    () -> new AssertionError("no rejection in " + vs.size() + " verdicts"));
+            assertTrue(first.getRound() <= 3, "rejected by round 3 of " + vs.size() + ": round " + first.getRound());
+            assertNotNull(first.getCertificate());
+            assertFalse(first.getCertificate().getCycle().isEmpty() && first.getCertificate().getTransactions().isEmpty());
+            assertTrue(first.getCertificate().getText().length() > 50, first.getCertificate().getText());
+            // the rounds so far, exported, are rejected one-shot as well
+            Path file = dir.resolve("rounds.jsonl");
+            assertEquals(0, CobraCommand.execute("export", "--bootstrap", kafka.bootstrapServers(), "--topic", Topics.ROUNDS,
+                    "--max-round", Long.toString(first.getRound()), "--out", file.toString()));
+            assertEquals(1, CobraCommand.execute("verify", file.toString()));
+        }
+    }
+
+    /**
+     * The verifier dies between sending a verdict and committing it, and is restarted; later it is
+     * stopped and restarted once more. Every round has exactly one committed verdict, equal to what
+     * a fresh verifier computes from the rounds topic.
+     */
+    @Test
+    void killingAndRestartingTheVerifierLosesNoVerdictAndRepeatsNone() throws Exception {
+        try (Pipeline p = start(250)) {
+            p.stopVerifier();
+            p.startVerifier(round -> {
+                if (round == 2) throw new IllegalStateException("crash between send and commit");
+            });
+            long recorded = run("blindw-rm", null, 4, 2500);
+            long deadline = System.nanoTime() + 60_000_000_000L;
+            while (p.verifierRunning() && System.nanoTime() < deadline) Thread.sleep(100);
+            assertFalse(p.verifierRunning(), "the verifier crashed at round 2");
+            assertTrue(p.verdicts().stream().allMatch(v -> v.getRound() < 2), "nothing from round 2 on was published before the crash");
+            p.startVerifier();
+            long deadline2 = System.nanoTime() + 60_000_000_000L;
+            while (p.verdicts().size() < 5 && System.nanoTime() < deadline2) Thread.sleep(50);
+            p.stopVerifier();
+            p.startVerifier();
+            assertTrue(waitFor(p, recorded, v -> false), "verdicts cover every transaction");
+
+            List<Verdict> committed = committedVerdicts();
+            List<Long> rounds = committed.stream().map(Verdict::getRound).toList();
+            List<Long> expected = new ArrayList<>();
+            for (long r = 0; r < committed.size(); r++) expected.add(r);
+            assertEquals(expected, rounds, "every round once, in order");
+
+            // ground truth: a fresh verifier over the rounds topic
+            RoundVerifier fresh = new RoundVerifier(RoundVerifier.Settings.defaults());
+            List<Verdict> truth = new ArrayList<>();
+            for (ConsumerRecord<String, byte[]> r : Topic.readAll(kafka.bootstrapServers(), Topics.ROUNDS)) {
+                if (WIRE.typeOf(r.value()).endsWith(".Transaction")) fresh.add(WIRE.decode(r.value(), Transaction.class));
+                else truth.add(fresh.endRound(WIRE.decode(r.value(), RoundEnd.class), true));
+            }
+            assertEquals(truth.size(), committed.size());
+            for (int i = 0; i < truth.size(); i++) {
+                assertEquals(truth.get(i).getOutcome(), committed.get(i).getOutcome(), "round " + i);
+                assertEquals(truth.get(i).getCheckedTxns(), committed.get(i).getCheckedTxns(), "round " + i);
+                assertEquals(truth.get(i).getPendingTxns(), committed.get(i).getPendingTxns(), "round " + i);
+                assertEquals(truth.get(i).getRoundTxns(), committed.get(i).getRoundTxns(), "round " + i);
+            }
+        }
+    }
+
+    @Test
+    void deadLettersNameTheirPlaceAndThePipelineGoesOn() throws Exception {
+        try (Pipeline p = start(100)) {
+            try (var producer = new org.apache.kafka.clients.producer.KafkaProducer<>(java.util.Map.<String, Object>of("bootstrap.servers", kafka.bootstrapServers()),
+                    new org.apache.kafka.common.serialization.StringSerializer(), new org.apache.kafka.common.serialization.ByteArraySerializer())) {
+                producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(Topics.OPS, "c1", "garbage".getBytes())).get();
+            }
+            long recorded = run("blindw-rm", null, 2, 300);
+            assertTrue(waitFor(p, recorded, v -> false));
+            List<DeadLetter> dead = Topic.readAll(kafka.bootstrapServers(), Topics.DEAD_LETTERS).stream()
+                    .map(r -> WIRE.decode(r.value(), DeadLetter.class)).toList();
+            assertEquals(1, dead.size());
+            assertEquals(Topics.OPS, dead.get(0).getTopic());
+            assertEquals(0, dead.get(0).getOffset());
+            assertTrue(dead.get(0).getReason().startsWith("undecodable operation"), dead.get(0).getReason());
+            assertTrue(p.verdicts().stream().allMatch(v -> v.getOutcome() == Outcome.ACCEPT));
+        }
     }
 }
