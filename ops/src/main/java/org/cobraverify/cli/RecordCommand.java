@@ -64,6 +64,12 @@ public final class RecordCommand implements Callable<Integer> {
     @Option(names = "--out", paramLabel = "FILE", description = "Where to write the history (default: ${DEFAULT-VALUE}; .gz compresses).")
     Path out = Path.of("history.jsonl");
 
+    @Option(names = "--kafka", paramLabel = "SERVERS", description = "Publish the operations to Kafka (topic cobra.ops) instead of writing a file.")
+    String kafka;
+
+    @Option(names = "--wait-for-ack", description = "With --kafka: each transaction returns only once Kafka acknowledged its operations.")
+    boolean waitForAck;
+
     @Option(names = "--bare", description = "Run the workload without the collector (no ids, fences or recording): the overhead baseline.")
     boolean bare;
 
@@ -92,9 +98,13 @@ public final class RecordCommand implements Callable<Integer> {
         }
         if (f != null) store = new FaultyStore(store, f, faultRate, seed);
         try (KvStore s = store) {
-            Recorder rec = bare ? null : new Recorder(s, new JsonlSink(out), new Recorder.Options(fenceEvery, "EPOCH"));
+            org.cobraverify.collector.HistorySink sink = bare ? null : kafka != null
+                    ? new org.cobraverify.collector.KafkaSink(kafka, org.cobraverify.topology.Topics.OPS, waitForAck, new java.util.Properties())
+                    : new JsonlSink(out);
+            Recorder rec = bare ? null : new Recorder(s, sink, new Recorder.Options(fenceEvery, "EPOCH"));
+            String where = kafka != null ? "Kafka " + kafka + " (cobra.ops)" : out.toString();
             System.err.printf("cobra record: %s on %s, %d clients, %d transactions%s%n", w.name(), s.name(), clients, txns,
-                    bare ? " (bare: not recorded)" : " -> " + out);
+                    bare ? " (bare: not recorded)" : " -> " + where);
             WorkloadRunner.Result r;
             try {
                 r = WorkloadRunner.runWithProgress(w, s, rec, clients, txns, seed,
@@ -108,8 +118,8 @@ public final class RecordCommand implements Callable<Integer> {
             System.out.printf("%s on %s: %d committed, %d aborted, %d unknown in %.1f s: %.0f txn/s; latency p50 %.2f ms, p90 %.2f ms, p99 %.2f ms%n",
                     w.name(), s.name(), r.committed(), r.aborted(), r.unknown(), r.elapsedNanos() / 1e9, r.throughput(),
                     r.percentileMillis(50), r.percentileMillis(90), r.percentileMillis(99));
-            if (!bare) System.out.printf("recorded %s (%d fence transactions; the collector added %.1f bytes per transaction)%n",
-                    out, r.fences(), r.addedBytes() / (double) Math.max(1, r.committed() + r.aborted()));
+            if (!bare) System.out.printf("recorded to %s (%d fence transactions; the collector added %.1f bytes per transaction)%n",
+                    where, r.fences(), r.addedBytes() / (double) Math.max(1, r.committed() + r.aborted()));
         } finally {
             if (rocksDir != null) deleteTree(rocksDir);
         }

@@ -9,9 +9,11 @@ final class VerdictLines {
     static String line(Verdict v) {
         String lag = v.getRoundLatestEnd() > 0 ? String.format(", lag %.1f s (%.1f s after the cut)", (v.getVerifiedAt() * 1_000_000L - v.getRoundLatestEnd()) / 1e9,
                 (v.getVerifiedAt() - v.getRoundCutAt()) / 1e3) : "";
-        return String.format("round %d: %s: %s [epochs %d-%d, %d txns in the round, %d checked, %d pending; %d ms%s]",
+        String steps = v.getTotalMs() == 0 ? "decided with a later round" : String.format("%d ms: build %d, construct %d, prune %d, solve %d",
+                v.getTotalMs(), v.getBuildMs(), v.getConstructMs(), v.getPruneMs(), v.getSolveMs());
+        return String.format("round %d: %s: %s [epochs %d-%d, %d txns in the round, %d checked, %d pending; %s%s]",
                 v.getRound(), v.getOutcome().name().toLowerCase(), v.getReason(), v.getFirstEpoch(), v.getLastEpoch(), v.getRoundTxns(),
-                v.getCheckedTxns(), v.getPendingTxns(), v.getTotalMs(), lag);
+                v.getCheckedTxns(), v.getPendingTxns(), steps, lag);
     }
 
     static String full(Verdict v) {

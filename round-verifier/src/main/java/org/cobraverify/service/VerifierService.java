@@ -84,8 +84,10 @@ public final class VerifierService implements AutoCloseable {
         c.put(ConsumerConfig.GROUP_ID_CONFIG, settings.group());
         c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        c.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "5000");
         c.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, "50");
+        c.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, Integer.toString(32 << 20)); // several rounds per fetch when behind
+        c.put(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, Integer.toString(64 << 20));
+        c.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "100000");
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrap());
         p.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, settings.transactionalId());
@@ -109,7 +111,7 @@ public final class VerifierService implements AutoCloseable {
                 // their verdicts committed in one transaction with the offset after the last round end
                 List<RoundVerifier.Closed> ends = new java.util.ArrayList<>();
                 long commitAt = -1;
-                for (ConsumerRecord<String, byte[]> r : cons.poll(Duration.ofMillis(200))) {
+                for (ConsumerRecord<String, byte[]> r : drain(cons)) {
                     boolean replay = r.offset() < resumeAt;
                     String type;
                     try {
@@ -146,6 +148,21 @@ public final class VerifierService implements AutoCloseable {
         } finally {
             consumer = null;
         }
+    }
+
+    /**
+     * What is available now: one poll that may wait, then more without waiting while records keep coming
+     * (up to a bound), so that a verifier behind decides many rounds with one check.
+     */
+    private static List<ConsumerRecord<String, byte[]>> drain(KafkaConsumer<String, byte[]> cons) {
+        List<ConsumerRecord<String, byte[]>> out = new java.util.ArrayList<>();
+        cons.poll(Duration.ofMillis(200)).forEach(out::add);
+        int before;
+        do {
+            before = out.size();
+            cons.poll(Duration.ofMillis(20)).forEach(out::add);
+        } while (out.size() > before && out.size() < 200_000);
+        return out;
     }
 
     /** Decides the rounds and publishes their verdicts with the offset {@code commitAt}, in one Kafka transaction. */
