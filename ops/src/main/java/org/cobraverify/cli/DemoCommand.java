@@ -65,6 +65,9 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--quiet", description = "No per-round lines; the summary only.")
     boolean quiet;
 
+    @Option(names = "--keep", description = "Keep the broker's data and the RocksDB directory (their path is printed).")
+    boolean keep;
+
     @Override
     public Integer call() throws Exception {
         Workload w;
@@ -132,7 +135,8 @@ public final class DemoCommand implements Callable<Integer> {
                 return summary(verdicts, recorded, wl0, wl1, done, firstReject.get());
             }
         } finally {
-            RecordCommand.deleteTree(dir);
+            if (keep) System.err.println("cobra demo: data kept in " + dir);
+            else RecordCommand.deleteTree(dir);
         }
     }
 

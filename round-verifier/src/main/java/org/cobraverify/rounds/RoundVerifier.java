@@ -146,7 +146,14 @@ public final class RoundVerifier {
             return verdict(c, Outcome.UNKNOWN, "the history cannot be built: " + e.getMessage(), null, null, t0, System.nanoTime(), 0);
         }
         long t1 = System.nanoTime();
-        org.cobraverify.checker.Verdict v = Checker.check(h, settings.check());
+        org.cobraverify.checker.Verdict v;
+        try {
+            v = Checker.check(h, settings.check());
+        } catch (RuntimeException e) {
+            // a checker bug must not take the service down, nor turn into an accept
+            return verdict(c, Outcome.UNKNOWN, "internal error in the checker (please report it with this round's history, cobra export): " + e,
+                    null, null, t1, System.nanoTime(), t1 - t0);
+        }
         Outcome outcome = switch (v.outcome()) {
             case ACCEPT -> Outcome.ACCEPT;
             case REJECT -> Outcome.REJECT;
@@ -218,6 +225,24 @@ public final class RoundVerifier {
                 .setRoundCutAt(end != null ? end.getCutAt() : 0)
                 .setRoundLatestEnd(thisRound.stream().mapToLong(Transaction::getEnd).max().orElse(0))
                 .build();
+    }
+
+    /** Test aid: writes the checked history as cobra-jsonl (session order kept). */
+    void dump(java.nio.file.Path file) throws java.io.IOException {
+        History h = build(included.size());
+        StringBuilder sb = new StringBuilder("{\"format\":\"cobra-jsonl\",\"version\":1}\n");
+        for (int t = 0; t < h.size(); t++) {
+            sb.append("{\"id\":\"").append(h.name(t)).append("\",\"session\":\"").append(h.sessionName(h.session(t))).append("\",\"status\":\"")
+              .append(History.statusName(h.status(t))).append("\",\"ops\":[");
+            for (int o = h.opStart(t); o < h.opEnd(t); o++) {
+                if (o > h.opStart(t)) sb.append(',');
+                Object val = h.valueName(h.value(o));
+                sb.append("[\"").append(h.kind(o) == History.WRITE ? 'w' : 'r').append("\",\"").append(h.keyName(h.key(o))).append("\",")
+                  .append(val == null ? "null" : "\"" + val + "\"").append(']');
+            }
+            sb.append("]}\n");
+        }
+        java.nio.file.Files.writeString(file, sb);
     }
 
     /** Moves pending transactions whose reads all come from checked transactions into the checked set, to a fixed point. */
