@@ -24,7 +24,7 @@ public final class Session {
 
     Session(Recorder rec, int number) {
         this.rec = rec;
-        this.id = "c" + number;
+        this.id = rec.run + "-c" + number; // unique across recorders: many processes publish to one pipeline
         this.idPrefix = rec.run + "." + Integer.toString(number, 36) + ".";
     }
 
