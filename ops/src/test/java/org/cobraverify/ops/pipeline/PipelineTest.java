@@ -107,6 +107,7 @@ class PipelineTest {
             assertEquals(0, CobraCommand.execute("export", "--bootstrap", kafka.bootstrapServers(), "--out", file.toString()));
             assertEquals(recorded + 1, Files.readAllLines(file).size(), "a header and every transaction");
             assertEquals(0, CobraCommand.execute("verify", file.toString()), "one-shot verification accepts too");
+            assertEquals(0, CobraCommand.execute("verdicts", "--bootstrap", kafka.bootstrapServers()), "the alerting consumer sees only accepts");
         }
     }
 
@@ -127,6 +128,7 @@ class PipelineTest {
             assertEquals(0, CobraCommand.execute("export", "--bootstrap", kafka.bootstrapServers(), "--topic", Topics.ROUNDS,
                     "--max-round", Long.toString(first.getRound()), "--out", file.toString()));
             assertEquals(1, CobraCommand.execute("verify", file.toString()));
+            assertEquals(1, CobraCommand.execute("verdicts", "--bootstrap", kafka.bootstrapServers()), "the alerting consumer stops at the violation");
         }
     }
 
