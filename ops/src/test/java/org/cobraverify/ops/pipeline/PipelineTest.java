@@ -194,21 +194,25 @@ class PipelineTest {
         }
         org.junit.jupiter.api.Assumptions.assumeTrue(why == null, why);
         try (Pipeline p = start(200)) {
-            long serializable = runJdbc(url, org.cobraverify.collector.JdbcStore.Isolation.SERIALIZABLE, 600);
+            long serializable = runJdbc(url, org.cobraverify.collector.JdbcStore.Isolation.SERIALIZABLE, 600, true);
             assertTrue(waitFor(p, serializable, v -> false), "verdicts cover the serializable run");
             assertTrue(p.verdicts().size() >= 2);
             for (Verdict v : p.verdicts()) assertEquals(Outcome.ACCEPT, v.getOutcome(), v.getReason());
-            long more = runJdbc(url, org.cobraverify.collector.JdbcStore.Isolation.READ_COMMITTED, 600);
+            String firstRun = p.verdicts().get(0).getFirstTxn().substring(0, p.verdicts().get(0).getFirstTxn().indexOf('.'));
+            // the same table, kept: one database, one history, now at READ COMMITTED
+            long more = runJdbc(url, org.cobraverify.collector.JdbcStore.Isolation.READ_COMMITTED, 600, false);
             assertTrue(waitFor(p, serializable + more, v -> v.getOutcome() == Outcome.REJECT));
             Verdict reject = p.verdicts().stream().filter(v -> v.getOutcome() == Outcome.REJECT).findFirst()
                     .orElseThrow(() -> new AssertionError("READ COMMITTED lost no update in 600 increments: " + p.verdicts()));
             assertNotNull(reject.getCertificate());
             assertTrue(reject.getCertificate().getText().contains("lost"), reject.getCertificate().getText());
+            long fromReadCommitted = reject.getCertificate().getTransactions().stream().filter(t -> !t.getId().startsWith(firstRun + ".")).count();
+            assertTrue(fromReadCommitted >= 2, "the READ COMMITTED run's transactions lost the update: " + reject.getCertificate().getText());
         }
     }
 
-    long runJdbc(String url, org.cobraverify.collector.JdbcStore.Isolation iso, int txns) throws Exception {
-        try (KvStore store = new org.cobraverify.collector.JdbcStore(url, "postgres", "", "cobra_pipeline_test", iso, true)) {
+    long runJdbc(String url, org.cobraverify.collector.JdbcStore.Isolation iso, int txns, boolean freshTable) throws Exception {
+        try (KvStore store = new org.cobraverify.collector.JdbcStore(url, "postgres", "", "cobra_pipeline_test", iso, freshTable)) {
             KafkaSink sink = new KafkaSink(kafka.bootstrapServers(), Topics.OPS, false, new Properties());
             Recorder rec = new Recorder(store, sink, Recorder.Options.defaults());
             try {
