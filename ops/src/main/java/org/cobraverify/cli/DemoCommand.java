@@ -44,6 +44,9 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--workload", description = "blindw-rm (default), blindw-rw, blindw-wm, twitter, rubis, tpcc, write-skew, counter.")
     String workload = "blindw-rm";
 
+    @Option(names = "--rate", paramLabel = "TXN/S", description = "Offer at most this many transactions per second (default: as fast as the clients go).")
+    double rate;
+
     @Option(names = "--round-size", description = "Transactions per round, at least (default: ${DEFAULT-VALUE}).")
     int roundSize = 5000;
 
@@ -108,7 +111,7 @@ public final class DemoCommand implements Callable<Integer> {
                     Recorder rec = new Recorder(s, counting, new Recorder.Options(fenceEvery, "EPOCH"));
                     wl0 = System.nanoTime();
                     try {
-                        r = WorkloadRunner.runWithProgress(w, s, rec, clients, txns, seed, p -> System.err.printf(
+                        r = WorkloadRunner.runWithProgress(w, s, rec, clients, txns, seed, rate, p -> System.err.printf(
                                 "  .. %d transactions recorded, %d rounds verified, verdicts cover %d; records behind: %s%n",
                                 counting.count(), verdicts.size(), covered(verdicts), LagProbe.format(lag.lags("cobra-topology", "cobra-verifier"))));
                     } finally {

@@ -39,6 +39,16 @@ public final class WorkloadRunner {
 
     /** Runs {@code txns} transactions in all (committed or not) over {@code clients} sessions; {@code recorder} null runs bare. */
     public static Result run(Workload w, KvStore store, Recorder recorder, int clients, long txns, long seed, Progress progress) throws Exception {
+        return run(w, store, recorder, clients, txns, seed, 0, progress);
+    }
+
+    /**
+     * As {@link #run(Workload, KvStore, Recorder, int, long, long, Progress)}, offering at most {@code rate}
+     * transactions per second in all (0: as fast as the clients go): transaction i starts no earlier than
+     * i / rate seconds after the start.
+     */
+    public static Result run(Workload w, KvStore store, Recorder recorder, int clients, long txns, long seed, double rate, Progress progress)
+            throws Exception {
         Random loadRnd = new Random(seed);
         Workload.Client loader = recorder != null ? new Recorded(recorder.openSession()) : new Bare(store);
         w.load(loader, loadRnd);
@@ -57,7 +67,13 @@ public final class WorkloadRunner {
                 long[] mine = new long[1024];
                 int n = 0;
                 try {
-                    while (remaining.getAndDecrement() > 0) {
+                    long k;
+                    while ((k = remaining.getAndDecrement()) > 0) {
+                        if (rate > 0) {
+                            long due = t0 + (long) ((txns - k) * 1e9 / rate);
+                            long wait = due - System.nanoTime();
+                            if (wait > 0) java.util.concurrent.locks.LockSupport.parkNanos(wait);
+                        }
                         long s = System.nanoTime();
                         try {
                             w.runOne(client, rnd);
@@ -135,6 +151,12 @@ public final class WorkloadRunner {
     /** Runs the workload and calls {@code tick} about once a second with the progress so far. */
     public static Result runWithProgress(Workload w, KvStore store, Recorder recorder, int clients, long txns, long seed,
                                          Consumer<Progress> tick) throws Exception {
+        return runWithProgress(w, store, recorder, clients, txns, seed, 0, tick);
+    }
+
+    /** As {@link #runWithProgress(Workload, KvStore, Recorder, int, long, long, Consumer)}, at most {@code rate} transactions per second (0: no limit). */
+    public static Result runWithProgress(Workload w, KvStore store, Recorder recorder, int clients, long txns, long seed, double rate,
+                                         Consumer<Progress> tick) throws Exception {
         Progress p = new Progress();
         Thread ticker = new Thread(() -> {
             try {
@@ -149,7 +171,7 @@ public final class WorkloadRunner {
         ticker.setDaemon(true);
         ticker.start();
         try {
-            return run(w, store, recorder, clients, txns, seed, p);
+            return run(w, store, recorder, clients, txns, seed, rate, p);
         } finally {
             ticker.interrupt();
         }
