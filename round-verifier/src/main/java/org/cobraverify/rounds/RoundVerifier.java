@@ -170,7 +170,7 @@ public final class RoundVerifier {
             } else reason += "; " + c.pendingNote();
         }
         Certificate cert = outcome == Outcome.REJECT ? v.certificate() : null;
-        String text = cert == null ? null : TextReport.render("round " + c.roundNo(), v, h.size(), 0);
+        String text = cert == null ? null : TextReport.render("round " + c.roundNo(), v, h.size(), (System.nanoTime() - t1) / 1e6);
         return verdict(c, outcome, reason, v.stats(), cert == null ? null : toAvro(cert, text), t1, System.nanoTime(), t1 - t0);
     }
 
