@@ -76,12 +76,13 @@ public final class PipelineTopology {
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir);
-        p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, Integer.getInteger("cobra.streams.commitMs", 100));
+        p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, Integer.getInteger("cobra.streams.commitMs", 50));
         p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, Integer.getInteger("cobra.streams.threads", 2));
         // a session's task reads cobra.ops and cobra.fence-epochs; order between the two does not matter (fence
         // epochs wait for their fence in the store), so never idle waiting for the quiet one to be fetched
         p.put(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, -1L);
-        // each hop of the fence round trip is a read-committed fetch: do not let an empty fetch park for 500 ms
+        // each hop (assembler, fence chain, cutter, verifier) sees the previous one only once it commits: commit often
+        // (50 ms measured no worse than 100 in throughput, and shorter in lag), and do not let an empty fetch park for 500 ms
         p.put(StreamsConfig.consumerPrefix("fetch.max.wait.ms"), 20);
         p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, -1);
         p.put(StreamsConfig.producerPrefix("linger.ms"), 5);
