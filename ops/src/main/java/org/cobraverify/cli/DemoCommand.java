@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.Callable;
-import java.util.concurrent.atomic.AtomicReference;
 import org.cobraverify.checker.CheckOptions;
 import org.cobraverify.collector.KafkaSink;
 import org.cobraverify.collector.KvStore;
@@ -84,8 +83,6 @@ public final class DemoCommand implements Callable<Integer> {
         }
         Path dir = Files.createTempDirectory("cobra-demo");
         long t0 = System.nanoTime();
-        AtomicReference<Verdict> firstReject = new AtomicReference<>();
-        List<Verdict> verdicts = new java.util.concurrent.CopyOnWriteArrayList<>();
         try (EmbeddedKafka kafka = EmbeddedKafka.start(0, dir.resolve("kafka"))) {
             String bootstrap = kafka.bootstrapServers();
             System.err.printf("cobra demo: Kafka broker (KRaft, in-process) on %s, data in %s (%.1f s)%n", bootstrap, dir, (System.nanoTime() - t0) / 1e9);
@@ -93,49 +90,44 @@ public final class DemoCommand implements Callable<Integer> {
             CheckOptions co = CheckOptions.defaults().withTimeout(60);
             if (strict) co = co.withStrict(CheckOptions.DEFAULT_DRIFT_NANOS);
             try (Pipeline pipeline = Pipeline.start(bootstrap, dir.resolve("streams"), 2, ts, new RoundVerifier.Settings(co, 20), v -> {
-                verdicts.add(v);
-                if (v.getOutcome() == Outcome.REJECT) firstReject.compareAndSet(null, v);
                 if (!quiet) System.err.println("  " + VerdictLines.line(v));
-            })) {
+            }); LagProbe lag = new LagProbe(bootstrap)) {
+                List<Verdict> verdicts = pipeline.verdicts();
                 System.err.printf("cobra demo: topology and verifier running; %s, %d clients, %d transactions on RocksDB%s%n",
                         w.name(), clients, txns, f == null ? "" : " with fault " + fault + " (rate " + faultRate + ")");
                 KvStore store = new RocksDbStore(dir.resolve("rocksdb").toString(), false);
                 if (f != null) store = new FaultyStore(store, f, faultRate, seed);
-                Properties producer = new Properties();
                 long recorded;
                 WorkloadRunner.Result r;
                 long wl0;
-                try (KvStore s = store; LagProbe lag = new LagProbe(bootstrap)) {
-                    KafkaSink sink = new KafkaSink(bootstrap, Topics.OPS, false, producer);
-                    CountingSink counting = new CountingSink(sink);
-                    Recorder rec = new Recorder(s, counting, new Recorder.Options(fenceEvery, "EPOCH"));
+                try (KvStore s = store) {
+                    KafkaSink sink = new KafkaSink(bootstrap, Topics.OPS, false, new Properties());
+                    Recorder rec = new Recorder(s, sink, new Recorder.Options(fenceEvery, "EPOCH"));
                     wl0 = System.nanoTime();
                     try {
                         r = WorkloadRunner.runWithProgress(w, s, rec, clients, txns, seed, rate, p -> System.err.printf(
                                 "  .. %d transactions recorded, %d rounds verified, verdicts cover %d; records behind: %s%n",
-                                counting.count(), verdicts.size(), covered(verdicts), LagProbe.format(lag.lags("cobra-topology", "cobra-verifier"))));
+                                sink.recorded(), verdicts.size(), covered(verdicts), LagProbe.format(lag.lags("cobra-topology", "cobra-verifier"))));
                     } finally {
                         rec.close();
                     }
-                    recorded = counting.count();
+                    recorded = sink.recorded();
                 }
                 long wl1 = System.nanoTime();
                 System.err.printf("cobra demo: workload done: %d transactions recorded (%d committed, %d aborted, %d unknown, %d fences) in %.1f s (%.0f txn/s); waiting for the last verdicts%n",
                         recorded, r.committed(), r.aborted(), r.unknown(), r.fences(), (wl1 - wl0) / 1e9, recorded / ((wl1 - wl0) / 1e9));
                 long deadline = System.nanoTime() + 120_000_000_000L;
                 long nextReport = System.nanoTime() + 1_000_000_000L;
-                try (LagProbe lag = new LagProbe(bootstrap)) {
-                    while (covered(verdicts) < recorded && System.nanoTime() < deadline && pipeline.verifierFailure() == null) {
-                        Thread.sleep(50);
-                        if (System.nanoTime() > nextReport) {
-                            nextReport += 1_000_000_000L;
-                            System.err.printf("  .. %d rounds verified, verdicts cover %d of %d; records behind: %s%n", verdicts.size(), covered(verdicts),
-                                    recorded, LagProbe.format(lag.lags("cobra-topology", "cobra-verifier")));
-                        }
+                while (covered(verdicts) < recorded && System.nanoTime() < deadline && pipeline.verifierFailure() == null) {
+                    Thread.sleep(50);
+                    if (System.nanoTime() > nextReport) {
+                        nextReport += 1_000_000_000L;
+                        System.err.printf("  .. %d rounds verified, verdicts cover %d of %d; records behind: %s%n", verdicts.size(), covered(verdicts),
+                                recorded, LagProbe.format(lag.lags("cobra-topology", "cobra-verifier")));
                     }
                 }
                 long done = System.nanoTime();
-                return summary(verdicts, recorded, wl0, wl1, done, firstReject.get());
+                return summary(List.copyOf(verdicts), recorded, wl0, wl1, done);
             }
         } finally {
             if (keep) System.err.println("cobra demo: data kept in " + dir);
@@ -150,7 +142,8 @@ public final class DemoCommand implements Callable<Integer> {
         return last.getCheckedTxns() + last.getPendingTxns();
     }
 
-    private int summary(List<Verdict> vs, long recorded, long wl0, long wl1, long done, Verdict reject) {
+    private int summary(List<Verdict> vs, long recorded, long wl0, long wl1, long done) {
+        Verdict reject = vs.stream().filter(v -> v.getOutcome() == Outcome.REJECT).findFirst().orElse(null);
         int accepts = 0, rejects = 0, unknowns = 0;
         List<Double> lags = new ArrayList<>();
         for (Verdict v : vs) {
@@ -159,7 +152,7 @@ public final class DemoCommand implements Callable<Integer> {
                 case REJECT -> rejects++;
                 case UNKNOWN -> unknowns++;
             }
-            if (v.getRoundLatestEnd() > 0) lags.add((v.getVerifiedAt() * 1_000_000L - v.getRoundLatestEnd()) / 1e9);
+            if (v.getRoundLatestEnd() > 0) lags.add(VerdictLines.lagSeconds(v));
         }
         lags.sort(null);
         long covered = covered(vs);
@@ -184,27 +177,5 @@ public final class DemoCommand implements Callable<Integer> {
         if (last == null || unknowns > 0 || last.getPendingTxns() > 0) return 3;
         System.out.println("every round accepted: the history is serializable" + (strict ? " (strictly)" : ""));
         return 0;
-    }
-
-    /** Counts the transactions that reach the sink. */
-    static final class CountingSink implements org.cobraverify.collector.HistorySink {
-        private final org.cobraverify.collector.HistorySink inner;
-        private final java.util.concurrent.atomic.LongAdder n = new java.util.concurrent.atomic.LongAdder();
-
-        CountingSink(org.cobraverify.collector.HistorySink inner) { this.inner = inner; }
-
-        long count() { return n.sum(); }
-
-        @Override
-        public void record(org.cobraverify.collector.TxnRecord txn) throws java.io.IOException {
-            inner.record(txn);
-            n.increment();
-        }
-
-        @Override
-        public void endSession(String session) throws java.io.IOException { inner.endSession(session); }
-
-        @Override
-        public void close() throws java.io.IOException { inner.close(); }
     }
 }

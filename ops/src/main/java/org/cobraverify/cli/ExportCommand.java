@@ -8,26 +8,21 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.zip.GZIPOutputStream;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.cobraverify.collector.JsonlSink;
 import org.cobraverify.collector.TxnRecord;
+import org.cobraverify.rounds.SessionOrder;
 import org.cobraverify.schemas.Transaction;
 import org.cobraverify.schemas.TxnOp;
 import org.cobraverify.schemas.serde.KafkaSchemaCatalog;
 import org.cobraverify.schemas.serde.MalformedRecordException;
 import org.cobraverify.schemas.serde.SchemaCatalog;
+import org.cobraverify.schemas.serde.TopicScan;
 import org.cobraverify.schemas.serde.WireFormat;
 import org.cobraverify.topology.Topics;
 import picocli.CommandLine.Command;
@@ -59,33 +54,22 @@ public final class ExportCommand implements Callable<Integer> {
         WireFormat wire = new WireFormat(KafkaSchemaCatalog.attach(new SchemaCatalog(), bootstrap));
         List<Transaction> txns = new ArrayList<>();
         int skipped = 0;
-        Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer())) {
-            var infos = c.partitionsFor(topic, Duration.ofSeconds(15));
-            if (infos == null || infos.isEmpty()) {
-                System.err.println("cobra export: no topic " + topic + " on " + bootstrap);
-                return 2;
-            }
-            List<TopicPartition> parts = infos.stream().map(i -> new TopicPartition(topic, i.partition())).toList();
-            c.assign(parts);
-            c.seekToBeginning(parts);
-            Map<TopicPartition, Long> end = c.endOffsets(parts);
-            while (parts.stream().anyMatch(tp -> c.position(tp) < end.get(tp))) {
-                for (ConsumerRecord<String, byte[]> r : c.poll(Duration.ofMillis(200))) {
-                    if (r.offset() >= end.get(new TopicPartition(r.topic(), r.partition()))) continue;
-                    try {
-                        if (!wire.typeOf(r.value()).equals(Transaction.getClassSchema().getFullName())) continue;
-                        Transaction t = wire.decode(r.value(), Transaction.class);
-                        if (maxRound != null && r.key() != null && Long.parseLong(r.key()) > maxRound) continue; // cobra.rounds: key = round
-                        txns.add(t);
-                    } catch (MalformedRecordException e) {
-                        System.err.printf("cobra export: skipped %s/%d@%d: %s%n", r.topic(), r.partition(), r.offset(), e.getMessage());
-                        skipped++;
-                    }
-                }
+        List<ConsumerRecord<String, byte[]>> records;
+        try {
+            records = TopicScan.readAll(bootstrap, topic, new ByteArrayDeserializer(), Duration.ofMinutes(10));
+        } catch (TopicScan.NoSuchTopic e) {
+            System.err.println("cobra export: " + e.getMessage());
+            return 2;
+        }
+        for (ConsumerRecord<String, byte[]> r : records) {
+            try {
+                if (!wire.typeOf(r.value()).equals(Transaction.getClassSchema().getFullName())) continue;
+                Transaction t = wire.decode(r.value(), Transaction.class);
+                if (maxRound != null && r.key() != null && Long.parseLong(r.key()) > maxRound) continue; // cobra.rounds: key = round
+                txns.add(t);
+            } catch (MalformedRecordException e) {
+                System.err.printf("cobra export: skipped %s/%d@%d: %s%n", r.topic(), r.partition(), r.offset(), e.getMessage());
+                skipped++;
             }
         }
         write(order(txns), out);
@@ -93,17 +77,11 @@ public final class ExportCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** Sessions in first-arrival order, each session's transactions by their position in it (duplicates dropped). */
+    /** Duplicates dropped (the first delivery kept), then {@link SessionOrder}. */
     static List<Transaction> order(List<Transaction> txns) {
-        Map<String, Integer> rank = new HashMap<>();
         Map<String, Transaction> byId = new java.util.LinkedHashMap<>();
-        for (Transaction t : txns) {
-            rank.putIfAbsent(t.getSession(), rank.size());
-            byId.putIfAbsent(t.getId(), t);
-        }
-        List<Transaction> l = new ArrayList<>(byId.values());
-        l.sort(Comparator.<Transaction>comparingInt(t -> rank.get(t.getSession())).thenComparingLong(Transaction::getSessionIndex));
-        return l;
+        for (Transaction t : txns) byId.putIfAbsent(t.getId(), t);
+        return SessionOrder.of(new ArrayList<>(byId.values()));
     }
 
     static void write(List<Transaction> txns, Path file) throws java.io.IOException {

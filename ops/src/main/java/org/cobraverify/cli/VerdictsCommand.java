@@ -98,7 +98,7 @@ public final class VerdictsCommand implements Callable<Integer> {
         lastRound.set(v.getRound());
         checked.set(v.getCheckedTxns());
         pending.set(v.getPendingTxns());
-        if (v.getRoundLatestEnd() > 0) lagMs.set(v.getVerifiedAt() - v.getRoundLatestEnd() / 1_000_000L);
+        if (v.getRoundLatestEnd() > 0) lagMs.set(Math.round(VerdictLines.lagSeconds(v) * 1000));
     }
 
     /** The metrics, in the Prometheus text format. */

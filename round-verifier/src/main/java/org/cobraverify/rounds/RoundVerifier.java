@@ -1,7 +1,6 @@
 package org.cobraverify.rounds;
 
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -65,12 +64,7 @@ public final class RoundVerifier {
         pendingSince.put(t.getId(), rounds);
     }
 
-    /** Transactions held back so far because they read writes not yet arrived. */
-    public int pendingCount() { return pending.size(); }
-
     public int checkedCount() { return included.size(); }
-
-    public long roundsEnded() { return rounds; }
 
     public long duplicates() { return duplicates; }
 
@@ -117,10 +111,10 @@ public final class RoundVerifier {
     public List<Verdict> decide(List<Closed> closed) {
         List<Verdict> out = new ArrayList<>(closed.size());
         Closed last = closed.get(closed.size() - 1);
-        Verdict lastVerdict = check(last);
-        if (lastVerdict.getOutcome() == Outcome.ACCEPT || (lastVerdict.getOutcome() == Outcome.UNKNOWN && last.pendingTooLong()
-                && lastVerdict.getCertificate() == null && lastVerdict.getReason().equals(last.pendingNote()))) {
-            // the last round's history holds every earlier one's: accepted there, accepted here
+        Checked lastChecked = check(last);
+        Verdict lastVerdict = lastChecked.verdict();
+        if (lastChecked.serializable()) {
+            // the last round's history holds every earlier one's: serializable there, serializable here
             for (int i = 0; i < closed.size() - 1; i++) out.add(accepted(closed.get(i), lastVerdict, last.roundNo()));
             out.add(lastVerdict);
             return out;
@@ -128,7 +122,7 @@ public final class RoundVerifier {
         Verdict firstReject = null;
         for (int i = 0; i < closed.size() - 1; i++) {
             Closed c = closed.get(i);
-            Verdict v = firstReject != null ? stillRejected(c, firstReject) : check(c);
+            Verdict v = firstReject != null ? stillRejected(c, firstReject) : check(c).verdict();
             if (firstReject == null && v.getOutcome() == Outcome.REJECT) firstReject = v;
             out.add(v);
         }
@@ -136,14 +130,17 @@ public final class RoundVerifier {
         return out;
     }
 
+    /** A round's verdict, and whether the checker found its history serializable (pending reads may still make it unknown). */
+    private record Checked(Verdict verdict, boolean serializable) {}
+
     /** Checks the history as it stood when round {@code c} ended (the first {@code c.included} checked transactions). */
-    private Verdict check(Closed c) {
+    private Checked check(Closed c) {
         long t0 = System.nanoTime();
         History h;
         try {
             h = build(c.included());
         } catch (IllegalArgumentException e) {
-            return verdict(c, Outcome.UNKNOWN, "the history cannot be built: " + e.getMessage(), null, null, t0, System.nanoTime(), 0);
+            return new Checked(verdict(c, Outcome.UNKNOWN, "the history cannot be built: " + e.getMessage(), null, null, t0, System.nanoTime(), 0), false);
         }
         long t1 = System.nanoTime();
         org.cobraverify.checker.Verdict v;
@@ -151,8 +148,8 @@ public final class RoundVerifier {
             v = Checker.check(h, settings.check());
         } catch (RuntimeException e) {
             // a checker bug must not take the service down, nor turn into an accept
-            return verdict(c, Outcome.UNKNOWN, "internal error in the checker (please report it with this round's history, cobra export): " + e,
-                    null, null, t1, System.nanoTime(), t1 - t0);
+            return new Checked(verdict(c, Outcome.UNKNOWN, "internal error in the checker (please report it with this round's history, cobra export): " + e,
+                    null, null, t1, System.nanoTime(), t1 - t0), false);
         }
         Outcome outcome = switch (v.outcome()) {
             case ACCEPT -> Outcome.ACCEPT;
@@ -171,7 +168,8 @@ public final class RoundVerifier {
         }
         Certificate cert = outcome == Outcome.REJECT ? v.certificate() : null;
         String text = cert == null ? null : TextReport.render("round " + c.roundNo(), v, h.size(), (System.nanoTime() - t1) / 1e6);
-        return verdict(c, outcome, reason, v.stats(), cert == null ? null : toAvro(cert, text), t1, System.nanoTime(), t1 - t0);
+        return new Checked(verdict(c, outcome, reason, v.stats(), cert == null ? null : toAvro(cert, text), t1, System.nanoTime(), t1 - t0),
+                v.outcome() == org.cobraverify.checker.Verdict.Outcome.ACCEPT);
     }
 
     /** An earlier round of a batch whose last round was accepted. */
@@ -227,24 +225,6 @@ public final class RoundVerifier {
                 .build();
     }
 
-    /** Test aid: writes the checked history as cobra-jsonl (session order kept). */
-    void dump(java.nio.file.Path file) throws java.io.IOException {
-        History h = build(included.size());
-        StringBuilder sb = new StringBuilder("{\"format\":\"cobra-jsonl\",\"version\":1}\n");
-        for (int t = 0; t < h.size(); t++) {
-            sb.append("{\"id\":\"").append(h.name(t)).append("\",\"session\":\"").append(h.sessionName(h.session(t))).append("\",\"status\":\"")
-              .append(History.statusName(h.status(t))).append("\",\"ops\":[");
-            for (int o = h.opStart(t); o < h.opEnd(t); o++) {
-                if (o > h.opStart(t)) sb.append(',');
-                Object val = h.valueName(h.value(o));
-                sb.append("[\"").append(h.kind(o) == History.WRITE ? 'w' : 'r').append("\",\"").append(h.keyName(h.key(o))).append("\",")
-                  .append(val == null ? "null" : "\"" + val + "\"").append(']');
-            }
-            sb.append("]}\n");
-        }
-        java.nio.file.Files.writeString(file, sb);
-    }
-
     /** Moves pending transactions whose reads all come from checked transactions into the checked set, to a fixed point. */
     private void resolvePending() {
         boolean changed = true;
@@ -283,12 +263,9 @@ public final class RoundVerifier {
         return "?";
     }
 
-    /** The first {@code count} checked transactions as a history: in session order (by their position in the session), sessions in first-arrival order. */
+    /** The first {@code count} checked transactions as a history, in {@link SessionOrder}. */
     private History build(int count) {
-        List<Transaction> order = new ArrayList<>(included.subList(0, count));
-        Map<String, Integer> sessionRank = new HashMap<>();
-        for (Transaction t : order) sessionRank.putIfAbsent(t.getSession(), sessionRank.size());
-        order.sort(Comparator.<Transaction>comparingInt(t -> sessionRank.get(t.getSession())).thenComparingLong(Transaction::getSessionIndex));
+        List<Transaction> order = SessionOrder.of(included.subList(0, count));
         HistoryBuilder b = new HistoryBuilder();
         for (Transaction t : order) {
             byte st = t.getStatus() == TxnStatus.COMMITTED ? History.COMMITTED : t.getStatus() == TxnStatus.ABORTED ? History.ABORTED : History.UNKNOWN;

@@ -26,6 +26,7 @@ import org.cobraverify.schemas.Transaction;
 import org.cobraverify.schemas.Verdict;
 import org.cobraverify.schemas.serde.KafkaSchemaCatalog;
 import org.cobraverify.schemas.serde.MalformedRecordException;
+import org.cobraverify.schemas.serde.Quarantine;
 import org.cobraverify.schemas.serde.SchemaCatalog;
 import org.cobraverify.schemas.serde.WireFormat;
 
@@ -55,7 +56,6 @@ public final class VerifierService implements AutoCloseable {
     private final WireFormat wire;
     private final AtomicBoolean running = new AtomicBoolean(true);
     private volatile KafkaConsumer<String, byte[]> consumer;
-    private volatile long replayedRounds = -1;
     private volatile CrashPoint crashPoint = round -> {};
 
     /** Called after a round's verdict is sent and before its transaction commits: tests make the service die there. */
@@ -73,8 +73,6 @@ public final class VerifierService implements AutoCloseable {
         this.wire = new WireFormat(KafkaSchemaCatalog.attach(new SchemaCatalog(), settings.bootstrap()));
     }
 
-    /** Rounds found already verified (replayed without publishing) at start; -1 before the replay ends. */
-    public long replayedRounds() { return replayedRounds; }
 
     /** Runs until {@link #stop}; throws if Kafka fails in a way a restart must handle. */
     public void run() {
@@ -103,9 +101,6 @@ public final class VerifierService implements AutoCloseable {
             long resumeAt = committed == null ? 0 : committed.offset();
             cons.seekToBeginning(List.of(tp));
             RoundVerifier verifier = new RoundVerifier(verifierSettings);
-            long replayed = 0;
-            boolean replaying = resumeAt > 0;
-            if (!replaying) replayedRounds = 0;
             while (running.get()) {
                 // a poll may hold several whole rounds (the verifier catching up): they are decided together and
                 // their verdicts committed in one transaction with the offset after the last round end
@@ -127,14 +122,9 @@ public final class VerifierService implements AutoCloseable {
                         verifier.add(wire.decode(r.value(), Transaction.class));
                     } else if (type.equals(RoundEnd.getClassSchema().getFullName())) {
                         RoundEnd end = wire.decode(r.value(), RoundEnd.class);
-                        if (replay) {
-                            verifier.closeRound(end);
-                            replayed++;
-                            if (r.offset() == resumeAt - 1) replayedRounds = replayed;
-                            continue;
-                        }
-                        if (replayedRounds < 0) replayedRounds = replayed;
-                        ends.add(verifier.closeRound(end));
+                        RoundVerifier.Closed closed = verifier.closeRound(end);
+                        if (replay) continue; // decided before the restart: its verdict is already committed
+                        ends.add(closed);
                         commitAt = r.offset() + 1;
                     } else if (!replay) {
                         if (!ends.isEmpty()) { publish(prod, cons, tp, verifier, ends, commitAt); ends.clear(); }
@@ -180,11 +170,9 @@ public final class VerifierService implements AutoCloseable {
     /** Quarantines a record of the rounds topic (with where it was) and moves past it, in one transaction. */
     private void deadLetter(KafkaProducer<String, byte[]> prod, KafkaConsumer<String, byte[]> cons, TopicPartition tp,
                             ConsumerRecord<String, byte[]> r, String reason) {
-        DeadLetter d = DeadLetter.newBuilder().setReason(reason).setTopic(r.topic()).setPartition(r.partition()).setOffset(r.offset())
-                .setKey(r.key() == null ? null : java.nio.ByteBuffer.wrap(r.key().getBytes(java.nio.charset.StandardCharsets.UTF_8)))
-                .setValue(r.value() == null ? null : java.nio.ByteBuffer.wrap(r.value())).setAt(System.currentTimeMillis()).build();
+        DeadLetter d = Quarantine.of(reason, r.topic(), r.partition(), r.offset(), r.key(), r.value());
         prod.beginTransaction();
-        prod.send(new ProducerRecord<>(settings.deadLettersTopic(), r.topic() + "/" + r.partition() + "@" + r.offset(), wire.encode(d)));
+        prod.send(new ProducerRecord<>(settings.deadLettersTopic(), Quarantine.key(d), wire.encode(d)));
         prod.sendOffsetsToTransaction(Map.of(tp, new OffsetAndMetadata(r.offset() + 1)), cons.groupMetadata());
         prod.commitTransaction();
     }

@@ -42,7 +42,7 @@ final class FenceChain implements Processor<String, byte[], String, byte[]> {
     private KeyValueStore<String, FenceChainHead> head;
     private KeyValueStore<String, byte[]> pending;
     private KeyValueStore<String, Long> byWrite;
-    private long pendingCount = -1; // -1: not counted yet in this instance
+    private long pendingCount = -1; // -1: not counted yet in this instance; see pendingCount()
 
     FenceChain(WireFormat wire, TopologySettings settings) {
         this.wire = wire;
@@ -86,9 +86,8 @@ final class FenceChain implements Processor<String, byte[], String, byte[]> {
             stamp(f, 1, rec.timestamp()); // a second genesis: it read the initial state after a fence had written
             return;
         }
-        anyPending();
+        pendingCount = pendingCount() + 1;
         pending.put(pendingKey(r, f.getId()), rec.value());
-        pendingCount++;
         drain(h, rec.timestamp());
     }
 
@@ -98,9 +97,8 @@ final class FenceChain implements Processor<String, byte[], String, byte[]> {
             String hw = h.getHeadWrite() == null ? "" : h.getHeadWrite();
             List<KeyValue<String, byte[]>> readers = readersOf(hw);
             if (readers.isEmpty()) break;
-            anyPending();
+            pendingCount = pendingCount() - readers.size();
             for (KeyValue<String, byte[]> kv : readers) pending.delete(kv.key);
-            pendingCount -= readers.size();
             Transaction next = wire.decode(readers.get(0).value, Transaction.class);
             long epoch = h.getEpoch() + 1;
             stamp(next, epoch, timestamp);
@@ -108,7 +106,7 @@ final class FenceChain implements Processor<String, byte[], String, byte[]> {
             h.setEpoch(epoch);
             h.setHeadWrite(written(next));
         }
-        h.setStalledSince(anyPending() ? (h.getStalledSince() == 0 ? ctx.currentSystemTimeMs() : h.getStalledSince()) : 0L);
+        h.setStalledSince(pendingCount() > 0 ? (h.getStalledSince() == 0 ? ctx.currentSystemTimeMs() : h.getStalledSince()) : 0L);
         head.put(KEY, h);
     }
 
@@ -145,15 +143,18 @@ final class FenceChain implements Processor<String, byte[], String, byte[]> {
         return out;
     }
 
-    /** Whether fences wait; counted in memory (a scan of the store would step over every deleted fence). */
-    private boolean anyPending() {
+    /**
+     * How many fences wait, counted in memory: a scan of the store each time would step over every deleted
+     * fence. Counted from the store once per processor instance (after a restart).
+     */
+    private long pendingCount() {
         if (pendingCount < 0) {
             pendingCount = 0;
             try (KeyValueIterator<String, byte[]> it = pending.all()) {
                 while (it.hasNext()) { it.next(); pendingCount++; }
             }
         }
-        return pendingCount > 0;
+        return pendingCount;
     }
 
     private void stamp(Transaction f, long epoch, long timestamp) {

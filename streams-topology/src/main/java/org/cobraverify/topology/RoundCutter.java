@@ -84,7 +84,7 @@ final class RoundCutter implements Processor<String, byte[], String, byte[]> {
             if (!sessionCache.containsKey(id)) {
                 // its transactions will have epochs at least the chain's head when it first fences: never below today's agreement
                 long agree = epochAgree();
-                putSession(id, new CutterSession(agree == Long.MAX_VALUE ? lastCutEpoch() : agree, now, false, false));
+                putSession(id, new CutterSession(agree == Long.MAX_VALUE ? highestReached() : agree, now, false, false));
             }
         } else if (type.equals(SessionEnd.getClassSchema().getFullName())) {
             SessionEnd end = wire.decode(rec.value(), SessionEnd.class);
@@ -184,8 +184,8 @@ final class RoundCutter implements Processor<String, byte[], String, byte[]> {
         if (m.getNextRound() != before) meta.put(META_KEY, m);
     }
 
-    /** With no live session: the epoch after everything cut so far (0 before the first cut). */
-    private long lastCutEpoch() {
+    /** The highest epoch any session has reached (0 before any): where a session joining with none live starts. */
+    private long highestReached() {
         long max = 0;
         for (CutterSession s : sessionCache.values()) max = Math.max(max, s.getReached());
         return max;

@@ -39,8 +39,4 @@ public record TopologySettings(String fenceKey, int roundSize, long sessionTimeo
     public TopologySettings withFenceGapTimeoutMs(long ms) {
         return new TopologySettings(fenceKey, roundSize, sessionTimeoutMs, idleCutMs, ms, punctuateMs, maxEarlyOps, maxBufferedTxns);
     }
-
-    public TopologySettings withLimits(int maxEarlyOps, int maxBufferedTxns) {
-        return new TopologySettings(fenceKey, roundSize, sessionTimeoutMs, idleCutMs, fenceGapTimeoutMs, punctuateMs, maxEarlyOps, maxBufferedTxns);
-    }
 }

@@ -100,8 +100,6 @@ public final class Pipeline implements AutoCloseable {
 
     public Throwable verifierFailure() { return verifierFailure; }
 
-    public KafkaStreams.State topologyState() { return streams.state(); }
-
     @Override
     public void close() throws InterruptedException {
         stopVerifier();

@@ -1,18 +1,14 @@
 package org.cobraverify.schemas.serde;
 
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import org.apache.avro.Schema;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
@@ -55,26 +51,15 @@ public final class KafkaSchemaCatalog {
         return catalog;
     }
 
-    /** The whole catalog topic, fingerprint to schema JSON (later records win). */
+    /** The whole catalog topic, fingerprint to schema JSON (later records win); empty when there is no catalog topic. */
     public static Map<String, String> readAll(String bootstrap) {
-        Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         Map<String, String> out = new java.util.HashMap<>();
-        try (var consumer = new KafkaConsumer<>(p, new StringDeserializer(), new StringDeserializer())) {
-            List<TopicPartition> parts = consumer.partitionsFor(TOPIC, Duration.ofSeconds(10)).stream()
-                    .map(i -> new TopicPartition(TOPIC, i.partition())).toList();
-            consumer.assign(parts);
-            consumer.seekToBeginning(parts);
-            Map<TopicPartition, Long> end = consumer.endOffsets(parts);
-            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            while (parts.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
-                if (System.nanoTime() > deadline) throw new IllegalStateException("timed out reading " + TOPIC);
-                for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(200)))
-                    if (r.value() != null) out.put(r.key(), r.value());
-            }
+        try {
+            for (ConsumerRecord<String, String> r : TopicScan.readAll(bootstrap, TOPIC, new StringDeserializer(), Duration.ofSeconds(30)))
+                if (r.value() != null) out.put(r.key(), r.value());
+        } catch (TopicScan.NoSuchTopic e) {
+            // nothing published yet: only this build's schemas are known
         }
         return out;
     }
-
 }
