@@ -8,6 +8,12 @@ public enum AnomalyKind {
     G1A("G1a (aborted read)"),
     /** G1b: a read of a write that its own transaction later overwrote. */
     G1B("G1b (intermediate read)"),
+    /**
+     * A read of a write that garbage collection had already found superseded: a later write of the key
+     * precedes every transaction after the collected epochs (through the fence chain), so the reader would
+     * have to come both after it and before it (G-single through the collected past).
+     */
+    STALE_READ("stale read of a collected (superseded) write"),
     /** A transaction that does not see its own write, or reads one key twice differently. */
     INTERNAL("internal inconsistency"),
     /** Two transactions read-modified-wrote the same version. */

@@ -16,10 +16,16 @@ import org.cobraverify.history.IntVec;
 final class CertificateBuilder {
     private final History h;
     private final KnownGraph g;
+    private final int barrierVertex;
+    private final String barrierText;
 
-    CertificateBuilder(History h, KnownGraph g) {
+    CertificateBuilder(History h, KnownGraph g) { this(h, g, -1, null); }
+
+    CertificateBuilder(History h, KnownGraph g, int barrierVertex, String barrierText) {
         this.h = h;
         this.g = g;
+        this.barrierVertex = barrierVertex;
+        this.barrierText = barrierText;
     }
 
     String tx(int t) { return h.label(t); }
@@ -50,17 +56,18 @@ final class CertificateBuilder {
         List<int[]> segs = segments(rot);
         List<Certificate.Edge> edges = new ArrayList<>();
         Set<Integer> ts = new LinkedHashSet<>();
-        int rw = 0, ww = 0, wr = 0, so = 0, rt = 0;
+        int rw = 0, ww = 0, wr = 0, so = 0, rt = 0, past = 0;
         String[] kinds = new String[segs.size()];
         for (int i = 0; i < segs.size(); i++) {
             int[] seg = segs.get(i);
-            Certificate.Edge e = seg.length == 1 && g.kind.get(seg[0]) != KnownGraph.RT ? edge(seg[0]) : realTime(seg);
+            Certificate.Edge e = seg.length == 1 && g.kind.get(seg[0]) != KnownGraph.RT && g.kind.get(seg[0]) != KnownGraph.PAST ? edge(seg[0]) : realTime(seg);
             kinds[i] = e.kind();
             switch (e.kind()) {
                 case "rw" -> rw++;
                 case "ww" -> ww++;
                 case "wr" -> wr++;
                 case "rt" -> rt++;
+                case "past" -> past++;
                 default -> so++;
             }
             ts.add(g.src.get(seg[0]));
@@ -79,6 +86,7 @@ final class CertificateBuilder {
         sb.append(edges.get(0).from());
         if (so > 0 && kind != AnomalyKind.SESSION_CYCLE) sb.append(" (closed through session order)");
         if (rt > 0) sb.append(" (closed through real-time order: not strictly serializable)");
+        if (past > 0) sb.append(" (closed through the collected past)");
         List<Certificate.Txn> txns = new ArrayList<>();
         for (int t : ts) txns.add(txn(t));
         return new Certificate(kind, sb.toString(), edges, txns, List.of(), List.of(), List.of());
@@ -99,6 +107,12 @@ final class CertificateBuilder {
     /** A run of real-time edges through time points, as one {@code rt} edge with the times that justify it. */
     private Certificate.Edge realTime(int[] seg) {
         int from = g.src.get(seg[0]), to = g.dst.get(seg[seg.length - 1]);
+        for (int e : seg) {
+            if (g.src.get(e) == barrierVertex || g.dst.get(e) == barrierVertex) {
+                return new Certificate.Edge(tx(from), tx(to), "past", null, tx(from) + " precedes the collected past and " + tx(to)
+                        + " follows it: " + barrierText);
+            }
+        }
         String why = tx(from) + " ended at " + h.end(from) + " ns and " + tx(to) + " started at " + h.start(to)
                 + " ns: real-time order puts " + tx(from) + " first";
         return new Certificate.Edge(tx(from), tx(to), "rt", null, why);
@@ -111,7 +125,7 @@ final class CertificateBuilder {
 
     private Certificate.Edge edge(int e) {
         int k = g.kind.get(e), key = g.key.get(e);
-        String why = null;
+        String why = k == KnownGraph.PATH ? "a path of known dependencies through transactions since garbage-collected" : null;
         int d = g.deriv.get(e);
         if (d >= 0) {
             int a = g.derivA.get(d), b = g.derivB.get(d);
@@ -122,8 +136,10 @@ final class CertificateBuilder {
             else {
                 sb.append(tx(b));
                 for (int[] seg : segments(path)) {
-                    boolean timed = seg.length > 1 || g.kind.get(seg[0]) == KnownGraph.RT;
-                    sb.append(" -").append(timed ? "rt" : label(seg[0])).append("-> ").append(tx(g.dst.get(seg[seg.length - 1])));
+                    boolean timed = seg.length > 1 || g.kind.get(seg[0]) == KnownGraph.RT || g.kind.get(seg[0]) == KnownGraph.PAST;
+                    boolean viaPast = false;
+                    for (int x : seg) viaPast |= g.src.get(x) == barrierVertex || g.dst.get(x) == barrierVertex;
+                    sb.append(" -").append(viaPast ? "past" : timed ? "rt" : label(seg[0])).append("-> ").append(tx(g.dst.get(seg[seg.length - 1])));
                 }
             }
             why = sb.toString();

@@ -30,14 +30,46 @@ public final class Checker {
     private long[] priority;
 
     private final boolean minimize;
+    /** The collected past of an incremental check (a barrier vertex), or null for a one-shot check. */
+    private final Barrier barrier;
+    /** Vertex of the barrier in the graph, or -1. */
+    int barrierVertex = -1;
+    /** After an accept: edges 0..factEdges-1 of the graph are facts (known and pruning-forced); later ones are choices. */
+    int factEdges = -1;
+    /** After an accept: the constraints pruning left open (the solver or decomposition chose their sides). */
+    boolean[] openAfterPrune;
     private int[] sessionPred;
     private boolean[] live; // vertices of the graph: included transactions, and time points in strict mode
 
-    private Checker(History h, CheckOptions options, boolean minimize) {
+    private Checker(History h, CheckOptions options, boolean minimize) { this(h, options, minimize, null); }
+
+    private Checker(History h, CheckOptions options, boolean minimize, Barrier barrier) {
         this.h = h;
         this.options = options;
         this.minimize = minimize;
+        this.barrier = barrier;
     }
+
+    /**
+     * A check of one round of an incremental verification: {@code h} is the retained history plus the
+     * round's transactions, {@code barrier} stands for the collected past. The returned checker keeps its
+     * graph and constraints for {@link GarbageCollection}.
+     */
+    static Checker forRound(History h, CheckOptions options, Barrier barrier) { return new Checker(h, options, true, barrier); }
+
+    Verdict runForRound() { return run(); }
+
+    History history() { return h; }
+
+    KnownGraph graph() { return g; }
+
+    Constraints constraints() { return cons; }
+
+    ReadFromIndex readFrom() { return rf; }
+
+    boolean[] liveVertices() { return live; }
+
+    int[] sessionPredecessors() { return sessionPred; }
 
     public static Verdict check(History h) { return check(h, CheckOptions.defaults()); }
 
@@ -81,6 +113,8 @@ public final class Checker {
             if (pruner.skipped != null) notes.add(pruner.skipped);
             stats.constraintsAfterPrune = cons.activeCount;
             if (cycle != null) return reject(certs().cycle(cycle));
+            factEdges = g.edgeCount();
+            openAfterPrune = cons.active.clone();
 
             Verdict v = solveRemaining(budget);
             stats.solveNanos = System.nanoTime() - t2;
@@ -103,11 +137,15 @@ public final class Checker {
         int[] timed = options.strict() ? RealTimeOrder.timed(h, rf.included) : new int[0];
         if (options.strict() && timed.length < rf.includedCount())
             notes.add((rf.includedCount() - timed.length) + " transaction(s) lack start/end times: real-time order does not constrain them");
-        g = new KnownGraph(h.size() + timed.length);
+        g = new KnownGraph(h.size() + timed.length + (barrier != null ? 1 : 0));
         live = Arrays.copyOf(rf.included, g.n);
         for (int v = h.size(); v < g.n; v++) live[v] = true;
         buildGraph();
         if (timed.length > 0) auxTimes = RealTimeOrder.addEdges(h, timed, g, options.driftNanos(), h.size());
+        if (barrier != null) {
+            barrierVertex = g.n - 1;
+            barrier.addEdges(h, rf.included, g, barrierVertex, options.strict() ? options.driftNanos() : -1);
+        }
     }
 
     private long[] auxTimes;
@@ -142,13 +180,14 @@ public final class Checker {
         long[] p = new long[g.n];
         if (h.hasTimestamps()) {
             for (int t = 0; t < n; t++) p[t] = h.start(t) == History.NO_TIME ? Long.MAX_VALUE : h.start(t);
-            for (int v = n; v < g.n; v++) p[v] = auxTimes[v - n];
+            for (int v = n; v < g.n; v++) p[v] = v == barrierVertex ? Long.MIN_VALUE : auxTimes[v - n];
             return p;
         }
         int[] count = new int[h.sessionCount()];
         int[] index = new int[n];
         for (int t = 0; t < n; t++) if (rf.included[t]) index[t] = count[h.session(t)]++;
         for (int t = 0; t < n; t++) if (rf.included[t]) p[t] = (long) ((index[t] + 0.5) / count[h.session(t)] * (1L << 40));
+        if (barrierVertex >= 0) p[barrierVertex] = Long.MIN_VALUE;
         return p;
     }
 
@@ -243,7 +282,8 @@ public final class Checker {
                 int[] core = r.coreVariables();
                 int[] coreCons = new int[core.length];
                 for (int i = 0; i < core.length; i++) coreCons[i] = grp.get(core[i]);
-                if (!minimize) return reject(certs().unsat(cons, coreCons, globalOf[gi].length));
+                // with a barrier, sub-histories lose the collected past: report the refutation's core as it is
+                if (!minimize || barrier != null) return reject(certs().unsat(cons, coreCons, globalOf[gi].length));
                 return reject(minimalCertificate(coreCons, globalOf[gi], budget));
             }
         }
@@ -365,7 +405,7 @@ public final class Checker {
 
     private String tx(int t) { return h.label(t); }
 
-    private CertificateBuilder certs() { return new CertificateBuilder(h, g); }
+    private CertificateBuilder certs() { return new CertificateBuilder(h, g, barrierVertex, barrier == null ? null : barrier.description()); }
 
     /**
      * Shrinks a refuted group to a minimal non-serializable sub-history (closed under read-from) and

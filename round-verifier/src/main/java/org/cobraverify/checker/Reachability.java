@@ -15,14 +15,17 @@ final class Reachability {
     final int[] chainOf, pos, reach;
 
     /** Requires: {@code topo} is a topological order of the live vertices of {@code out}. */
-    Reachability(KnownGraph g, KnownGraph.Csr out, int[] topo, int[] sessionPred) {
+    Reachability(KnownGraph g, KnownGraph.Csr out, int[] topo, int[] sessionPred) { this(g, out, topo, sessionPred, g.edgeCount()); }
+
+    /** As above, over the first {@code edges} edges of {@code g} only ({@code out} must be over the same edges). */
+    Reachability(KnownGraph g, KnownGraph.Csr out, int[] topo, int[] sessionPred, int edges) {
         int n = g.n;
         chainOf = new int[n];
         pos = new int[n];
         Arrays.fill(chainOf, -1);
         // greedy chain cover in topological order: extend the chain whose tail is a direct predecessor,
         // trying the session predecessor first
-        KnownGraph.Csr in = g.csr(g.edgeCount(), true);
+        KnownGraph.Csr in = g.csr(edges, true);
         int[] chainTail = new int[Math.max(1, topo.length)];
         int[] chainLen = new int[Math.max(1, topo.length)];
         int c = 0;

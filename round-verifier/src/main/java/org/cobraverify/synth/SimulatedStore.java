@@ -49,6 +49,7 @@ public final class SimulatedStore {
         final Map<Integer, long[]> ownLists = new HashMap<>(); // list-append: the key's list as this transaction sees it after its appends
         int[] program; // key per op; negative = write to -(k+1)
         int next;
+        boolean fence;
         long snapshot, began;
         Txn(int session) { this.session = session; }
     }
@@ -82,9 +83,25 @@ public final class SimulatedStore {
      * As {@link #run(Isolation, Workload, Random)}; with {@code lists}, keys hold lists: writes append a
      * unique element and reads return the whole list (Elle's list-append model).
      */
-    public static History run(Isolation iso, Workload w, Random rnd, boolean lists) {
+    public static History run(Isolation iso, Workload w, Random rnd, boolean lists) { return run(iso, w, rnd, lists, 0); }
+
+    /** The fence key of {@link #run(Isolation, Workload, Random, boolean, int)}'s fences. */
+    public static final String FENCE_KEY = "EPOCH";
+
+    /**
+     * As {@link #run(Isolation, Workload, Random, boolean)}; with {@code fenceEvery > 0}, every session
+     * starts with a fence (a read-modify-write of {@link #FENCE_KEY} that reads the latest committed value,
+     * as a locking read would) and runs another after every {@code fenceEvery} commits, retrying aborted
+     * ones. Concurrent fences under the weaker levels may still lose an update, as on a real store.
+     */
+    public static History run(Isolation iso, Workload w, Random rnd, boolean lists, int fenceEvery) {
+        if (lists && fenceEvery > 0) throw new IllegalArgumentException("fences need register keys, not lists");
         List<List<Version>> versions = new ArrayList<>();
-        for (int k = 0; k < w.keys(); k++) versions.add(new ArrayList<>());
+        for (int k = 0; k <= w.keys(); k++) versions.add(new ArrayList<>()); // the last: the fence key
+        final int fenceKey = w.keys();
+        boolean[] needFence = new boolean[w.sessions()];
+        int[] sinceFence = new int[w.sessions()];
+        java.util.Arrays.fill(needFence, fenceEvery > 0);
         long clock = 0;
         long nextValue = 1;
         int[] remaining = new int[w.sessions()];
@@ -98,13 +115,18 @@ public final class SimulatedStore {
             int s = rnd.nextInt(w.sessions());
             if (active[s] == null) {
                 if (remaining[s] == 0) continue;
-                remaining[s]--;
                 Txn t = new Txn(s);
-                int ops = 1 + rnd.nextInt(w.maxOps());
-                t.program = new int[ops];
-                for (int i = 0; i < ops; i++) {
-                    int k = rnd.nextInt(w.keys());
-                    t.program[i] = rnd.nextDouble() < w.readFraction() ? k : -(k + 1);
+                if (needFence[s]) {
+                    t.fence = true;
+                    t.program = new int[] {fenceKey, -(fenceKey + 1)};
+                } else {
+                    remaining[s]--;
+                    int ops = 1 + rnd.nextInt(w.maxOps());
+                    t.program = new int[ops];
+                    for (int i = 0; i < ops; i++) {
+                        int k = rnd.nextInt(w.keys());
+                        t.program[i] = rnd.nextDouble() < w.readFraction() ? k : -(k + 1);
+                    }
                 }
                 t.snapshot = clock;
                 t.began = step;
@@ -139,7 +161,10 @@ public final class SimulatedStore {
                         Long own = t.writes.get(p);
                         long v;
                         if (own != null) v = own;
-                        else {
+                        else if (t.fence) {
+                            List<Version> vs = versions.get(p);
+                            v = vs.isEmpty() ? -1 : vs.get(vs.size() - 1).value;
+                        } else {
                             Version chosen = visible(versions.get(p), iso, t, rnd);
                             v = chosen == null ? -1 : chosen.value;
                         }
@@ -173,9 +198,11 @@ public final class SimulatedStore {
                 }
                 byte status = abort ? History.ABORTED : History.COMMITTED;
                 if (rnd.nextDouble() < w.unknownRate()) status = History.UNKNOWN;
+                if (t.fence) { if (!abort) needFence[s] = false; }
+                else if (!abort && fenceEvery > 0 && ++sinceFence[s] >= fenceEvery) { sinceFence[s] = 0; needFence[s] = true; }
                 b.begin(null, b.session((long) s), status, t.began, step, -1);
                 for (long[] op : t.ops) {
-                    int key = b.key(op[1]);
+                    int key = op[1] == fenceKey ? b.key(FENCE_KEY) : b.key(op[1]);
                     if (op[0] == 1) {
                         if (lists) b.append(key, b.value(op[2])); else b.write(key, b.value(op[2]));
                     } else if (op[0] == 2) {
@@ -186,7 +213,7 @@ public final class SimulatedStore {
                 }
                 b.end();
                 active[s] = null;
-                live--;
+                if (!t.fence) live--;
                 break;
             } while (iso == Isolation.SERIAL);
         }

@@ -1,0 +1,278 @@
+package org.cobraverify.checker;
+
+import java.util.Arrays;
+import org.cobraverify.history.History;
+import org.cobraverify.history.IntVec;
+
+/**
+ * Which transactions of an accepted round can be deleted for good (paper §4.3, made checkable).
+ *
+ * <p>Definitions, over the facts of the round's known graph (observed edges and the sides pruning forced;
+ * never the solver's choices), where "old" transactions are those of epochs GC has closed:
+ * <ul>
+ *   <li>the <em>frontier</em> of key x: the old writers of x that reach no other old writer of x (the
+ *       writes a later transaction may still legally read; with blind writes there can be several);</li>
+ *   <li><em>superseded</em>: old, on the frontier of no key, and reached only from old transactions;</li>
+ *   <li><em>collectible</em>: superseded, not pinned (a waiting transaction reads it), and on no cycle of
+ *       g' (the facts plus both sides of every constraint pruning left open) other than cycles made of
+ *       superseded transactions only: its strongly connected component in g' is itself, or all superseded.</li>
+ * </ul>
+ * GC also checks the barrier the next round will use ({@link Barrier}): every retained old transaction
+ * (and the previous barrier) must reach every entry fence in the facts; if one does not, nothing is
+ * collected and {@link #skipped} says why. A transaction that later reads a collected write reads a
+ * superseded value (T' wrote x after it, T' ⇝ every later transaction): a violation, reported with
+ * {@link #supersededBy}.
+ */
+public final class GarbageCollection {
+    /** Per transaction of the round's history: delete it. */
+    public final boolean[] collect;
+    /** Per operation: for a final write of a collected transaction, the frontier writer of that key it reaches; else -1. */
+    public final int[] supersededBy;
+    /** Why nothing was collected, or null. */
+    public final String skipped;
+    /** How many transactions were superseded (collected or not). */
+    public final int superseded;
+    /**
+     * Facts to carry into later rounds: the rw and ww edges of the facts between transactions that stay
+     * (a rebuild of the retained history would lose those whose proof involved collected ones), as
+     * source, target, kind and key id; pairs are listed once.
+     */
+    public final int[] carrySrc, carryDst, carryKind, carryKey;
+
+    /**
+     * For tests only: collect every superseded transaction, without the g' cycle check and without keeping
+     * paths or facts (the paper's "careless" GC, which its own example defeats). Never set in production.
+     */
+    public static volatile boolean carelessForTests;
+
+    private GarbageCollection(boolean[] collect, int[] supersededBy, String skipped, int superseded, IntVec[] carry) {
+        this.collect = collect;
+        this.supersededBy = supersededBy;
+        this.skipped = skipped;
+        this.superseded = superseded;
+        this.carrySrc = carry == null ? new int[0] : carry[0].toArray();
+        this.carryDst = carry == null ? new int[0] : carry[1].toArray();
+        this.carryKind = carry == null ? new int[0] : carry[2].toArray();
+        this.carryKey = carry == null ? new int[0] : carry[3].toArray();
+    }
+
+    private GarbageCollection(boolean[] collect, int[] supersededBy, String skipped, int superseded) {
+        this(collect, supersededBy, skipped, superseded, null);
+    }
+
+    /**
+     * Requires: {@code c} accepted its round ({@code c.factEdges >= 0}). {@code old[t]}: t's epoch is
+     * closed; {@code entries}: the entry fences of the next barrier; {@code pinned[t]}: keep t.
+     */
+    static GarbageCollection analyze(Checker c, boolean[] old, int[] entries, boolean[] pinned) {
+        History h = c.history();
+        KnownGraph g = c.graph();
+        ReadFromIndex rf = c.readFrom();
+        boolean[] live = c.liveVertices();
+        int n = h.size(), vn = g.n, facts = c.factEdges;
+        boolean[] none = new boolean[n];
+        int[] noSup = new int[h.opCount()];
+        Arrays.fill(noSup, -1);
+        KnownGraph.Csr out = g.csr(facts, false);
+        int[] topo = CycleFinder.topologicalOrder(g, out, live, null);
+        if (topo == null) return new GarbageCollection(none, noSup, "internal: the facts of an accepted round have a cycle", 0);
+        Reachability r;
+        try {
+            r = new Reachability(g, out, topo, c.sessionPredecessors(), facts);
+        } catch (Reachability.TooLarge e) {
+            return new GarbageCollection(none, noSup, e.getMessage(), 0);
+        }
+        int b = c.barrierVertex;
+        // the next barrier: every retained old transaction, and the current barrier, reach every entry fence
+        for (int f : entries) {
+            if (!rf.included[f]) return new GarbageCollection(none, noSup, "entry fence " + h.label(f) + " is not a committed transaction", 0);
+            if (b >= 0 && !r.reaches(b, f))
+                return new GarbageCollection(none, noSup, "the collected past does not reach " + h.label(f) + ", the latest fence of its session", 0);
+            for (int t = 0; t < n; t++) {
+                if (old[t] && rf.included[t] && !r.reaches(t, f))
+                    return new GarbageCollection(none, noSup, "old transaction " + h.label(t) + " does not reach " + h.label(f)
+                            + ", the latest fence of session " + History.show(h.sessionName(h.session(f))) + " (the fence chain is broken)", 0);
+            }
+        }
+        // reached only from old transactions
+        boolean[] bad = new boolean[vn];
+        for (int t = 0; t < n; t++) bad[t] = rf.included[t] && !old[t];
+        for (int v : topo) if (bad[v]) for (int p = out.start[v]; p < out.start[v + 1]; p++) bad[out.target[p]] = true;
+
+        // per key, per chain of the cover: the latest old final write on that chain
+        IntVec wKey = new IntVec(), wChain = new IntVec(), wPos = new IntVec(), wTxn = new IntVec();
+        for (int t = 0; t < n; t++) {
+            if (!old[t] || !rf.included[t]) continue;
+            for (int op = h.opStart(t); op < h.opEnd(t); op++) {
+                if (!rf.finalWrite[op]) continue;
+                wKey.add(h.key(op)); wChain.add(r.chainOf[t]); wPos.add(r.pos[t]); wTxn.add(t);
+            }
+        }
+        int m = wKey.size();
+        Integer[] idx = new Integer[m];
+        for (int i = 0; i < m; i++) idx[i] = i;
+        Arrays.sort(idx, (x, y) -> wKey.get(x) != wKey.get(y) ? Integer.compare(wKey.get(x), wKey.get(y))
+                : wChain.get(x) != wChain.get(y) ? Integer.compare(wChain.get(x), wChain.get(y)) : Integer.compare(wPos.get(y), wPos.get(x)));
+        int keys = h.keyCount();
+        int[] keyStart = new int[keys + 1];
+        IntVec gChain = new IntVec(), gPos = new IntVec();
+        for (int i = 0; i < m; i++) {
+            int w = idx[i];
+            if (i > 0 && wKey.get(idx[i - 1]) == wKey.get(w) && wChain.get(idx[i - 1]) == wChain.get(w)) continue; // not the latest
+            gChain.add(wChain.get(w));
+            gPos.add(wPos.get(w));
+            keyStart[wKey.get(w) + 1]++;
+        }
+        for (int k = 0; k < keys; k++) keyStart[k + 1] += keyStart[k];
+        // frontier: old writers of x that reach no other old writer of x
+        boolean[] frontierWrite = new boolean[h.opCount()];
+        boolean[] superseded = new boolean[n];
+        int supersededCount = 0;
+        for (int t = 0; t < n; t++) {
+            if (!old[t] || !rf.included[t]) continue;
+            boolean sup = !bad[t];
+            for (int op = h.opStart(t); op < h.opEnd(t); op++) {
+                if (!rf.finalWrite[op]) continue;
+                int k = h.key(op);
+                boolean reachesLater = false;
+                for (int j = keyStart[k]; j < keyStart[k + 1] && !reachesLater; j++) {
+                    int ch = gChain.get(j), mp = gPos.get(j);
+                    reachesLater = ch == r.chainOf[t] ? mp > r.pos[t] : r.reach[t * r.chains + ch] <= mp;
+                }
+                if (!reachesLater) { frontierWrite[op] = true; sup = false; }
+            }
+            superseded[t] = sup;
+            if (sup) supersededCount++;
+        }
+        // g': the facts and both sides of every constraint pruning left open; cycles other than all-superseded ones pin
+        Constraints cons = c.constraints();
+        IntVec es = new IntVec(facts * 2), ed = new IntVec(facts * 2);
+        for (int e = 0; e < facts; e++) { es.add(g.src.get(e)); ed.add(g.dst.get(e)); }
+        int[] rt = cons.chains.rt;
+        for (int ci = 0; ci < cons.size(); ci++) {
+            if (!c.openAfterPrune[ci]) continue;
+            for (int side = 0; side < 2; side++) {
+                boolean sb = side == 1;
+                int tgt = cons.target(ci, sb);
+                for (int i = cons.sourcesStart(ci, sb); i < cons.sourcesEnd(ci, sb); i++) if (rt[i] != tgt) { es.add(rt[i]); ed.add(tgt); }
+            }
+        }
+        Components comps = new Components(vn, es, ed);
+        int[] size = new int[comps.count], keep = new int[comps.count];
+        for (int v = 0; v < vn; v++) {
+            size[comps.comp[v]]++;
+            if (v >= n || !superseded[v]) keep[comps.comp[v]]++;
+        }
+        boolean[] collect = new boolean[n];
+        for (int t = 0; t < n; t++) {
+            if (!rf.included[t]) {
+                collect[t] = old[t] && h.status(t) == History.ABORTED && (pinned == null || !pinned[t]);
+                continue;
+            }
+            int cc = comps.comp[t];
+            collect[t] = superseded[t] && (pinned == null || !pinned[t]) && (carelessForTests || size[cc] == 1 || keep[cc] == 0);
+        }
+        // for each collected write, a frontier write of its key that it reaches: the proof a later read of it is stale
+        int[] supBy = new int[h.opCount()];
+        Arrays.fill(supBy, -1);
+        IntVec[] frontierOfKey = new IntVec[keys];
+        for (int t = 0; t < n; t++) {
+            if (!old[t] || !rf.included[t]) continue;
+            for (int op = h.opStart(t); op < h.opEnd(t); op++) {
+                if (!frontierWrite[op]) continue;
+                int k = h.key(op);
+                if (frontierOfKey[k] == null) frontierOfKey[k] = new IntVec(2);
+                frontierOfKey[k].add(t);
+            }
+        }
+        for (int t = 0; t < n; t++) {
+            if (!collect[t] || !rf.included[t]) continue;
+            for (int op = h.opStart(t); op < h.opEnd(t); op++) {
+                if (!rf.finalWrite[op]) continue;
+                IntVec fr = frontierOfKey[h.key(op)];
+                for (int i = 0; fr != null && i < fr.size(); i++) if (r.reaches(t, fr.get(i))) { supBy[op] = fr.get(i); break; }
+                if (supBy[op] < 0) throw new IllegalStateException("internal: superseded " + h.label(t) + " reaches no frontier write of its key");
+            }
+        }
+        IntVec[] carry = {new IntVec(), new IntVec(), new IntVec(), new IntVec()};
+        if (carelessForTests) return new GarbageCollection(collect, supBy, null, supersededCount, carry);
+        java.util.HashSet<Long> pairs = new java.util.HashSet<>();
+        for (int e = 0; e < facts; e++) {
+            int k = g.kind.get(e), u = g.src.get(e), v = g.dst.get(e);
+            if ((k != KnownGraph.RW && k != KnownGraph.WW && k != KnownGraph.PATH) || u >= n || v >= n || collect[u] || collect[v]) continue;
+            if (!pairs.add(((long) u << 32) | v)) continue;
+            carry[0].add(u); carry[1].add(v); carry[2].add(k); carry[3].add(g.key.get(e));
+        }
+        if (!contract(g, rf, r, topo, facts, n, b, collect, pairs, carry))
+            return new GarbageCollection(new boolean[n], noSup, "a reachability index of the retained graph would not fit in memory", supersededCount);
+        return new GarbageCollection(collect, supBy, null, supersededCount, carry);
+    }
+
+    /**
+     * Keeps every path between transactions that stay when the ones between them go: for each chain of the
+     * cover, an edge between consecutive members that stay; and for each staying transaction y entered
+     * from a collected one (or from the barrier, which is rebuilt), an edge from the latest staying member
+     * of every chain that reaches y. Then u ⇝ v among staying transactions holds after collection iff it
+     * held before: a path's detours through collected vertices are replaced by chain edges and those edges.
+     * Returns false if the backward index would not fit.
+     */
+    private static boolean contract(KnownGraph g, ReadFromIndex rf, Reachability r, int[] topo, int facts, int n, int b,
+                                    boolean[] collect, java.util.HashSet<Long> pairs, IntVec[] carry) {
+        int vn = g.n, cs = r.chains;
+        if ((long) vn * cs > Reachability.maxCells()) return false;
+        boolean[] kept = new boolean[vn];
+        for (int t = 0; t < n; t++) kept[t] = rf.included[t] && !collect[t];
+        // chain members by position, and the latest kept member at or before each position
+        int[] len = new int[cs];
+        for (int v : topo) len[r.chainOf[v]]++;
+        int[] start = new int[cs + 1];
+        for (int c = 0; c < cs; c++) start[c + 1] = start[c] + len[c];
+        int[] member = new int[start[cs]];
+        for (int v : topo) member[start[r.chainOf[v]] + r.pos[v]] = v;
+        int[] latestKept = new int[start[cs]];
+        for (int c = 0; c < cs; c++) {
+            int last = -1;
+            for (int i = start[c]; i < start[c + 1]; i++) {
+                int v = member[i];
+                if (kept[v]) {
+                    if (last >= 0 && (i == start[c] || member[i - 1] != last)) addPath(last, v, pairs, carry);
+                    last = v;
+                }
+                latestKept[i] = last;
+            }
+        }
+        // backward index: back[v*cs + c] = latest position on chain c of a vertex that reaches v (-1: none)
+        KnownGraph.Csr in = g.csr(facts, true);
+        int[] back = new int[vn * cs];
+        Arrays.fill(back, -1);
+        for (int v : topo) {
+            int base = v * cs;
+            for (int p = in.start[v]; p < in.start[v + 1]; p++) {
+                int u = in.target[p], ub = u * cs;
+                for (int k = 0; k < cs; k++) if (back[ub + k] > back[base + k]) back[base + k] = back[ub + k];
+            }
+            back[base + r.chainOf[v]] = r.pos[v];
+        }
+        for (int y = 0; y < n; y++) {
+            if (!kept[y]) continue;
+            boolean boundary = false;
+            for (int p = in.start[y]; p < in.start[y + 1] && !boundary; p++) {
+                int u = in.target[p];
+                boundary = u == b || (u < n && collect[u]);
+            }
+            if (!boundary) continue;
+            for (int c = 0; c < cs; c++) {
+                int p = back[y * cs + c];
+                if (p < 0) continue;
+                int u = latestKept[start[c] + p];
+                if (u >= 0 && u != y) addPath(u, y, pairs, carry);
+            }
+        }
+        return true;
+    }
+
+    private static void addPath(int u, int v, java.util.HashSet<Long> pairs, IntVec[] carry) {
+        if (!pairs.add(((long) u << 32) | v)) return;
+        carry[0].add(u); carry[1].add(v); carry[2].add(KnownGraph.PATH); carry[3].add(-1);
+    }
+}

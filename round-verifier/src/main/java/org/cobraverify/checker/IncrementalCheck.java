@@ -1,0 +1,49 @@
+package org.cobraverify.checker;
+
+import org.cobraverify.history.History;
+
+/**
+ * One round of an incremental verification: the checker on the retained history plus the round's
+ * transactions, with the collected past as a {@link Barrier}, then (on accept) {@link GarbageCollection}.
+ * Pure, like {@link Checker}.
+ */
+public final class IncrementalCheck {
+    private IncrementalCheck() {}
+
+    /**
+     * The round's verdict; what GC found (null unless the verdict is accept and GC was asked for); and,
+     * on accept with a barrier, which transactions the collected past reaches in the facts (null otherwise).
+     */
+    public record Result(Verdict verdict, GarbageCollection gc, boolean[] fromBarrier) {}
+
+    /**
+     * Checks {@code h} with {@code barrier} (null: no past collected yet). On accept, when {@code old} is
+     * not null, runs garbage collection with the given old transactions, entry fences and pinned ones.
+     */
+    public static Result run(History h, CheckOptions options, Barrier barrier, boolean[] old, int[] entries, boolean[] pinned) {
+        Checker c = Checker.forRound(h, options, barrier);
+        Verdict v = c.runForRound();
+        if (v.outcome() != Verdict.Outcome.ACCEPT || c.factEdges < 0) return new Result(v, null, null);
+        boolean[] reached = barrier == null ? null : reachedFrom(c, c.barrierVertex);
+        return new Result(v, old == null ? null : GarbageCollection.analyze(c, old, entries, pinned), reached);
+    }
+
+    /** Transactions reached from vertex {@code src} over the facts of the accepted round (iterative search). */
+    private static boolean[] reachedFrom(Checker c, int src) {
+        KnownGraph g = c.graph();
+        KnownGraph.Csr out = g.csr(c.factEdges, false);
+        boolean[] seen = new boolean[g.n];
+        int[] stack = new int[g.n];
+        int sp = 0;
+        stack[sp++] = src;
+        seen[src] = true;
+        while (sp > 0) {
+            int v = stack[--sp];
+            for (int p = out.start[v]; p < out.start[v + 1]; p++) {
+                int w = out.target[p];
+                if (!seen[w]) { seen[w] = true; stack[sp++] = w; }
+            }
+        }
+        return java.util.Arrays.copyOf(seen, c.history().size());
+    }
+}

@@ -1,0 +1,34 @@
+package org.cobraverify.rounds;
+
+/**
+ * The writes of collected transactions, kept exactly (never a probabilistic filter, which would invent
+ * violations): a later read of one of them is a stale read (or G1a, G1b), and this is how the verifier
+ * recognises it after the writer has left memory. Implementations: {@link InMemoryCollectedWrites}
+ * (tests, short runs) and {@link org.cobraverify.rounds.store.RocksDbCollectedWrites} (on disk: the heap
+ * does not grow with the history).
+ */
+public interface CollectedWrites extends AutoCloseable {
+    /** What became of a write whose transaction was collected. */
+    enum Fate {
+        /** The transaction committed; a frontier write of the key supersedes this one. */
+        SUPERSEDED,
+        /** The transaction overwrote the key itself before committing (a read of it is G1b). */
+        INTERMEDIATE,
+        /** The transaction aborted (a read of it is G1a). */
+        ABORTED
+    }
+
+    /** A collected write: its transaction, and for a superseded one the transaction whose write of the key superseded it. */
+    record Entry(String writer, String supersededBy, Fate fate) {}
+
+    void put(String key, String value, Entry e);
+
+    /** The entry for a write of {@code value} to {@code key}, or null if no collected transaction wrote it. */
+    Entry get(String key, String value);
+
+    /** How many writes have been collected. */
+    long size();
+
+    @Override
+    void close();
+}

@@ -1,0 +1,102 @@
+package org.cobraverify.rounds;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.cobraverify.history.History;
+import org.cobraverify.schemas.Transaction;
+import org.cobraverify.schemas.TxnOp;
+import org.cobraverify.schemas.TxnStatus;
+
+/**
+ * Verification of a whole history in rounds, with the same {@link IncrementalVerifier} the service
+ * runs: the history's transactions get epochs from its fences ({@link EpochAssigner}), are delivered in
+ * epoch order (input order within an epoch), and are cut into rounds of at least {@code roundSize}
+ * transactions on epoch boundaries (a history without fences: by size, in input order).
+ *
+ * <p>After each round, GC may treat as closed every epoch below the previous fence of every transaction
+ * still to come ({@code min previousFence − 1}): all of those precede each of them through the fence
+ * chain, which is the paper's guarantee for {@code epoch_agree − 2}, computed exactly because the whole
+ * history is known. Sessions with nothing left to send need no entry fence.
+ */
+public final class HistoryRounds {
+    private HistoryRounds() {}
+
+    /** The outcome of a whole run: one result per round, and the overall verdict (that of the last round). */
+    public record Run(List<IncrementalVerifier.RoundResult> rounds, int fences) {
+        public IncrementalVerifier.RoundResult last() { return rounds.get(rounds.size() - 1); }
+
+        public int retainedMax() { return rounds.stream().mapToInt(IncrementalVerifier.RoundResult::retained).max().orElse(0); }
+
+        public double totalMillis() { return rounds.stream().mapToDouble(IncrementalVerifier.RoundResult::millis).sum(); }
+
+        /** Transactions checked per second of summed round time. */
+        public double capacity(int transactions) { return transactions / Math.max(1e-9, totalMillis() / 1000); }
+    }
+
+    /** Listener for progress: called after each round. */
+    public interface Progress { void round(IncrementalVerifier.RoundResult r); }
+
+    /** Requires a register history (no list reads: {@link IllegalArgumentException} otherwise). */
+    public static Run run(History h, int roundSize, String fenceKey, IncrementalVerifier v, Progress progress) {
+        if (h.hasLists()) throw new IllegalArgumentException("verification in rounds supports register histories; this one has list reads (check it one-shot)");
+        EpochAssigner ep = new EpochAssigner(h, fenceKey);
+        int n = h.size();
+        Integer[] order = new Integer[n];
+        for (int i = 0; i < n; i++) order[i] = i;
+        if (ep.fenceCount() > 0) Arrays.sort(order, (a, b) -> ep.epoch(a) != ep.epoch(b) ? Long.compare(ep.epoch(a), ep.epoch(b)) : Integer.compare(a, b));
+        // round boundaries: after at least roundSize transactions, where the epoch changes
+        List<Integer> ends = new ArrayList<>();
+        int since = 0;
+        for (int i = 0; i < n; i++) {
+            since++;
+            boolean boundary = i == n - 1 || ep.fenceCount() == 0 || ep.epoch(order[i]) != ep.epoch(order[i + 1]);
+            if (since >= roundSize && boundary) { ends.add(i + 1); since = 0; }
+        }
+        if (ends.isEmpty() || ends.get(ends.size() - 1) != n) ends.add(n);
+        // what is still to come after each round: the smallest previous fence, and the sessions
+        long[] suffixMinPrev = new long[n + 1];
+        suffixMinPrev[n] = Long.MAX_VALUE;
+        for (int i = n - 1; i >= 0; i--) suffixMinPrev[i] = Math.min(suffixMinPrev[i + 1], ep.previousFence(order[i]));
+        int[] lastPos = new int[h.sessionCount()];
+        Arrays.fill(lastPos, -1);
+        for (int i = 0; i < n; i++) lastPos[h.session(order[i])] = i;
+        long[] sessionIndex = new long[n];
+        int[] counter = new int[h.sessionCount()];
+        for (int t = 0; t < n; t++) sessionIndex[t] = ++counter[h.session(t)];
+
+        List<IncrementalVerifier.RoundResult> results = new ArrayList<>();
+        int start = 0;
+        for (int r = 0; r < ends.size(); r++) {
+            int end = ends.get(r);
+            for (int i = start; i < end; i++) v.add(toTransaction(h, order[i], ep, sessionIndex[order[i]]));
+            boolean last = r == ends.size() - 1;
+            long oldEpochMax = last || suffixMinPrev[end] == Long.MAX_VALUE ? -1 : suffixMinPrev[end] - 1;
+            final int cut = end;
+            Set<String> ended = new HashSet<>();
+            for (int s = 0; s < h.sessionCount(); s++) if (lastPos[s] < cut) ended.add(String.valueOf(h.sessionName(s)));
+            IncrementalVerifier.RoundResult res = v.endRound(oldEpochMax, ended::contains, last);
+            results.add(res);
+            if (progress != null) progress.round(res);
+            start = end;
+        }
+        return new Run(results, ep.fenceCount());
+    }
+
+    /** Transaction {@code t} of {@code h} as the pipeline would deliver it, with its epoch. */
+    static Transaction toTransaction(History h, int t, EpochAssigner ep, long sessionIndex) {
+        List<TxnOp> ops = new ArrayList<>(h.opEnd(t) - h.opStart(t));
+        for (int o = h.opStart(t); o < h.opEnd(t); o++) {
+            Object val = h.valueName(h.value(o));
+            boolean write = h.kind(o) == History.WRITE || h.kind(o) == History.APPEND;
+            ops.add(new TxnOp(write, String.valueOf(h.keyName(h.key(o))), val == null ? null : String.valueOf(val)));
+        }
+        TxnStatus st = h.status(t) == History.COMMITTED ? TxnStatus.COMMITTED : h.status(t) == History.ABORTED ? TxnStatus.ABORTED : TxnStatus.UNKNOWN;
+        long e = ep.epoch(t);
+        return Transaction.newBuilder().setId(h.name(t)).setSession(String.valueOf(h.sessionName(h.session(t)))).setStatus(st)
+                .setStart(h.start(t) == History.NO_TIME ? 0 : h.start(t)).setEnd(h.end(t) == History.NO_TIME ? 0 : h.end(t))
+                .setOps(ops).setSessionIndex(sessionIndex).setFence(ep.isFence(t)).setEpoch(e == EpochAssigner.OPEN ? -1 : e).build();
+    }
+}

@@ -1,0 +1,558 @@
+package org.cobraverify.rounds;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Predicate;
+import org.cobraverify.checker.AnomalyKind;
+import org.cobraverify.checker.Barrier;
+import org.cobraverify.checker.CheckOptions;
+import org.cobraverify.checker.CheckStats;
+import org.cobraverify.checker.Certificate;
+import org.cobraverify.checker.GarbageCollection;
+import org.cobraverify.checker.IncrementalCheck;
+import org.cobraverify.checker.Verdict;
+import org.cobraverify.history.History;
+import org.cobraverify.history.HistoryBuilder;
+import org.cobraverify.schemas.Transaction;
+import org.cobraverify.schemas.TxnOp;
+import org.cobraverify.schemas.TxnStatus;
+
+/**
+ * Verification in rounds with garbage collection (paper §4), without I/O: the state one verifier carries
+ * from round to round. Transactions are {@link #add}ed; {@link #endRound} checks the retained history
+ * plus what arrived, then collects what no later transaction can need.
+ *
+ * <p>Invariants. The checked history is read-from closed: a transaction whose read's writer has not
+ * arrived waits (pending); one pending for {@code pendingRoundsLimit} rounds makes the verdict unknown.
+ * Retained transactions, plus the collected past as one {@link Barrier} vertex, stand for every
+ * transaction checked so far: a cycle of the whole history is a cycle of this graph (see
+ * {@link GarbageCollection} for why). A read of a collected write is a stale read: a reject, with the
+ * reader, the collected writer and the frontier write that superseded it, when the reader provably
+ * follows the collected past; an unknown otherwise. Memory: the retained transactions (at most
+ * {@code maxRetained}; past that the verifier drops its state and says unknown from then on, never
+ * running out of heap) and the sessions; collected writes live in {@link CollectedWrites} (on disk).
+ * The state is a function of the transactions and round ends fed in: replaying them rebuilds it.
+ */
+public final class IncrementalVerifier implements AutoCloseable {
+    /**
+     * @param check              the checker's options (budget, solver, strict mode)
+     * @param pendingRoundsLimit rounds a transaction may wait for a write before the verdict is unknown
+     * @param maxRetained        retained transactions past which the state is dropped (verdicts turn unknown)
+     * @param gc                 collect garbage (false: keep everything, as a one-shot check would)
+     */
+    public record Settings(CheckOptions check, int pendingRoundsLimit, int maxRetained, boolean gc) {
+        public static Settings defaults() { return new Settings(CheckOptions.defaults().withTimeout(60), 20, 400_000, true); }
+
+        public Settings withCheck(CheckOptions c) { return new Settings(c, pendingRoundsLimit, maxRetained, gc); }
+    }
+
+    /** What one round's check found. {@code verdict} is the checker's own answer on the round's history (null if none ran). */
+    public record RoundResult(long round, Verdict.Outcome outcome, String reason, Certificate certificate, Verdict verdict, CheckStats stats,
+                              int roundTxns, long checkedTxns, int pendingTxns, int historySize, int retained, int collectedNow,
+                              long collectedTotal, long buildNanos, long checkNanos, long gcNanos, String gcNote) {
+        public double millis() { return (buildNanos + checkNanos + gcNanos) / 1e6; }
+    }
+
+    private final Settings settings;
+    private final CollectedWrites collected;
+    private final Map<String, Transaction> writerOf = new HashMap<>(); // key \0 value -> writer (retained or pending)
+    private final Map<String, Transaction> byId = new HashMap<>();      // retained and pending
+    private final Set<String> retainedIds = new HashSet<>();
+    private final List<Transaction> retained = new ArrayList<>();
+    private final List<Transaction> pending = new ArrayList<>();
+    private final Map<String, Long> pendingSince = new HashMap<>();
+    private final List<Transaction> incoming = new ArrayList<>();
+    // the barrier: the collected past
+    private Set<String> barrierBefore = new HashSet<>(), barrierAfter = new HashSet<>();
+    private long oldMaxEnd = History.NO_TIME, oldMaxStart = History.NO_TIME, barrierEpoch = -1;
+    private boolean hasBarrier;
+    private long rounds, checkedTotal, collectedTotal, duplicates;
+    private String rejectedIn;   // the first reject's round and summary: every later history contains it
+    private String droppedState; // why the state was dropped (verdicts are unknown from then on)
+
+    public IncrementalVerifier(Settings settings, CollectedWrites collected) {
+        this.settings = settings;
+        this.collected = collected;
+    }
+
+    public Settings settings() { return settings; }
+
+    /** Adds an arrived transaction to the current round; an id already retained or waiting is ignored (a duplicate). */
+    public boolean add(Transaction t) {
+        if (byId.containsKey(t.getId())) {
+            duplicates++;
+            return false;
+        }
+        for (Transaction x : incoming) if (x.getId().equals(t.getId())) { duplicates++; return false; }
+        incoming.add(t);
+        return true;
+    }
+
+    public long duplicates() { return duplicates; }
+
+    public int retainedCount() { return retained.size(); }
+
+    public int pendingCount() { return pending.size(); }
+
+    public long collectedCount() { return collectedTotal; }
+
+    public long checkedCount() { return checkedTotal; }
+
+    /** Transactions added since the last round ended. */
+    public int incomingCount() { return incoming.size(); }
+
+    /**
+     * Ends a round: admits what can be checked, checks, and collects garbage. {@code oldEpochMax}: the
+     * largest epoch GC may treat as closed (the paper's {@code epoch_agree − 2}; negative: none).
+     * {@code ended}: sessions that will send nothing more (they need no entry fence).
+     */
+    public RoundResult endRound(long oldEpochMax, Predicate<String> ended) { return endRound(oldEpochMax, ended, false); }
+
+    /**
+     * As above; with {@code last}, nothing more will arrive: transactions still waiting are checked as they
+     * are (a read of a value nobody wrote is then a violation, as in a one-shot check).
+     */
+    public RoundResult endRound(long oldEpochMax, Predicate<String> ended, boolean last) {
+        long roundNo = rounds++;
+        List<Transaction> thisRound = new ArrayList<>(incoming);
+        incoming.clear();
+        if (rejectedIn != null || droppedState != null) return afterTerminal(roundNo, thisRound);
+        long t0 = System.nanoTime();
+        // 1. new writes become known, then reads of collected writes are found
+        for (Transaction t : thisRound) {
+            byId.put(t.getId(), t);
+            for (TxnOp o : t.getOps()) if (o.getWrite()) writerOf.putIfAbsent(o.getKey() + '\0' + o.getValue(), t);
+        }
+        for (Transaction t : thisRound) {
+            for (TxnOp o : t.getOps()) {
+                if (o.getWrite() || o.getValue() == null || writerOf.containsKey(o.getKey() + '\0' + o.getValue())) continue;
+                CollectedWrites.Entry e = collected.get(o.getKey(), o.getValue());
+                if (e != null) staleByReader.computeIfAbsent(t.getId(), x -> new ArrayList<>()).add(new StaleRead(t, o, e));
+            }
+        }
+        for (Transaction t : thisRound) {
+            pending.add(t);
+            pendingSince.put(t.getId(), roundNo);
+        }
+        // 2. admit every waiting transaction whose reads all resolve (a stale read resolves to nothing: it is judged below)
+        List<Transaction> admitted = admit();
+        forced.clear();
+        if (last && !pending.isEmpty()) {
+            for (Transaction t : pending) { forced.add(t.getId()); pendingSince.remove(t.getId()); }
+            admitted.addAll(pending);
+            pending.clear();
+        }
+        List<StaleRead> stale = new ArrayList<>();
+        staleJudged.clear();
+        staleThisRound.clear();
+        for (Transaction t : admitted) {
+            List<StaleRead> l = staleByReader.remove(t.getId());
+            if (l != null) { stale.addAll(l); staleJudged.add(t.getId()); staleThisRound.put(t.getId(), l); }
+        }
+        checkedTotal += admitted.size();
+        String pendingNote = null;
+        boolean pendingTooLong = false;
+        if (!pending.isEmpty()) {
+            Transaction oldest = pending.get(0);
+            long waited = rounds - pendingSince.get(oldest.getId());
+            pendingTooLong = waited >= settings.pendingRoundsLimit();
+            pendingNote = pendingTooLong
+                    ? pending.size() + " transactions read writes that have not arrived after " + waited + " rounds (oldest: " + oldest.getId()
+                      + " reads " + firstMissingRead(oldest) + "); the rest is serializable"
+                    : pending.size() + " wait for writes not yet seen (oldest: " + oldest.getId() + " reads " + firstMissingRead(oldest) + ")";
+        }
+        // 3. the round's history: retained and admitted, in session order
+        List<Transaction> all = new ArrayList<>(retained.size() + admitted.size());
+        all.addAll(retained);
+        all.addAll(admitted);
+        List<Transaction> order = SessionOrder.of(all);
+        Map<String, Integer> index = new HashMap<>(order.size() * 2);
+        HistoryBuilder hb = new HistoryBuilder();
+        History h = build(hb, order, index);
+        Barrier barrier = hasBarrier ? barrier(hb, index) : null;
+        long t1 = System.nanoTime();
+        // 4. check, and garbage-collect on accept
+        GcPlan plan = settings.gc() && oldEpochMax >= 0 ? plan(h, order, index, oldEpochMax, ended) : null;
+        IncrementalCheck.Result r;
+        try {
+            r = IncrementalCheck.run(h, settings.check(), barrier, plan == null || plan.skip != null ? null : plan.old,
+                    plan == null ? null : plan.entries, plan == null ? null : plan.pinned);
+        } catch (RuntimeException e) {
+            retainAll(admitted);
+            return result(roundNo, Verdict.Outcome.UNKNOWN, "internal error in the checker (please report it with this round's history, cobra export): " + e,
+                    null, null, thisRound, h.size(), t0, t1, System.nanoTime(), 0, 0, null);
+        }
+        long t2 = System.nanoTime();
+        Verdict v = r.verdict();
+        retainAll(admitted);
+        if (v.outcome() == Verdict.Outcome.REJECT) {
+            String summary = v.certificate().summary();
+            rejectedIn = "round " + roundNo + ": " + summary;
+            dropState();
+            return result(roundNo, Verdict.Outcome.REJECT, summary, v.certificate(), v, thisRound, h.size(), t0, t1, t2, t2, 0, null);
+        }
+        if (v.outcome() == Verdict.Outcome.UNKNOWN) {
+            return result(roundNo, Verdict.Outcome.UNKNOWN, v.unknownReason(), null, v, thisRound, h.size(), t0, t1, t2, t2, 0, null);
+        }
+        // accepted: stale reads decide now
+        for (StaleRead s : stale) {
+            int reader = index.get(s.reader.getId());
+            boolean follows = r.fromBarrier() != null && r.fromBarrier()[reader];
+            if (s.entry.fate() != CollectedWrites.Fate.SUPERSEDED || follows) {
+                Certificate c = staleCertificate(s, h, index);
+                rejectedIn = "round " + roundNo + ": " + c.summary();
+                dropState();
+                return result(roundNo, Verdict.Outcome.REJECT, c.summary(), c, v, thisRound, h.size(), t0, t1, t2, t2, 0, null);
+            }
+        }
+        if (!stale.isEmpty()) {
+            StaleRead s = stale.get(0);
+            return result(roundNo, Verdict.Outcome.UNKNOWN, s.reader.getId() + " reads " + s.op.getKey() + " = " + s.op.getValue() + ", written by "
+                    + s.entry.writer() + ", which garbage collection found superseded by " + s.entry.supersededBy() + "; but " + s.reader.getId()
+                    + " does not provably follow the collected past (its session ran no fence after it), so this cannot be judged",
+                    null, v, thisRound, h.size(), t0, t1, t2, t2, 0, null);
+        }
+        String uncovered = uncovered(admitted, r.fromBarrier(), index);
+        String gcNote = plan == null ? null : plan.skip != null ? plan.skip : r.gc() != null ? r.gc().skipped : null;
+        int collectedNow = 0;
+        if (plan != null && plan.skip == null && r.gc() != null && r.gc().skipped == null) collectedNow = collect(h, order, plan, r.gc(), oldEpochMax);
+        long t3 = System.nanoTime();
+        Verdict.Outcome outcome = Verdict.Outcome.ACCEPT;
+        String reason = "serializable" + (settings.check().strict() ? " (strictly)" : "") + ": " + checkedTotal + " transactions";
+        if (pendingNote != null) {
+            if (pendingTooLong) { outcome = Verdict.Outcome.UNKNOWN; reason = pendingNote; } else reason += "; " + pendingNote;
+        }
+        if (uncovered != null) { outcome = Verdict.Outcome.UNKNOWN; reason = uncovered; }
+        if (retained.size() > settings.maxRetained()) {
+            droppedState = "the verifier kept " + retained.size() + " transactions after garbage collection in round " + roundNo
+                    + ", more than its bound of " + settings.maxRetained() + " (constraints no read resolves keep them alive)";
+            dropState();
+            outcome = Verdict.Outcome.UNKNOWN;
+            reason = droppedState + "; the state was dropped so that the verifier goes on within its memory";
+        }
+        return result(roundNo, outcome, reason, null, v, thisRound, h.size(), t0, t1, t2, t3, collectedNow, gcNote);
+    }
+
+    private RoundResult afterTerminal(long roundNo, List<Transaction> thisRound) {
+        long now = System.nanoTime();
+        if (rejectedIn != null)
+            return result(roundNo, Verdict.Outcome.REJECT, "still contains the violation found in " + rejectedIn, null, null, thisRound, 0, now, now, now, now, 0, null);
+        return result(roundNo, Verdict.Outcome.UNKNOWN, droppedState + " (round " + roundNo + " was not checked)", null, null, thisRound, 0, now, now, now, now, 0, null);
+    }
+
+    private RoundResult result(long roundNo, Verdict.Outcome o, String reason, Certificate cert, Verdict v, List<Transaction> thisRound, int hSize,
+                               long t0, long t1, long t2, long t3, int collectedNow, String gcNote) {
+        return new RoundResult(roundNo, o, reason, cert, v, v == null ? null : v.stats(), thisRound.size(), checkedTotal, pending.size(), hSize,
+                retained.size(), collectedNow, collectedTotal, t1 - t0, t2 - t1, t3 - t2, gcNote);
+    }
+
+    private void retainAll(List<Transaction> admitted) {
+        retained.addAll(admitted);
+        for (Transaction t : admitted) retainedIds.add(t.getId());
+    }
+
+    /** After a reject (every later history contains it) or past the memory bound: nothing more is kept. */
+    private void dropState() {
+        writerOf.clear();
+        byId.clear();
+        retainedIds.clear();
+        retained.clear();
+        pending.clear();
+        pendingSince.clear();
+        staleByReader.clear();
+        barrierBefore = new HashSet<>();
+        barrierAfter = new HashSet<>();
+        carried = new ArrayList<>();
+        hasBarrier = false;
+    }
+
+    private record StaleRead(Transaction reader, TxnOp op, CollectedWrites.Entry entry) {}
+
+    /** Transactions checked in the last round with reads that never resolved. */
+    private final Set<String> forced = new HashSet<>();
+
+    private final Map<String, List<StaleRead>> staleThisRound = new HashMap<>();
+
+    private boolean isStaleJudged(Transaction t, TxnOp o) {
+        List<StaleRead> l = staleThisRound.get(t.getId());
+        if (l == null) return false;
+        for (StaleRead s : l) if (s.op == o) return true;
+        return false;
+    }
+
+    /** Readers of collected writes checked in this round. */
+    private final Set<String> staleJudged = new HashSet<>();
+
+    /** Reads of collected writes, by reader, until the reader is checked. */
+    private final Map<String, List<StaleRead>> staleByReader = new HashMap<>();
+
+    private boolean isStale(Transaction t, TxnOp o) {
+        List<StaleRead> l = staleByReader.get(t.getId());
+        if (l == null) return false;
+        for (StaleRead s : l) if (s.op == o) return true;
+        return false;
+    }
+
+    /** Moves waiting transactions whose reads all resolve to checked ones into the checked set, to a fixed point. */
+    private List<Transaction> admit() {
+        List<Transaction> admitted = new ArrayList<>();
+        Set<String> admittedIds = new HashSet<>();
+        boolean changed = true;
+        while (changed && !pending.isEmpty()) {
+            changed = false;
+            List<Transaction> still = new ArrayList<>(pending.size());
+            for (Transaction t : pending) {
+                if (readsResolved(t, admittedIds)) {
+                    admitted.add(t);
+                    admittedIds.add(t.getId());
+                    pendingSince.remove(t.getId());
+                    changed = true;
+                } else still.add(t);
+            }
+            pending.clear();
+            pending.addAll(still);
+        }
+        return admitted;
+    }
+
+    private boolean readsResolved(Transaction t, Set<String> admittedIds) {
+        for (TxnOp o : t.getOps()) {
+            if (o.getWrite() || o.getValue() == null) continue;
+            Transaction w = writerOf.get(o.getKey() + '\0' + o.getValue());
+            if (w == null) {
+                if (isStale(t, o)) continue; // a read of a collected write: judged after the check
+                return false;
+            }
+            if (w != t && !retainedIds.contains(w.getId()) && !admittedIds.contains(w.getId())) return false;
+        }
+        return true;
+    }
+
+    private String firstMissingRead(Transaction t) {
+        for (TxnOp o : t.getOps()) {
+            if (o.getWrite() || o.getValue() == null) continue;
+            Transaction w = writerOf.get(o.getKey() + '\0' + o.getValue());
+            if (w == null) return o.getKey() + " = " + o.getValue() + ", which nobody has written yet";
+            if (w != t && !retainedIds.contains(w.getId())) return o.getKey() + " = " + o.getValue() + " from " + w.getId() + ", itself waiting";
+        }
+        return "?";
+    }
+
+    /** The round's history; reads of collected writes are left out (carried facts and the stale-read check stand for them). */
+    private History build(HistoryBuilder b, List<Transaction> order, Map<String, Integer> index) {
+        for (Transaction t : order) {
+            index.put(t.getId(), b.size());
+            byte st = t.getStatus() == TxnStatus.COMMITTED ? History.COMMITTED : t.getStatus() == TxnStatus.ABORTED ? History.ABORTED : History.UNKNOWN;
+            b.begin(t.getId(), b.session(t.getSession()), st, t.getStart() == 0 ? History.NO_TIME : t.getStart(),
+                    t.getEnd() == 0 ? History.NO_TIME : t.getEnd(), -1);
+            for (TxnOp o : t.getOps()) {
+                int k = b.key(o.getKey());
+                if (o.getWrite()) b.write(k, b.value(o.getValue()));
+                else if (o.getValue() == null) b.read(k, History.NIL);
+                // a read whose writer is gone: collected after this reader was checked (its edges are carried), or a
+                // read of a collected write judged on its own (admitted transactions have no other unresolved reads)
+                else if (!writerOf.containsKey(o.getKey() + '\0' + o.getValue()) && (!forced.contains(t.getId()) || isStaleJudged(t, o))) continue;
+                else b.read(k, b.value(o.getValue()));
+            }
+            b.end();
+        }
+        return b.build();
+    }
+
+    private Barrier barrier(HistoryBuilder hb, Map<String, Integer> index) {
+        List<Integer> before = new ArrayList<>(), after = new ArrayList<>();
+        org.cobraverify.history.IntVec cs = new org.cobraverify.history.IntVec(), cd = new org.cobraverify.history.IntVec(),
+                ck = new org.cobraverify.history.IntVec(), ckey = new org.cobraverify.history.IntVec();
+        for (CarriedEdge e : carried) {
+            Integer u = index.get(e.src()), v = index.get(e.dst());
+            if (u == null || v == null) continue;
+            cs.add(u); cd.add(v); ck.add(e.kind()); ckey.add(e.key() == null ? -1 : hb.key(e.key()));
+        }
+        for (String id : barrierBefore) { Integer i = index.get(id); if (i != null) before.add(i); }
+        for (String id : barrierAfter) { Integer i = index.get(id); if (i != null) after.add(i); }
+        String desc = "every transaction of epoch " + barrierEpoch + " or earlier (collected or not) precedes the latest fence of each live session"
+                + " when they were collected (" + String.join(", ", barrierAfter) + "): the fences chain through their read-modify-writes";
+        return new Barrier(before.stream().mapToInt(Integer::intValue).toArray(), after.stream().mapToInt(Integer::intValue).toArray(),
+                oldMaxEnd, oldMaxStart, desc, cs.toArray(), cd.toArray(), ck.toArray(), ckey.toArray());
+    }
+
+    /** A fact carried from an earlier round: {@code src -kind(key)-> dst}. */
+    private record CarriedEdge(String src, String dst, int kind, String key) {}
+
+    private List<CarriedEdge> carried = new ArrayList<>();
+
+    /** What GC is asked to do this round: the old transactions, the next barrier's entry fences, the pinned ones; or why it cannot run. */
+    private static final class GcPlan {
+        boolean[] old, pinned;
+        int[] entries;
+        String skip;
+        final Map<String, Transaction> entryOf = new LinkedHashMap<>();
+    }
+
+    private GcPlan plan(History h, List<Transaction> order, Map<String, Integer> index, long oldEpochMax, Predicate<String> ended) {
+        GcPlan p = new GcPlan();
+        int n = order.size();
+        p.old = new boolean[n];
+        p.pinned = new boolean[n];
+        boolean any = false;
+        Map<String, Transaction> latestFence = new HashMap<>();
+        Set<String> sessions = new HashSet<>();
+        for (int i = 0; i < n; i++) {
+            Transaction t = order.get(i);
+            p.old[i] = t.getEpoch() >= 0 && t.getEpoch() <= oldEpochMax;
+            any |= p.old[i];
+            sessions.add(t.getSession());
+            if (t.getFence() && t.getStatus() == TxnStatus.COMMITTED) {
+                Transaction f = latestFence.get(t.getSession());
+                if (f == null || f.getSessionIndex() < t.getSessionIndex()) latestFence.put(t.getSession(), t);
+            }
+        }
+        if (!any) { p.skip = "no transaction of epoch " + oldEpochMax + " or earlier"; return p; }
+        for (String s : sessions) {
+            if (ended.test(s)) continue;
+            Transaction f = latestFence.get(s);
+            if (f == null) { p.skip = "session " + s + " has run no fence yet: nothing can be collected before it does"; return p; }
+            if (f.getEpoch() >= 0 && f.getEpoch() <= oldEpochMax) continue; // its epochs are all closed: the session is done
+            p.entryOf.put(s, f);
+        }
+        for (Transaction t : pending) {
+            Transaction f = p.entryOf.get(t.getSession());
+            if (f == null || t.getSessionIndex() <= f.getSessionIndex()) {
+                p.skip = t.getId() + " waits for a write and does not follow its session's latest fence: collection waits for it";
+                return p;
+            }
+            for (TxnOp o : t.getOps()) {
+                if (o.getWrite() || o.getValue() == null) continue;
+                Transaction w = writerOf.get(o.getKey() + '\0' + o.getValue());
+                Integer wi = w == null ? null : index.get(w.getId());
+                if (wi != null) p.pinned[wi] = true;
+            }
+        }
+        p.entries = p.entryOf.values().stream().mapToInt(f -> index.get(f.getId())).toArray();
+        return p;
+    }
+
+    /** Deletes what GC found collectible, remembers their writes exactly, and moves the barrier. Returns how many went. */
+    private int collect(History h, List<Transaction> order, GcPlan plan, GarbageCollection gc, long oldEpochMax) {
+        int count = 0;
+        Set<String> gone = new HashSet<>();
+        for (int i = 0; i < order.size(); i++) {
+            Transaction t = order.get(i);
+            if (plan.old[i]) {
+                if (t.getEnd() != 0) oldMaxEnd = oldMaxEnd == History.NO_TIME ? t.getEnd() : Math.max(oldMaxEnd, t.getEnd());
+                if (t.getStart() != 0) oldMaxStart = oldMaxStart == History.NO_TIME ? t.getStart() : Math.max(oldMaxStart, t.getStart());
+            }
+            if (!gc.collect[i]) continue;
+            count++;
+            gone.add(t.getId());
+            int op = h.opStart(i);
+            Map<String, Integer> lastWrite = new HashMap<>();
+            List<TxnOp> ops = t.getOps();
+            for (int j = 0; j < ops.size(); j++) if (ops.get(j).getWrite()) lastWrite.put(ops.get(j).getKey(), j);
+            for (int j = 0; j < ops.size(); j++, op++) {
+                TxnOp o = ops.get(j);
+                if (!o.getWrite()) continue;
+                writerOf.remove(o.getKey() + '\0' + o.getValue());
+                CollectedWrites.Fate fate = t.getStatus() == TxnStatus.ABORTED ? CollectedWrites.Fate.ABORTED
+                        : lastWrite.get(o.getKey()) == j ? CollectedWrites.Fate.SUPERSEDED : CollectedWrites.Fate.INTERMEDIATE;
+                int by = gc.supersededBy[op];
+                collected.put(o.getKey(), o.getValue(), new CollectedWrites.Entry(t.getId(), by >= 0 ? h.name(by) : null, fate));
+            }
+            byId.remove(t.getId());
+            retainedIds.remove(t.getId());
+        }
+        if (count > 0) retained.removeIf(t -> gone.contains(t.getId()));
+        collectedTotal += count;
+        // the new barrier: after every old transaction, before every entry fence
+        Set<String> before = new HashSet<>();
+        for (int i = 0; i < order.size(); i++) {
+            Transaction t = order.get(i);
+            if (plan.old[i] && !gc.collect[i] && t.getStatus() == TxnStatus.COMMITTED) before.add(t.getId());
+        }
+        barrierBefore = before;
+        barrierAfter = new HashSet<>();
+        for (Transaction f : plan.entryOf.values()) barrierAfter.add(f.getId());
+        barrierEpoch = oldEpochMax;
+        hasBarrier = true;
+        List<CarriedEdge> next = new ArrayList<>(gc.carrySrc.length);
+        for (int i = 0; i < gc.carrySrc.length; i++)
+            next.add(new CarriedEdge(h.name(gc.carrySrc[i]), h.name(gc.carryDst[i]), gc.carryKind[i],
+                    gc.carryKey[i] < 0 ? null : String.valueOf(h.keyName(gc.carryKey[i]))));
+        carried = next;
+        return count;
+    }
+
+    /** A note when transactions admitted after a collection do not provably follow the collected past, or null. */
+    private String uncovered(List<Transaction> admitted, boolean[] fromBarrier, Map<String, Integer> index) {
+        if (fromBarrier == null) return null;
+        List<String> out = new ArrayList<>();
+        for (Transaction t : admitted) {
+            if (t.getStatus() != TxnStatus.COMMITTED) continue;
+            if (!fromBarrier[index.get(t.getId())]) out.add(t.getId());
+        }
+        if (out.isEmpty()) return null;
+        return out.size() + " transaction(s) (" + String.join(", ", out.subList(0, Math.min(3, out.size()))) + (out.size() > 3 ? ", ..." : "")
+                + ") arrived after garbage collection without following a fence that follows the collected past;"
+                + " they cannot be checked against it (sessions must run a fence before their first transaction)";
+    }
+
+    private Certificate staleCertificate(StaleRead s, History h, Map<String, Integer> index) {
+        Transaction f = s.reader;
+        String key = s.op.getKey(), val = s.op.getValue(), w = s.entry.writer(), by = s.entry.supersededBy();
+        String fl = label(f.getId()), wl = label(w);
+        List<Certificate.Txn> txns = new ArrayList<>();
+        txns.add(new Certificate.Txn(f.getId(), f.getSession(), "committed", describe(f), -1));
+        switch (s.entry.fate()) {
+            case ABORTED -> {
+                String text = fl + " read " + key + " = " + val + ", written by " + wl + ", which aborted";
+                txns.add(new Certificate.Txn(w, "?", "aborted", "(collected)", -1));
+                return new Certificate(AnomalyKind.G1A, text, List.of(), txns, List.of(), List.of(), List.of());
+            }
+            case INTERMEDIATE -> {
+                String text = fl + " read " + key + " = " + val + ", an intermediate value: " + wl + " overwrote it before committing";
+                txns.add(new Certificate.Txn(w, "?", "committed", "(collected)", -1));
+                return new Certificate(AnomalyKind.G1B, text, List.of(), txns, List.of(), List.of(), List.of());
+            }
+            default -> {
+                String bl = label(by);
+                Transaction byTxn = byId.get(by);
+                txns.add(new Certificate.Txn(w, "?", "committed", "(collected: w(" + key + ")=" + val + ")", -1));
+                txns.add(new Certificate.Txn(by, byTxn == null ? "?" : byTxn.getSession(), "committed",
+                        byTxn == null ? "(collected)" : describe(byTxn), -1));
+                List<Certificate.Edge> cycle = List.of(
+                        new Certificate.Edge(fl, bl, "rw", key, fl + " read " + wl + "'s version of " + key + ", and " + bl
+                                + " wrote " + key + " after " + wl + " (" + wl + " reaches " + bl + " in the known graph)"),
+                        new Certificate.Edge(bl, fl, "past", null, bl + " is in an epoch garbage collection closed, and " + fl
+                                + " follows a fence that every transaction of those epochs precedes (the fences chain through their read-modify-writes)"));
+                String text = "stale read: " + fl + " read " + key + " = " + val + ", written by " + wl + ", which " + bl
+                        + " had superseded (" + wl + " was garbage-collected): " + fl + " -rw(" + key + ")-> " + bl + " -past-> " + fl;
+                return new Certificate(AnomalyKind.STALE_READ, text, cycle, txns, List.of(), List.of(), List.of());
+            }
+        }
+    }
+
+    private static String label(String id) {
+        return id != null && !id.isEmpty() && (Character.isDigit(id.charAt(0)) || id.charAt(0) == '-') ? "T" + id : String.valueOf(id);
+    }
+
+    private static String describe(Transaction t) {
+        StringBuilder sb = new StringBuilder("[");
+        for (TxnOp o : t.getOps()) {
+            if (sb.length() > 1) sb.append(' ');
+            sb.append(o.getWrite() ? "w(" : "r(").append(o.getKey()).append(")=").append(o.getValue() == null ? "null" : o.getValue());
+        }
+        return sb.append(']').toString();
+    }
+
+    /** Every transaction retained, in the order it was admitted (for tests and checkpoints). */
+    public Collection<Transaction> retained() { return java.util.Collections.unmodifiableList(retained); }
+
+    @Override
+    public void close() { collected.close(); }
+}

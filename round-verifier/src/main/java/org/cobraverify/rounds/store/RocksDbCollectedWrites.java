@@ -1,0 +1,119 @@
+package org.cobraverify.rounds.store;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.stream.Stream;
+import org.cobraverify.rounds.CollectedWrites;
+import org.rocksdb.Options;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.WriteBatch;
+import org.rocksdb.WriteOptions;
+
+/**
+ * {@link CollectedWrites} in RocksDB on local disk: exact, and off the heap (the memtable is bounded by
+ * RocksDB's settings). Writes are batched and skip the write-ahead log: the store is a cache of what the
+ * verifier's input already holds, rebuilt by replaying it, never the only copy. Lookups happen only for
+ * reads whose writer is not in memory, so they are rare on a healthy database.
+ */
+public final class RocksDbCollectedWrites implements CollectedWrites {
+    static { RocksDB.loadLibrary(); }
+
+    private final Path dir;
+    private final boolean deleteOnClose;
+    private final Options options;
+    private final RocksDB db;
+    private final WriteOptions writeOptions = new WriteOptions().setDisableWAL(true);
+    private WriteBatch batch = new WriteBatch();
+    private int batched;
+    private long size;
+
+    /** Opens (or creates) a store in {@code dir}; with {@code deleteOnClose} the directory is removed by {@link #close}. */
+    public RocksDbCollectedWrites(Path dir, boolean deleteOnClose) {
+        this.dir = dir;
+        this.deleteOnClose = deleteOnClose;
+        this.options = new Options().setCreateIfMissing(true).setWriteBufferSize(32L << 20).setMaxWriteBufferNumber(2);
+        try {
+            Files.createDirectories(dir);
+            db = RocksDB.open(options, dir.toString());
+        } catch (RocksDBException | IOException e) {
+            throw new IllegalStateException("cannot open the collected-writes store in " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** A store in a fresh temporary directory, removed on close. */
+    public static RocksDbCollectedWrites temporary() {
+        try {
+            return new RocksDbCollectedWrites(Files.createTempDirectory("cobra-collected-"), true);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void put(String key, String value, Entry e) {
+        try {
+            batch.put(id(key, value), encode(e));
+            size++;
+            if (++batched >= 10_000) flush();
+        } catch (RocksDBException ex) {
+            throw new IllegalStateException("collected-writes store: " + ex.getMessage(), ex);
+        }
+    }
+
+    private void flush() throws RocksDBException {
+        if (batched == 0) return;
+        db.write(writeOptions, batch);
+        batch.close();
+        batch = new WriteBatch();
+        batched = 0;
+    }
+
+    @Override
+    public Entry get(String key, String value) {
+        try {
+            flush();
+            byte[] v = db.get(id(key, value));
+            return v == null ? null : decode(v);
+        } catch (RocksDBException ex) {
+            throw new IllegalStateException("collected-writes store: " + ex.getMessage(), ex);
+        }
+    }
+
+    @Override
+    public long size() { return size; }
+
+    private static byte[] id(String key, String value) { return (key + '\0' + value).getBytes(StandardCharsets.UTF_8); }
+
+    private static byte[] encode(Entry e) {
+        String s = e.fate().ordinal() + e.writer() + '\0' + (e.supersededBy() == null ? "" : e.supersededBy());
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static Entry decode(byte[] b) {
+        String s = new String(b, StandardCharsets.UTF_8);
+        int z = s.indexOf('\0');
+        Fate f = Fate.values()[s.charAt(0) - '0'];
+        String by = s.substring(z + 1);
+        return new Entry(s.substring(1, z), by.isEmpty() ? null : by, f);
+    }
+
+    @Override
+    public void close() {
+        batch.close();
+        db.close();
+        options.close();
+        writeOptions.close();
+        if (deleteOnClose) {
+            try (Stream<Path> s = Files.walk(dir)) {
+                s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            } catch (IOException ignored) {
+                // a temporary directory left behind is harmless
+            }
+        }
+    }
+}
