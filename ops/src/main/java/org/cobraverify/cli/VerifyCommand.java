@@ -65,11 +65,26 @@ public final class VerifyCommand implements Callable<Integer> {
     @Option(names = "--cobra-timestamps", description = "Cobra logs: 'S' and 'C' records carry a timestamp.")
     boolean cobraTimestamps;
 
+    @Option(names = "--rounds", paramLabel = "N", description = {"Verify in rounds of at least N transactions, cut on epoch boundaries,",
+            "with garbage collection between rounds (the pipeline's verifier, on a file)."})
+    int rounds;
+
+    @Option(names = "--fence-key", paramLabel = "KEY", description = "With --rounds: the key fence transactions read-modify-write (default: ${DEFAULT-VALUE}).")
+    String fenceKey = org.cobraverify.rounds.EpochAssigner.DEFAULT_FENCE_KEY;
+
     PrintStream out = System.out, err = System.err;
     private org.cobraverify.solver.Solver solverImpl;
 
     @Override
     public Integer call() {
+        if (rounds < 0) {
+            err.println("cobra verify: --rounds takes a positive number of transactions");
+            return 2;
+        }
+        if (rounds > 0 && witness != null) {
+            err.println("cobra verify: --witness needs a one-shot check (without --rounds): collected transactions leave no serial order to print");
+            return 2;
+        }
         if ((witness != null || dot != null) && paths.size() > 1) {
             err.println("cobra verify: --witness and --dot take exactly one history");
             return 2;
@@ -117,6 +132,7 @@ public final class VerifyCommand implements Callable<Integer> {
         History h = loaded.history();
         CheckOptions opts = CheckOptions.defaults().withTimeout(timeout).withMaxHeap(maxHeapMb * 1024 * 1024).withSolver(solverImpl);
         if (strict) opts = opts.withStrict((long) (driftMillis * 1e6));
+        if (rounds > 0) return verifyInRounds(name, loaded, opts, t0, t1);
         Verdict v = Checker.check(h, opts);
         List<String> notes = new ArrayList<>(loaded.notes());
         notes.addAll(v.notes());
@@ -131,6 +147,37 @@ public final class VerifyCommand implements Callable<Integer> {
                 err.println("cobra verify: cannot write the witness to " + witness + ": " + e.getMessage());
                 return 2;
             }
+        }
+        if (v.outcome() == Verdict.Outcome.REJECT && dot != null) {
+            try {
+                Files.writeString(dot, org.cobraverify.report.DotReport.render(v.certificate()), StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                err.println("cobra verify: cannot write the graph to " + dot + ": " + e.getMessage());
+                return 2;
+            }
+        }
+        return v.outcome().exitCode();
+    }
+
+    /** {@code --rounds}: the file through the pipeline's round verifier, with garbage collection. */
+    private int verifyInRounds(String name, HistoryReaders.Loaded loaded, CheckOptions opts, long t0, long t1) {
+        History h = loaded.history();
+        org.cobraverify.rounds.HistoryRounds.Run run;
+        org.cobraverify.rounds.IncrementalVerifier.Settings s = org.cobraverify.rounds.IncrementalVerifier.Settings.defaults().withCheck(opts);
+        try (org.cobraverify.rounds.IncrementalVerifier iv = new org.cobraverify.rounds.IncrementalVerifier(s,
+                org.cobraverify.rounds.store.RocksDbCollectedWrites.temporary())) {
+            run = org.cobraverify.rounds.HistoryRounds.run(h, rounds, fenceKey, iv, null);
+        } catch (IllegalArgumentException e) {
+            report(name, name + ": " + e.getMessage());
+            return 2;
+        }
+        RoundsSummary sum = RoundsSummary.of(run, h.size());
+        Verdict v = sum.verdict(loaded.notes());
+        double millis = (System.nanoTime() - t0) / 1e6;
+        if (json) out.println(JsonReport.renderRounds(name, loaded.format().cliName(), v, h.size(), millis, (t1 - t0) / 1e6, sum.fields()));
+        else {
+            out.print(TextReport.render(name, v, h.size(), millis));
+            out.print(sum.text());
         }
         if (v.outcome() == Verdict.Outcome.REJECT && dot != null) {
             try {

@@ -13,10 +13,18 @@ import org.cobraverify.history.IntVec;
  *   <li>the <em>frontier</em> of key x: the old writers of x that reach no other old writer of x (the
  *       writes a later transaction may still legally read; with blind writes there can be several);</li>
  *   <li><em>superseded</em>: old, on the frontier of no key, and reached only from old transactions;</li>
- *   <li><em>collectible</em>: superseded, not pinned (a waiting transaction reads it), and on no cycle of
- *       g' (the facts plus both sides of every constraint pruning left open) other than cycles made of
- *       superseded transactions only: its strongly connected component in g' is itself, or all superseded.</li>
+ *   <li><em>collectible</em>: superseded, not pinned (a waiting transaction reads it), and in no constraint
+ *       pruning left open (not in either chain, not a source of either side).</li>
  * </ul>
+ * The paper keeps instead every superseded transaction on a cycle of g' (the facts plus both sides of every
+ * open constraint) through a non-superseded one. On blind writes that rule keeps nearly everything (its
+ * limitation L6): an open constraint between two old writers that a later transaction read joins one
+ * strongly connected component with every transaction between them. The local rule is enough here because
+ * deletion loses nothing else: facts (observed edges and pruning-forced sides) between transactions that
+ * stay are carried into later rounds, and every path between staying transactions through collected ones is
+ * kept as an edge ({@code contract}); future transactions cannot read a collected version (that is a stale
+ * read, reported), cannot precede an old one (the barrier), and reach every old one's successors through the
+ * barrier. The property test compares this against one-shot checks of whole histories.
  * GC also checks the barrier the next round will use ({@link Barrier}): every retained old transaction
  * (and the previous barrier) must reach every entry fence in the facts; if one does not, nothing is
  * collected and {@link #skipped} says why. A transaction that later reads a collected write reads a
@@ -144,24 +152,25 @@ public final class GarbageCollection {
             superseded[t] = sup;
             if (sup) supersededCount++;
         }
-        // g': the facts and both sides of every constraint pruning left open; cycles other than all-superseded ones pin
+        // open constraints pin: every transaction of a chain in a constraint pruning left open, and every source
+        // of its sides (the readers of a chain's tail, or the tail itself). Their future resolution may still
+        // matter; everything else a collected transaction took part in is a fact, and facts and paths are kept.
         Constraints cons = c.constraints();
-        IntVec es = new IntVec(facts * 2), ed = new IntVec(facts * 2);
-        for (int e = 0; e < facts; e++) { es.add(g.src.get(e)); ed.add(g.dst.get(e)); }
-        int[] rt = cons.chains.rt;
+        Chains ch = cons.chains;
+        boolean[] inOpen = new boolean[n];
+        int open = 0;
         for (int ci = 0; ci < cons.size(); ci++) {
             if (!c.openAfterPrune[ci]) continue;
+            open++;
             for (int side = 0; side < 2; side++) {
                 boolean sb = side == 1;
-                int tgt = cons.target(ci, sb);
-                for (int i = cons.sourcesStart(ci, sb); i < cons.sourcesEnd(ci, sb); i++) if (rt[i] != tgt) { es.add(rt[i]); ed.add(tgt); }
+                int chain = cons.fromChain(ci, sb);
+                for (int slot = ch.chainTailSlot.get(chain); slot >= 0; slot = ch.pred[slot]) {
+                    int t = ch.slotTxn.get(slot);
+                    if (t >= 0 && t < n) inOpen[t] = true;
+                }
+                for (int i = cons.sourcesStart(ci, sb); i < cons.sourcesEnd(ci, sb); i++) if (ch.rt[i] < n) inOpen[ch.rt[i]] = true;
             }
-        }
-        Components comps = new Components(vn, es, ed);
-        int[] size = new int[comps.count], keep = new int[comps.count];
-        for (int v = 0; v < vn; v++) {
-            size[comps.comp[v]]++;
-            if (v >= n || !superseded[v]) keep[comps.comp[v]]++;
         }
         boolean[] collect = new boolean[n];
         for (int t = 0; t < n; t++) {
@@ -169,8 +178,12 @@ public final class GarbageCollection {
                 collect[t] = old[t] && h.status(t) == History.ABORTED && (pinned == null || !pinned[t]);
                 continue;
             }
-            int cc = comps.comp[t];
-            collect[t] = superseded[t] && (pinned == null || !pinned[t]) && (carelessForTests || size[cc] == 1 || keep[cc] == 0);
+            collect[t] = superseded[t] && (pinned == null || !pinned[t]) && (carelessForTests || !inOpen[t]);
+        }
+        if (System.getenv("COBRA_GC_DEBUG") != null) {
+            int keptOpen = 0, collected = 0;
+            for (int t = 0; t < n; t++) { if (superseded[t] && inOpen[t]) keptOpen++; if (collect[t]) collected++; }
+            System.err.printf("gc: n=%d superseded=%d open constraints=%d superseded kept by them=%d collected=%d%n", n, supersededCount, open, keptOpen, collected);
         }
         // for each collected write, a frontier write of its key that it reaches: the proof a later read of it is stale
         int[] supBy = new int[h.opCount()];

@@ -34,6 +34,30 @@ public final class JsonReport {
         });
     }
 
+    /** As {@link #render}, with the figures of verification in rounds (numbers, and arrays of numbers). */
+    public static String renderRounds(String file, String format, Verdict v, int transactions, double millis, double parseMillis,
+                                      java.util.Map<String, Object> rounds) {
+        return write(g -> {
+            g.writeStringField("file", file);
+            if (format != null) g.writeStringField("format", format);
+            g.writeStringField("verdict", v.outcome().word());
+            if (v.stats() != null) g.writeStringField("mode", v.stats().strict ? "strict-serializable" : "serializable");
+            g.writeNumberField("transactions", transactions);
+            g.writeNumberField("millis", Math.round(millis));
+            if (v.unknownReason() != null) g.writeStringField("reason", v.unknownReason());
+            for (java.util.Map.Entry<String, Object> e : rounds.entrySet()) {
+                if (e.getValue() instanceof long[] a) {
+                    g.writeArrayFieldStart(e.getKey());
+                    for (long x : a) g.writeNumber(x);
+                    g.writeEndArray();
+                } else if (e.getValue() instanceof Number n) g.writeNumberField(e.getKey(), n.longValue());
+                else g.writeStringField(e.getKey(), String.valueOf(e.getValue()));
+            }
+            if (v.certificate() != null) certificate(g, v.certificate());
+            strings(g, "notes", v.notes());
+        });
+    }
+
     public static String error(String file, String message) {
         return write(g -> {
             g.writeStringField("file", file);

@@ -81,6 +81,7 @@ public final class HistoryRounds {
             results.add(res);
             if (progress != null) progress.round(res);
             start = end;
+            if (res.outcome() == org.cobraverify.checker.Verdict.Outcome.REJECT) break; // every later round contains the violation
         }
         return new Run(results, ep.fenceCount());
     }

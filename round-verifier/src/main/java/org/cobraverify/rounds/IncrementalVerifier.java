@@ -55,7 +55,7 @@ public final class IncrementalVerifier implements AutoCloseable {
     /** What one round's check found. {@code verdict} is the checker's own answer on the round's history (null if none ran). */
     public record RoundResult(long round, Verdict.Outcome outcome, String reason, Certificate certificate, Verdict verdict, CheckStats stats,
                               int roundTxns, long checkedTxns, int pendingTxns, int historySize, int retained, int collectedNow,
-                              long collectedTotal, long buildNanos, long checkNanos, long gcNanos, String gcNote) {
+                              long collectedTotal, long buildNanos, long checkNanos, long gcNanos, String gcNote, int superseded, int old) {
         public double millis() { return (buildNanos + checkNanos + gcNanos) / 1e6; }
     }
 
@@ -73,6 +73,7 @@ public final class IncrementalVerifier implements AutoCloseable {
     private long oldMaxEnd = History.NO_TIME, oldMaxStart = History.NO_TIME, barrierEpoch = -1;
     private boolean hasBarrier;
     private long rounds, checkedTotal, collectedTotal, duplicates;
+    private int lastSuperseded, lastOld;
     private String rejectedIn;   // the first reject's round and summary: every later history contains it
     private String droppedState; // why the state was dropped (verdicts are unknown from then on)
 
@@ -103,6 +104,47 @@ public final class IncrementalVerifier implements AutoCloseable {
     public long collectedCount() { return collectedTotal; }
 
     public long checkedCount() { return checkedTotal; }
+
+    /**
+     * Without changing anything: for each prefix of {@code rounds} (transactions not yet added), the
+     * checked-transaction total and the number waiting that deciding those rounds one by one would report.
+     */
+    public long[][] admissionCounts(List<List<Transaction>> rounds) {
+        long[][] out = new long[rounds.size()][];
+        List<Transaction> waiting = new ArrayList<>(pending);
+        Map<String, Transaction> writes = new HashMap<>();
+        Set<String> admittedIds = new HashSet<>();
+        long checked = checkedTotal;
+        for (int i = 0; i < rounds.size(); i++) {
+            for (Transaction t : rounds.get(i)) {
+                waiting.add(t);
+                for (TxnOp o : t.getOps()) if (o.getWrite()) writes.putIfAbsent(o.getKey() + '\0' + o.getValue(), t);
+            }
+            boolean changed = true;
+            while (changed && !waiting.isEmpty()) {
+                changed = false;
+                List<Transaction> still = new ArrayList<>();
+                for (Transaction t : waiting) {
+                    boolean ok = true;
+                    for (TxnOp o : t.getOps()) {
+                        if (o.getWrite() || o.getValue() == null) continue;
+                        String id = o.getKey() + '\0' + o.getValue();
+                        Transaction w = writerOf.get(id);
+                        if (w == null) w = writes.get(id);
+                        if (w == null) { ok = collected.get(o.getKey(), o.getValue()) != null || isStale(t, o); if (!ok) break; continue; }
+                        if (w != t && !retainedIds.contains(w.getId()) && !admittedIds.contains(w.getId())) { ok = false; break; }
+                    }
+                    if (ok) { admittedIds.add(t.getId()); checked++; changed = true; } else still.add(t);
+                }
+                waiting = still;
+            }
+            out[i] = new long[] {checked, waiting.size()};
+        }
+        return out;
+    }
+
+    /** Counts {@code k} more rounds as passed (a batch of rounds decided with one check counts as all of them). */
+    public void skipRounds(int k) { rounds += k; }
 
     /** Transactions added since the last round ended. */
     public int incomingCount() { return incoming.size(); }
@@ -221,7 +263,10 @@ public final class IncrementalVerifier implements AutoCloseable {
         String uncovered = uncovered(admitted, r.fromBarrier(), index);
         String gcNote = plan == null ? null : plan.skip != null ? plan.skip : r.gc() != null ? r.gc().skipped : null;
         int collectedNow = 0;
-        if (plan != null && plan.skip == null && r.gc() != null && r.gc().skipped == null) collectedNow = collect(h, order, plan, r.gc(), oldEpochMax);
+        lastSuperseded = r.gc() == null ? 0 : r.gc().superseded;
+        lastOld = 0;
+        if (plan != null && plan.old != null) for (boolean o : plan.old) if (o) lastOld++;
+        if (plan != null && plan.skip == null && r.gc() != null && r.gc().skipped == null) collectedNow = collect(h, order, plan, r.gc(), plan.oldEpochMax);
         long t3 = System.nanoTime();
         Verdict.Outcome outcome = Verdict.Outcome.ACCEPT;
         String reason = "serializable" + (settings.check().strict() ? " (strictly)" : "") + ": " + checkedTotal + " transactions";
@@ -249,7 +294,7 @@ public final class IncrementalVerifier implements AutoCloseable {
     private RoundResult result(long roundNo, Verdict.Outcome o, String reason, Certificate cert, Verdict v, List<Transaction> thisRound, int hSize,
                                long t0, long t1, long t2, long t3, int collectedNow, String gcNote) {
         return new RoundResult(roundNo, o, reason, cert, v, v == null ? null : v.stats(), thisRound.size(), checkedTotal, pending.size(), hSize,
-                retained.size(), collectedNow, collectedTotal, t1 - t0, t2 - t1, t3 - t2, gcNote);
+                retained.size(), collectedNow, collectedTotal, t1 - t0, t2 - t1, t3 - t2, gcNote, lastSuperseded, lastOld);
     }
 
     private void retainAll(List<Transaction> admitted) {
@@ -391,6 +436,7 @@ public final class IncrementalVerifier implements AutoCloseable {
     private static final class GcPlan {
         boolean[] old, pinned;
         int[] entries;
+        long oldEpochMax;
         String skip;
         final Map<String, Transaction> entryOf = new LinkedHashMap<>();
     }
@@ -398,35 +444,46 @@ public final class IncrementalVerifier implements AutoCloseable {
     private GcPlan plan(History h, List<Transaction> order, Map<String, Integer> index, long oldEpochMax, Predicate<String> ended) {
         GcPlan p = new GcPlan();
         int n = order.size();
+        Map<String, java.util.TreeMap<Long, Transaction>> fences = new HashMap<>();
+        Set<String> sessions = new HashSet<>();
+        for (Transaction t : order) {
+            sessions.add(t.getSession());
+            if (t.getFence() && t.getStatus() == TxnStatus.COMMITTED && t.getEpoch() >= 0)
+                fences.computeIfAbsent(t.getSession(), x -> new java.util.TreeMap<>()).put(t.getSessionIndex(), t);
+        }
+        // a waiting transaction joins the graph later: like a future one it must follow an entry fence, the last
+        // fence of its session before it; epochs from that fence's on stay open
+        long cap = oldEpochMax;
+        List<Transaction> extra = new ArrayList<>();
+        for (Transaction t : pending) {
+            java.util.TreeMap<Long, Transaction> fs = fences.get(t.getSession());
+            Map.Entry<Long, Transaction> e = fs == null || t.getSessionIndex() < 0 ? null : fs.lowerEntry(t.getSessionIndex());
+            if (e == null) {
+                p.skip = t.getId() + " waits for a write and no fence of its session precedes it: collection waits for it";
+                return p;
+            }
+            cap = Math.min(cap, e.getValue().getEpoch() - 1);
+            extra.add(e.getValue());
+        }
         p.old = new boolean[n];
         p.pinned = new boolean[n];
         boolean any = false;
-        Map<String, Transaction> latestFence = new HashMap<>();
-        Set<String> sessions = new HashSet<>();
         for (int i = 0; i < n; i++) {
             Transaction t = order.get(i);
-            p.old[i] = t.getEpoch() >= 0 && t.getEpoch() <= oldEpochMax;
+            p.old[i] = t.getEpoch() >= 0 && t.getEpoch() <= cap;
             any |= p.old[i];
-            sessions.add(t.getSession());
-            if (t.getFence() && t.getStatus() == TxnStatus.COMMITTED) {
-                Transaction f = latestFence.get(t.getSession());
-                if (f == null || f.getSessionIndex() < t.getSessionIndex()) latestFence.put(t.getSession(), t);
-            }
         }
-        if (!any) { p.skip = "no transaction of epoch " + oldEpochMax + " or earlier"; return p; }
+        if (!any) { p.skip = "no transaction of epoch " + cap + " or earlier" + (cap < oldEpochMax ? " (capped by transactions waiting for writes)" : ""); return p; }
         for (String s : sessions) {
             if (ended.test(s)) continue;
-            Transaction f = latestFence.get(s);
-            if (f == null) { p.skip = "session " + s + " has run no fence yet: nothing can be collected before it does"; return p; }
-            if (f.getEpoch() >= 0 && f.getEpoch() <= oldEpochMax) continue; // its epochs are all closed: the session is done
+            java.util.TreeMap<Long, Transaction> fs = fences.get(s);
+            if (fs == null) { p.skip = "session " + s + " has run no fence yet: nothing can be collected before it does"; return p; }
+            Transaction f = fs.lastEntry().getValue();
+            if (f.getEpoch() <= oldEpochMax) continue; // its epochs are all closed: the session is done
             p.entryOf.put(s, f);
         }
+        for (Transaction f : extra) p.entryOf.putIfAbsent(f.getSession() + '\0' + f.getId(), f);
         for (Transaction t : pending) {
-            Transaction f = p.entryOf.get(t.getSession());
-            if (f == null || t.getSessionIndex() <= f.getSessionIndex()) {
-                p.skip = t.getId() + " waits for a write and does not follow its session's latest fence: collection waits for it";
-                return p;
-            }
             for (TxnOp o : t.getOps()) {
                 if (o.getWrite() || o.getValue() == null) continue;
                 Transaction w = writerOf.get(o.getKey() + '\0' + o.getValue());
@@ -434,7 +491,8 @@ public final class IncrementalVerifier implements AutoCloseable {
                 if (wi != null) p.pinned[wi] = true;
             }
         }
-        p.entries = p.entryOf.values().stream().mapToInt(f -> index.get(f.getId())).toArray();
+        p.oldEpochMax = cap;
+        p.entries = p.entryOf.values().stream().mapToInt(f -> index.get(f.getId())).distinct().toArray();
         return p;
     }
 
@@ -548,6 +606,37 @@ public final class IncrementalVerifier implements AutoCloseable {
             sb.append(o.getWrite() ? "w(" : "r(").append(o.getKey()).append(")=").append(o.getValue() == null ? "null" : o.getValue());
         }
         return sb.append(']').toString();
+    }
+
+    /** A copy of the in-memory state, to {@link #restore} (the collected-write store is not copied: only GC writes it, and only on accept). */
+    public Object snapshot() {
+        return new Object[] {new ArrayList<>(retained), new HashSet<>(retainedIds), new HashMap<>(writerOf), new HashMap<>(byId),
+                new ArrayList<>(pending), new HashMap<>(pendingSince), new ArrayList<>(incoming), new HashMap<>(staleByReader),
+                new long[] {rounds, checkedTotal, collectedTotal, duplicates, oldMaxEnd, oldMaxStart, barrierEpoch, hasBarrier ? 1 : 0},
+                new HashSet<>(barrierBefore), new HashSet<>(barrierAfter), new ArrayList<>(carried), new String[] {rejectedIn, droppedState}};
+    }
+
+    /** Returns to a state taken by {@link #snapshot} (no collection may have happened since). */
+    @SuppressWarnings("unchecked")
+    public void restore(Object snapshot) {
+        Object[] a = (Object[]) snapshot;
+        retained.clear(); retained.addAll((List<Transaction>) a[0]);
+        retainedIds.clear(); retainedIds.addAll((Set<String>) a[1]);
+        writerOf.clear(); writerOf.putAll((Map<String, Transaction>) a[2]);
+        byId.clear(); byId.putAll((Map<String, Transaction>) a[3]);
+        pending.clear(); pending.addAll((List<Transaction>) a[4]);
+        pendingSince.clear(); pendingSince.putAll((Map<String, Long>) a[5]);
+        incoming.clear(); incoming.addAll((List<Transaction>) a[6]);
+        staleByReader.clear(); staleByReader.putAll((Map<String, List<StaleRead>>) a[7]);
+        long[] c = (long[]) a[8];
+        rounds = c[0]; checkedTotal = c[1]; collectedTotal = c[2]; duplicates = c[3]; oldMaxEnd = c[4]; oldMaxStart = c[5]; barrierEpoch = c[6];
+        hasBarrier = c[7] == 1;
+        barrierBefore = (Set<String>) a[9];
+        barrierAfter = (Set<String>) a[10];
+        carried = (List<CarriedEdge>) a[11];
+        String[] t = (String[]) a[12];
+        rejectedIn = t[0];
+        droppedState = t[1];
     }
 
     /** Every transaction retained, in the order it was admitted (for tests and checkpoints). */

@@ -100,7 +100,8 @@ public final class VerifierService implements AutoCloseable {
             OffsetAndMetadata committed = cons.committed(java.util.Set.of(tp)).get(tp);
             long resumeAt = committed == null ? 0 : committed.offset();
             cons.seekToBeginning(List.of(tp));
-            RoundVerifier verifier = new RoundVerifier(verifierSettings);
+            try (RoundVerifier verifier = new RoundVerifier(verifierSettings)) {
+            List<RoundVerifier.Closed> replayed = new java.util.ArrayList<>();
             while (running.get()) {
                 // a poll may hold several whole rounds (the verifier catching up): they are decided together and
                 // their verdicts committed in one transaction with the offset after the last round end
@@ -123,7 +124,8 @@ public final class VerifierService implements AutoCloseable {
                     } else if (type.equals(RoundEnd.getClassSchema().getFullName())) {
                         RoundEnd end = wire.decode(r.value(), RoundEnd.class);
                         RoundVerifier.Closed closed = verifier.closeRound(end);
-                        if (replay) continue; // decided before the restart: its verdict is already committed
+                        if (replay) { replayed.add(closed); continue; } // decided before the restart: its verdict is already committed
+                        if (!replayed.isEmpty()) { verifier.replay(replayed); replayed.clear(); }
                         ends.add(closed);
                         commitAt = r.offset() + 1;
                     } else if (!replay) {
@@ -131,7 +133,9 @@ public final class VerifierService implements AutoCloseable {
                         deadLetter(prod, cons, tp, r, "a " + type + " on " + settings.roundsTopic() + ", expected a Transaction or a RoundEnd");
                     }
                 }
+                if (!replayed.isEmpty()) { verifier.replay(replayed); replayed.clear(); }
                 if (!ends.isEmpty()) publish(prod, cons, tp, verifier, ends, commitAt);
+            }
             }
         } catch (WakeupException e) {
             if (running.get()) throw e;

@@ -45,7 +45,8 @@ class RoundsAgainstOneShotPropertyTest {
         CheckOptions opts = strict ? CheckOptions.defaults().withStrict(2) : CheckOptions.defaults();
         for (int run = 0; run < RUNS; run++) {
             int keys = iso == Isolation.READ_COMMITTED || iso == Isolation.STALE_READS ? 4 + rnd.nextInt(12) : 2 + rnd.nextInt(5);
-            SimulatedStore.Workload w = new SimulatedStore.Workload(2 + rnd.nextInt(3), 8 + rnd.nextInt(25), keys, 3, 0.5, 0.05, 0.02);
+            SimulatedStore.Workload w = new SimulatedStore.Workload(2 + rnd.nextInt(3), 8 + rnd.nextInt(25), keys, 2 + rnd.nextInt(3),
+                    0.25 + 0.5 * rnd.nextDouble(), 0.05, 0.02);
             History h = SimulatedStore.run(iso, w, rnd, false, 1 + rnd.nextInt(4));
             if (plant) h = plantStaleRead(h, rnd);
             if (h == null) continue;

@@ -1,7 +1,6 @@
 package org.cobraverify.rounds.store;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,10 +22,10 @@ import org.rocksdb.WriteOptions;
 public final class RocksDbCollectedWrites implements CollectedWrites {
     static { RocksDB.loadLibrary(); }
 
-    private final Path dir;
+    private Path dir;
     private final boolean deleteOnClose;
-    private final Options options;
-    private final RocksDB db;
+    private Options options;
+    private RocksDB db;
     private final WriteOptions writeOptions = new WriteOptions().setDisableWAL(true);
     private WriteBatch batch = new WriteBatch();
     private int batched;
@@ -36,8 +35,18 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
     public RocksDbCollectedWrites(Path dir, boolean deleteOnClose) {
         this.dir = dir;
         this.deleteOnClose = deleteOnClose;
-        this.options = new Options().setCreateIfMissing(true).setWriteBufferSize(32L << 20).setMaxWriteBufferNumber(2);
+        open();
+    }
+
+    private RocksDbCollectedWrites() { this.deleteOnClose = true; }
+
+    /** A store in a fresh temporary directory, created on the first write and removed on close. */
+    public static RocksDbCollectedWrites temporary() { return new RocksDbCollectedWrites(); }
+
+    private void open() {
         try {
+            if (dir == null) dir = Files.createTempDirectory("cobra-collected-");
+            options = new Options().setCreateIfMissing(true).setWriteBufferSize(32L << 20).setMaxWriteBufferNumber(2);
             Files.createDirectories(dir);
             db = RocksDB.open(options, dir.toString());
         } catch (RocksDBException | IOException e) {
@@ -45,17 +54,9 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
         }
     }
 
-    /** A store in a fresh temporary directory, removed on close. */
-    public static RocksDbCollectedWrites temporary() {
-        try {
-            return new RocksDbCollectedWrites(Files.createTempDirectory("cobra-collected-"), true);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
     @Override
     public void put(String key, String value, Entry e) {
+        if (db == null) open();
         try {
             batch.put(id(key, value), encode(e));
             size++;
@@ -75,6 +76,7 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
 
     @Override
     public Entry get(String key, String value) {
+        if (db == null) return null;
         try {
             flush();
             byte[] v = db.get(id(key, value));
@@ -105,9 +107,11 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
     @Override
     public void close() {
         batch.close();
+        writeOptions.close();
+        if (db == null) return;
         db.close();
         options.close();
-        writeOptions.close();
+        db = null;
         if (deleteOnClose) {
             try (Stream<Path> s = Files.walk(dir)) {
                 s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());

@@ -1,0 +1,55 @@
+package org.cobraverify.cli;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.cobraverify.checker.Verdict;
+import org.cobraverify.rounds.HistoryRounds;
+import org.cobraverify.rounds.IncrementalVerifier.RoundResult;
+
+/**
+ * What verification in rounds of one history found, for {@code verify --rounds} and {@code bench
+ * --rounds}: the verdict (a reject keeps the certificate of the round that found it), and the figures.
+ */
+record RoundsSummary(HistoryRounds.Run run, int transactions) {
+    static RoundsSummary of(HistoryRounds.Run run, int transactions) { return new RoundsSummary(run, transactions); }
+
+    /** The first reject (with its certificate) if any; else the last round's answer, which covers the whole history. */
+    Verdict verdict(List<String> readerNotes) {
+        RoundResult decisive = run.last();
+        for (RoundResult r : run.rounds()) if (r.outcome() == Verdict.Outcome.REJECT) { decisive = r; break; }
+        List<String> notes = new ArrayList<>(readerNotes);
+        if (decisive.verdict() != null) notes.addAll(decisive.verdict().notes());
+        Verdict base = decisive.verdict();
+        return switch (decisive.outcome()) {
+            case ACCEPT -> new Verdict(Verdict.Outcome.ACCEPT, null, null, null, base == null ? null : base.stats(), notes);
+            case REJECT -> new Verdict(Verdict.Outcome.REJECT, decisive.certificate(), null, null, base == null ? null : base.stats(), notes);
+            case UNKNOWN -> new Verdict(Verdict.Outcome.UNKNOWN, null, null, decisive.reason(), base == null ? null : base.stats(), notes);
+        };
+    }
+
+    double capacity() { return run.capacity(transactions); }
+
+    Map<String, Object> fields() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("rounds", run.rounds().size());
+        m.put("retainedMax", run.retainedMax());
+        m.put("retainedLast", run.last().retained());
+        m.put("collected", run.last().collectedTotal());
+        m.put("fences", run.fences());
+        m.put("capacity", Math.round(capacity()));
+        long[] ms = new long[run.rounds().size()];
+        for (int i = 0; i < ms.length; i++) ms[i] = Math.round(run.rounds().get(i).millis());
+        m.put("roundMillis", ms);
+        return m;
+    }
+
+    String text() {
+        String gcNote = null;
+        for (RoundResult r : run.rounds()) if (r.gcNote() != null && r.collectedNow() == 0) gcNote = r.gcNote();
+        return String.format("  rounds: %d (%d fences); retained after GC: at most %d, %d after the last; %d collected; capacity %.0f txn/s%n",
+                run.rounds().size(), run.fences(), run.retainedMax(), run.last().retained(), run.last().collectedTotal(), capacity())
+                + (run.last().collectedTotal() == 0 && gcNote != null ? "  note: nothing was collected: " + gcNote + "\n" : "");
+    }
+}
