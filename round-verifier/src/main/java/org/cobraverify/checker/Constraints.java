@@ -5,7 +5,8 @@ import org.cobraverify.history.IntVec;
 /**
  * Step 5: coalesced constraints. For two chains i and j of one key, exactly one of two edge sets holds:
  * side A (i before j): every reader of i's tail version (or the tail itself, if unread) → head of j;
- * side B: the mirror image. All readers of a version share one constraint. Edges are not stored: they
+ * side B: the mirror image. All readers of a version share one constraint. Two chains that are each a
+ * single unread write need none: every serial order puts one of them first, and no read observes which. Edges are not stored: they
  * are generated from the chains on demand ({@link #sources}, {@link #target}).
  */
 final class Constraints {
@@ -14,6 +15,9 @@ final class Constraints {
     boolean[] active;
     int activeCount;
 
+    /** Pairs of single unread writes left out: no read tells their order, and any serial order puts one first. */
+    int trivial;
+
     Constraints(Chains ch) {
         this.chains = ch;
         int keys = ch.keyChainStart.length - 1;
@@ -21,13 +25,23 @@ final class Constraints {
             int s = ch.keyChainStart[k], e = ch.keyChainStart[k + 1];
             for (int a = s; a < e; a++)
                 for (int b = a + 1; b < e; b++) {
-                    first.add(ch.chainsByKey[a]);
-                    second.add(ch.chainsByKey[b]);
+                    int ca = ch.chainsByKey[a], cb = ch.chainsByKey[b];
+                    if (lone(ch, ca) && lone(ch, cb)) { trivial++; continue; }
+                    first.add(ca);
+                    second.add(cb);
                 }
         }
         active = new boolean[first.size()];
         java.util.Arrays.fill(active, true);
         activeCount = first.size();
+    }
+
+    /**
+     * A chain of one unread write: a constraint between two such is "w1 before w2, or w2 before w1", which
+     * every serial order satisfies (the one that comes first in it is first in the key's version order).
+     */
+    private static boolean lone(Chains ch, int c) {
+        return ch.chainHead.get(c) == ch.chainTail.get(c) && ch.rtIsTail[ch.rtStart[c]];
     }
 
     int size() { return first.size(); }

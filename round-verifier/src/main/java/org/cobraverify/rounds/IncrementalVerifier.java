@@ -509,18 +509,17 @@ public final class IncrementalVerifier implements AutoCloseable {
             if (!gc.collect[i]) continue;
             count++;
             gone.add(t.getId());
-            int op = h.opStart(i);
-            Map<String, Integer> lastWrite = new HashMap<>();
-            List<TxnOp> ops = t.getOps();
-            for (int j = 0; j < ops.size(); j++) if (ops.get(j).getWrite()) lastWrite.put(ops.get(j).getKey(), j);
-            for (int j = 0; j < ops.size(); j++, op++) {
-                TxnOp o = ops.get(j);
-                if (!o.getWrite()) continue;
-                writerOf.remove(o.getKey() + '\0' + o.getValue());
+            // the round's history may lack some of t's reads (of writes collected earlier), never its writes
+            Map<Integer, Integer> lastWrite = new HashMap<>();
+            for (int op = h.opStart(i); op < h.opEnd(i); op++) if (h.kind(op) == History.WRITE) lastWrite.put(h.key(op), op);
+            for (int op = h.opStart(i); op < h.opEnd(i); op++) {
+                if (h.kind(op) != History.WRITE) continue;
+                String key = String.valueOf(h.keyName(h.key(op))), value = String.valueOf(h.valueName(h.value(op)));
+                writerOf.remove(key + '\0' + value);
                 CollectedWrites.Fate fate = t.getStatus() == TxnStatus.ABORTED ? CollectedWrites.Fate.ABORTED
-                        : lastWrite.get(o.getKey()) == j ? CollectedWrites.Fate.SUPERSEDED : CollectedWrites.Fate.INTERMEDIATE;
+                        : lastWrite.get(h.key(op)) == op ? CollectedWrites.Fate.SUPERSEDED : CollectedWrites.Fate.INTERMEDIATE;
                 int by = gc.supersededBy[op];
-                collected.put(o.getKey(), o.getValue(), new CollectedWrites.Entry(t.getId(), by >= 0 ? h.name(by) : null, fate));
+                collected.put(key, value, new CollectedWrites.Entry(t.getId(), by >= 0 ? h.name(by) : null, fate));
             }
             byId.remove(t.getId());
             retainedIds.remove(t.getId());
