@@ -60,8 +60,27 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--match", paramLabel = "TEXT", description = "Only histories whose name contains TEXT.")
     String match;
 
+    @Option(names = "--rounds", description = {"Benchmark verification in rounds with garbage collection (the paper's Figure 10):",
+            "record each of --round-workloads through the collector (embedded RocksDB, 24 clients, a fence every 20 commits),",
+            "verify it at each of --round-sizes, and print the capacity (transactions / summed round time), retained set and heap."})
+    boolean rounds;
+
+    @Option(names = "--round-workloads", split = ",", paramLabel = "W",
+            description = "With --rounds (default: blindw-rm,blindw-rw,blindw-wm,twitter,rubis,tpcc; none for only --history).")
+    List<String> roundWorkloads = List.of("blindw-rm", "blindw-rw", "blindw-wm", "twitter", "rubis", "tpcc");
+
+    @Option(names = "--round-sizes", split = ",", paramLabel = "N", description = "With --rounds: transactions per round (default: 1000,2500,5000,10000).")
+    List<Integer> roundSizes = List.of(1000, 2500, 5000, 10000);
+
+    @Option(names = "--txns", description = "With --rounds: transactions to record per workload (default: ${DEFAULT-VALUE}).")
+    long txns = 100_000;
+
+    @Option(names = "--history", paramLabel = "FILE", description = "With --rounds: also bench these recorded histories (any format verify reads).")
+    List<Path> histories = List.of();
+
     @Override
     public Integer call() throws Exception {
+        if (rounds) return new RoundsBench(System.out).run(roundWorkloads, histories, txns, roundSizes, 24, timeout);
         System.out.printf("%-34s %7s %8s %9s %8s %8s %8s %9s %9s %7s %8s  %s%n",
                 "history", "txns", "parse/ms", "constr/ms", "prune/ms", "solve/ms", "total/ms", "cons", "pruned→", "solver", "heap/MB", "verdict");
         int worst = 0;

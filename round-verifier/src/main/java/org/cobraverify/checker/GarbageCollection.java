@@ -175,7 +175,8 @@ public final class GarbageCollection {
         boolean[] collect = new boolean[n];
         for (int t = 0; t < n; t++) {
             if (!rf.included[t]) {
-                collect[t] = old[t] && h.status(t) == History.ABORTED && (pinned == null || !pinned[t]);
+                // aborted, or of unknown outcome and read by nobody so far: their writes are remembered as such
+                collect[t] = old[t] && h.status(t) != History.COMMITTED && (pinned == null || !pinned[t]);
                 continue;
             }
             collect[t] = superseded[t] && (pinned == null || !pinned[t]) && (carelessForTests || !inOpen[t]);

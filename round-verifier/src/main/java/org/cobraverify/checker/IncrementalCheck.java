@@ -14,7 +14,7 @@ public final class IncrementalCheck {
      * The round's verdict; what GC found (null unless the verdict is accept and GC was asked for); and,
      * on accept with a barrier, which transactions the collected past reaches in the facts (null otherwise).
      */
-    public record Result(Verdict verdict, GarbageCollection gc, boolean[] fromBarrier) {}
+    public record Result(Verdict verdict, GarbageCollection gc, boolean[] fromBarrier, boolean[] included) {}
 
     /**
      * Checks {@code h} with {@code barrier} (null: no past collected yet). On accept, when {@code old} is
@@ -23,9 +23,9 @@ public final class IncrementalCheck {
     public static Result run(History h, CheckOptions options, Barrier barrier, boolean[] old, int[] entries, boolean[] pinned) {
         Checker c = Checker.forRound(h, options, barrier);
         Verdict v = c.runForRound();
-        if (v.outcome() != Verdict.Outcome.ACCEPT || c.factEdges < 0) return new Result(v, null, null);
+        if (v.outcome() != Verdict.Outcome.ACCEPT || c.factEdges < 0) return new Result(v, null, null, null);
         boolean[] reached = barrier == null ? null : reachedFrom(c, c.barrierVertex);
-        return new Result(v, old == null ? null : GarbageCollection.analyze(c, old, entries, pinned), reached);
+        return new Result(v, old == null ? null : GarbageCollection.analyze(c, old, entries, pinned), reached, c.readFrom().included.clone());
     }
 
     /** Transactions reached from vertex {@code src} over the facts of the accepted round (iterative search). */

@@ -15,7 +15,12 @@ public interface CollectedWrites extends AutoCloseable {
         /** The transaction overwrote the key itself before committing (a read of it is G1b). */
         INTERMEDIATE,
         /** The transaction aborted (a read of it is G1a). */
-        ABORTED
+        ABORTED,
+        /**
+         * The transaction's outcome was unknown and nothing had read its writes when it was set aside: a
+         * read of one makes it committed after its conflicts were collected, which cannot be judged.
+         */
+        UNKNOWN_OUTCOME
     }
 
     /** A collected write: its transaction, and for a superseded one the transaction whose write of the key superseded it. */

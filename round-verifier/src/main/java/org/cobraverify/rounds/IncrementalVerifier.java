@@ -74,6 +74,15 @@ public final class IncrementalVerifier implements AutoCloseable {
     private boolean hasBarrier;
     private long rounds, checkedTotal, collectedTotal, duplicates;
     private int lastSuperseded, lastOld;
+    /**
+     * Transactions of unknown outcome retained or waiting, with the round they arrived in. One that nobody has
+     * read may still turn out committed when a later transaction reads its write, so, like a waiting
+     * transaction, it keeps the epochs from its session's fence before it open (and pins what it read) until
+     * it is old and has waited {@code pendingRoundsLimit} rounds; then, still unread, it is set aside and a
+     * later read of its write is unknown.
+     */
+    private final Map<String, Long> unknownSince = new HashMap<>();
+    private long collections;
     private String rejectedIn;   // the first reject's round and summary: every later history contains it
     private String droppedState; // why the state was dropped (verdicts are unknown from then on)
 
@@ -181,6 +190,7 @@ public final class IncrementalVerifier implements AutoCloseable {
         for (Transaction t : thisRound) {
             pending.add(t);
             pendingSince.put(t.getId(), roundNo);
+            if (t.getStatus() == TxnStatus.UNKNOWN) unknownSince.put(t.getId(), roundNo);
         }
         // 2. admit every waiting transaction whose reads all resolve (a stale read resolves to nothing: it is judged below)
         List<Transaction> admitted = admit();
@@ -246,12 +256,19 @@ public final class IncrementalVerifier implements AutoCloseable {
         for (StaleRead s : stale) {
             int reader = index.get(s.reader.getId());
             boolean follows = r.fromBarrier() != null && r.fromBarrier()[reader];
+            if (s.entry.fate() == CollectedWrites.Fate.UNKNOWN_OUTCOME) continue; // judged below: unknown
             if (s.entry.fate() != CollectedWrites.Fate.SUPERSEDED || follows) {
                 Certificate c = staleCertificate(s, h, index);
                 rejectedIn = "round " + roundNo + ": " + c.summary();
                 dropState();
                 return result(roundNo, Verdict.Outcome.REJECT, c.summary(), c, v, thisRound, h.size(), t0, t1, t2, t2, 0, null);
             }
+        }
+        for (StaleRead s : stale) {
+            if (s.entry.fate() != CollectedWrites.Fate.UNKNOWN_OUTCOME) continue;
+            return result(roundNo, Verdict.Outcome.UNKNOWN, s.reader.getId() + " reads " + s.op.getKey() + " = " + s.op.getValue() + ", written by "
+                    + s.entry.writer() + ", whose outcome was unknown and which nobody had read when garbage collection set it aside;"
+                    + " whether that write may be read now cannot be judged", null, v, thisRound, h.size(), t0, t1, t2, t2, 0, null);
         }
         if (!stale.isEmpty()) {
             StaleRead s = stale.get(0);
@@ -311,6 +328,7 @@ public final class IncrementalVerifier implements AutoCloseable {
         pending.clear();
         pendingSince.clear();
         staleByReader.clear();
+        unknownSince.clear();
         barrierBefore = new HashSet<>();
         barrierAfter = new HashSet<>();
         carried = new ArrayList<>();
@@ -455,11 +473,19 @@ public final class IncrementalVerifier implements AutoCloseable {
         // fence of its session before it; epochs from that fence's on stay open
         long cap = oldEpochMax;
         List<Transaction> extra = new ArrayList<>();
-        for (Transaction t : pending) {
+        List<Transaction> joining = new ArrayList<>(pending);
+        for (Map.Entry<String, Long> e : unknownSince.entrySet()) {
+            Transaction u = byId.get(e.getKey());
+            if (u == null || !index.containsKey(u.getId())) continue; // waiting: already among the pending
+            boolean settled = u.getEpoch() >= 0 && u.getEpoch() <= oldEpochMax && rounds - e.getValue() >= settings.pendingRoundsLimit();
+            if (!settled) joining.add(u);
+        }
+        for (Transaction t : joining) {
             java.util.TreeMap<Long, Transaction> fs = fences.get(t.getSession());
             Map.Entry<Long, Transaction> e = fs == null || t.getSessionIndex() < 0 ? null : fs.lowerEntry(t.getSessionIndex());
             if (e == null) {
-                p.skip = t.getId() + " waits for a write and no fence of its session precedes it: collection waits for it";
+                p.skip = t.getId() + (t.getStatus() == TxnStatus.UNKNOWN ? " (of unknown outcome) may still join the history" : " waits for a write")
+                        + " and no fence of its session precedes it: collection waits for it";
                 return p;
             }
             cap = Math.min(cap, e.getValue().getEpoch() - 1);
@@ -483,7 +509,7 @@ public final class IncrementalVerifier implements AutoCloseable {
             p.entryOf.put(s, f);
         }
         for (Transaction f : extra) p.entryOf.putIfAbsent(f.getSession() + '\0' + f.getId(), f);
-        for (Transaction t : pending) {
+        for (Transaction t : joining) {
             for (TxnOp o : t.getOps()) {
                 if (o.getWrite() || o.getValue() == null) continue;
                 Transaction w = writerOf.get(o.getKey() + '\0' + o.getValue());
@@ -517,13 +543,16 @@ public final class IncrementalVerifier implements AutoCloseable {
                 String key = String.valueOf(h.keyName(h.key(op))), value = String.valueOf(h.valueName(h.value(op)));
                 writerOf.remove(key + '\0' + value);
                 CollectedWrites.Fate fate = t.getStatus() == TxnStatus.ABORTED ? CollectedWrites.Fate.ABORTED
+                        : t.getStatus() == TxnStatus.UNKNOWN ? CollectedWrites.Fate.UNKNOWN_OUTCOME
                         : lastWrite.get(h.key(op)) == op ? CollectedWrites.Fate.SUPERSEDED : CollectedWrites.Fate.INTERMEDIATE;
                 int by = gc.supersededBy[op];
                 collected.put(key, value, new CollectedWrites.Entry(t.getId(), by >= 0 ? h.name(by) : null, fate));
             }
             byId.remove(t.getId());
             retainedIds.remove(t.getId());
+            unknownSince.remove(t.getId());
         }
+        if (count > 0) collections++;
         if (count > 0) retained.removeIf(t -> gone.contains(t.getId()));
         collectedTotal += count;
         // the new barrier: after every old transaction, before every entry fence
@@ -612,7 +641,8 @@ public final class IncrementalVerifier implements AutoCloseable {
         return new Object[] {new ArrayList<>(retained), new HashSet<>(retainedIds), new HashMap<>(writerOf), new HashMap<>(byId),
                 new ArrayList<>(pending), new HashMap<>(pendingSince), new ArrayList<>(incoming), new HashMap<>(staleByReader),
                 new long[] {rounds, checkedTotal, collectedTotal, duplicates, oldMaxEnd, oldMaxStart, barrierEpoch, hasBarrier ? 1 : 0},
-                new HashSet<>(barrierBefore), new HashSet<>(barrierAfter), new ArrayList<>(carried), new String[] {rejectedIn, droppedState}};
+                new HashSet<>(barrierBefore), new HashSet<>(barrierAfter), new ArrayList<>(carried), new String[] {rejectedIn, droppedState},
+                new HashMap<>(unknownSince), collections};
     }
 
     /** Returns to a state taken by {@link #snapshot} (no collection may have happened since). */
@@ -636,6 +666,8 @@ public final class IncrementalVerifier implements AutoCloseable {
         String[] t = (String[]) a[12];
         rejectedIn = t[0];
         droppedState = t[1];
+        unknownSince.clear(); unknownSince.putAll((Map<String, Long>) a[13]);
+        collections = (Long) a[14];
     }
 
     /** Every transaction retained, in the order it was admitted (for tests and checkpoints). */

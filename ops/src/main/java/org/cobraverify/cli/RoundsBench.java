@@ -1,0 +1,119 @@
+package org.cobraverify.cli;
+
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.cobraverify.checker.CheckOptions;
+import org.cobraverify.collector.JsonlSink;
+import org.cobraverify.collector.KvStore;
+import org.cobraverify.collector.Recorder;
+import org.cobraverify.collector.RocksDbStore;
+import org.cobraverify.history.History;
+import org.cobraverify.io.HistoryReaders;
+import org.cobraverify.rounds.EpochAssigner;
+import org.cobraverify.rounds.HistoryRounds;
+import org.cobraverify.rounds.IncrementalVerifier;
+import org.cobraverify.rounds.store.RocksDbCollectedWrites;
+import org.cobraverify.workloads.Workload;
+import org.cobraverify.workloads.WorkloadRunner;
+
+/**
+ * {@code cobra bench --rounds}: verification capacity as the paper defines it (Figure 10): for each
+ * workload, a history recorded through the collector on embedded RocksDB (24 clients, a fence every 20
+ * commits), verified in rounds with garbage collection at each round size; capacity is transactions per
+ * second of summed round time, and the best over the round sizes is the workload's capacity. Also: the
+ * retained set (largest, last), peak heap, and the drift of round times (the last 10 rounds against
+ * rounds 10 to 19).
+ */
+final class RoundsBench {
+    private final PrintStream out;
+
+    RoundsBench(PrintStream out) { this.out = out; }
+
+    int run(List<String> workloads, List<Path> histories, long txns, List<Integer> roundSizes, int clients, double timeout) throws Exception {
+        out.printf("%-12s %8s %6s %6s %10s %8s %8s %9s %9s %8s %7s  %s%n", "history", "txns", "round", "rounds", "capacity", "avg/ms",
+                "drift", "retMax", "retLast", "heap/MB", "gc/ms", "verdict");
+        int worst = 0;
+        for (String w : workloads) {
+            if (w.equalsIgnoreCase("none")) continue;
+            Path file = Files.createTempFile("cobra-bench-" + w + "-", ".jsonl");
+            try {
+                record(w, file, txns, clients);
+                worst = Math.max(worst, bench(w, file, roundSizes, timeout));
+            } finally {
+                Files.deleteIfExists(file);
+            }
+        }
+        for (Path p : histories) worst = Math.max(worst, bench(p.getFileName().toString(), p, roundSizes, timeout));
+        out.printf("(%s, %d cores, max heap %d MB; capacity = transactions / summed round time, best round size marked *)%n",
+                System.getProperty("java.vm.name") + " " + System.getProperty("java.version"), Runtime.getRuntime().availableProcessors(),
+                Runtime.getRuntime().maxMemory() >> 20);
+        return worst;
+    }
+
+    private void record(String workload, Path file, long txns, int clients) throws Exception {
+        Workload w = Workload.byName(workload, 1.0);
+        Path dir = Files.createTempDirectory("cobra-bench-rocksdb");
+        try (KvStore s = new RocksDbStore(dir.toString(), false)) {
+            Recorder rec = new Recorder(s, new JsonlSink(file), new Recorder.Options(20, EpochAssigner.DEFAULT_FENCE_KEY));
+            try {
+                WorkloadRunner.run(w, s, rec, clients, txns, 1, new WorkloadRunner.Progress());
+            } finally {
+                rec.close();
+            }
+        } finally {
+            RecordCommand.deleteTree(dir);
+        }
+    }
+
+    private int bench(String name, Path file, List<Integer> roundSizes, double timeout) throws Exception {
+        History h = HistoryReaders.read(file).history();
+        double best = 0;
+        int bestSize = 0;
+        String[] lines = new String[roundSizes.size()];
+        double[] caps = new double[roundSizes.size()];
+        int worst = 0;
+        for (int i = 0; i < roundSizes.size(); i++) {
+            int size = roundSizes.get(i);
+            System.gc();
+            resetPeaks();
+            IncrementalVerifier.Settings s = IncrementalVerifier.Settings.defaults().withCheck(CheckOptions.defaults().withTimeout(timeout));
+            HistoryRounds.Run run;
+            try (IncrementalVerifier v = new IncrementalVerifier(s, RocksDbCollectedWrites.temporary())) {
+                run = HistoryRounds.run(h, size, EpochAssigner.DEFAULT_FENCE_KEY, v, null);
+            }
+            long heap = peakHeap();
+            RoundsSummary sum = RoundsSummary.of(run, h.size());
+            caps[i] = sum.capacity();
+            if (caps[i] > best) { best = caps[i]; bestSize = i; }
+            int n = run.rounds().size();
+            double early = 0, late = 0;
+            int ec = 0, lc = 0;
+            for (int r = 10; r < Math.min(20, n); r++) { early += run.rounds().get(r).millis(); ec++; }
+            for (int r = Math.max(0, n - 11); r < n - 1; r++) { late += run.rounds().get(r).millis(); lc++; } // the last round is partial
+            String drift = ec > 0 && lc > 0 ? String.format("%.2fx", (late / lc) / Math.max(1e-9, early / ec)) : "-";
+            double gc = run.rounds().stream().mapToDouble(r -> r.gcNanos() / 1e6).sum();
+            org.cobraverify.checker.Verdict verdict = sum.verdict(List.of());
+            worst = Math.max(worst, verdict.outcome().exitCode());
+            lines[i] = String.format("%-12s %8d %6d %6d %10.0f %8.0f %8s %9d %9d %8d %7.0f  %s", name, h.size(), size, n, caps[i],
+                    run.totalMillis() / Math.max(1, n), drift, run.retainedMax(), run.last().retained(), heap >> 20, gc,
+                    verdict.outcome().word() + (verdict.unknownReason() != null ? " (" + verdict.unknownReason() + ")" : ""));
+        }
+        for (int i = 0; i < lines.length; i++) out.println(lines[i] + (i == bestSize ? " *" : ""));
+        return worst;
+    }
+
+    private static void resetPeaks() {
+        for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) if (p.getType() == MemoryType.HEAP) p.resetPeakUsage();
+    }
+
+    private static long peakHeap() {
+        long sum = 0;
+        for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) if (p.getType() == MemoryType.HEAP) sum += p.getPeakUsage().getUsed();
+        return sum;
+    }
+}

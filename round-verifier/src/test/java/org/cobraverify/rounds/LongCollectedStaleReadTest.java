@@ -1,0 +1,66 @@
+package org.cobraverify.rounds;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.util.Random;
+import org.cobraverify.checker.AnomalyKind;
+import org.cobraverify.checker.Certificate;
+import org.cobraverify.checker.Verdict;
+import org.cobraverify.history.History;
+import org.cobraverify.history.HistoryBuilder;
+import org.cobraverify.rounds.store.RocksDbCollectedWrites;
+import org.cobraverify.synth.SimulatedStore;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A 200,000-transaction serializable history with fences (a simulated serial store, 24 sessions), whose
+ * very last transaction reads a value written in the first 1% of it and overwritten since: rounds of
+ * 5,000 with GC must reject it as a stale read, naming the reader, the collected writer and the frontier
+ * write that superseded it, after collecting nearly everything before (the collected writes on disk).
+ */
+class LongCollectedStaleReadTest {
+    @Test
+    void aStaleReadOfALongCollectedValueIsRejectedWithItsCertificate() {
+        History clean = SimulatedStore.run(SimulatedStore.Isolation.SERIAL, new SimulatedStore.Workload(24, 200_000 / 24, 2000, 4, 0.5, 0, 0),
+                new Random(11), false, 20);
+        // the planted reader: a new last transaction of session 0 reading an early, overwritten version of some key
+        int early = -1, earlyTxn = -1;
+        for (int t = 0; t < clean.size() / 100 && early < 0; t++)
+            for (int op = clean.opStart(t); op < clean.opEnd(t); op++)
+                if (clean.status(t) == History.COMMITTED && clean.kind(op) == History.WRITE
+                        && !SimulatedStore.FENCE_KEY.equals(String.valueOf(clean.keyName(clean.key(op))))) { early = op; earlyTxn = t; break; }
+        assertTrue(early >= 0);
+        String key = String.valueOf(clean.keyName(clean.key(early))), value = String.valueOf(clean.valueName(clean.value(early)));
+        HistoryBuilder b = new HistoryBuilder();
+        for (int t = 0; t < clean.size(); t++) {
+            b.begin(clean.name(t), b.session(String.valueOf(clean.sessionName(clean.session(t)))), clean.status(t), clean.start(t), clean.end(t), -1);
+            for (int op = clean.opStart(t); op < clean.opEnd(t); op++) {
+                int k = b.key(String.valueOf(clean.keyName(clean.key(op))));
+                if (clean.kind(op) == History.WRITE) b.write(k, b.value(String.valueOf(clean.valueName(clean.value(op)))));
+                else b.read(k, clean.value(op) == History.NIL ? History.NIL : b.value(String.valueOf(clean.valueName(clean.value(op)))));
+            }
+            b.end();
+        }
+        b.begin("stale-reader", b.session(String.valueOf(clean.sessionName(clean.session(clean.size() - 1)))), History.COMMITTED,
+                History.NO_TIME, History.NO_TIME, -1);
+        b.read(b.key(key), b.value(value));
+        b.end();
+        History h = b.build();
+
+        HistoryRounds.Run run;
+        long collected;
+        try (IncrementalVerifier v = new IncrementalVerifier(IncrementalVerifier.Settings.defaults(), RocksDbCollectedWrites.temporary())) {
+            run = HistoryRounds.run(h, 5000, SimulatedStore.FENCE_KEY, v, null);
+            collected = v.collectedCount();
+        }
+        IncrementalVerifier.RoundResult last = run.last();
+        assertEquals(Verdict.Outcome.REJECT, last.outcome(), last.reason());
+        Certificate c = last.certificate();
+        assertEquals(AnomalyKind.STALE_READ, c.kind(), c.summary());
+        String writer = clean.name(earlyTxn);
+        assertTrue(c.summary().contains("stale-reader") && c.summary().contains(writer) && c.summary().contains(key + " = " + value), c.summary());
+        assertEquals(3, c.transactions().size(), "reader, collected writer, superseding writer");
+        assertTrue(collected > 150_000, "nearly everything before was collected: " + collected);
+        assertTrue(run.retainedMax() < 50_000, "retained at most " + run.retainedMax());
+    }
+}
