@@ -9,13 +9,14 @@ import java.util.List;
  * One client session of a {@link Recorder}: begin, read, write, commit or abort, one transaction at a
  * time, from one thread. Every transaction is recorded with its operations, outcome and timestamps;
  * a record the sink refuses fails the call with {@link RecordingException}. Sessions issue a fence
- * transaction (a read-modify-write of the fence key, retried until it commits) every
- * {@code fenceEvery} committed transactions.
+ * transaction (a read-modify-write of the fence key, retried until it commits) before their first
+ * transaction and after every {@code fenceEvery} committed transactions.
  */
 public final class Session {
     private final Recorder rec;
     private final String id, idPrefix;
     private long txnCounter, writeCounter, committedSinceFence;
+    private boolean fencedAtStart;
     private KvTransaction txn;
     private List<TxnRecord.Op> ops;
     private long start;
@@ -38,6 +39,12 @@ public final class Session {
     public void begin() throws StoreException {
         if (txn != null) throw new IllegalStateException("session " + id + " already has an open transaction");
         if (closed) throw new IllegalStateException("session " + id + " is closed");
+        if (!fencedAtStart && rec.options.fenceEvery() > 0) {
+            // a session starts with a fence: its transactions then follow the fence chain from the first one on,
+            // which is what lets a verifier that has garbage-collected the past check them against it
+            fencedAtStart = true;
+            fence();
+        }
         start = now();
         txnId = idPrefix + "t" + Long.toString(++txnCounter, 36);
         ops = new ArrayList<>(8);

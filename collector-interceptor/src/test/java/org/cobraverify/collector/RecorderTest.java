@@ -96,11 +96,12 @@ class RecorderTest {
             s.begin();
             s.write("gone", "v");
             s.abort();
-            assertEquals(2, rec.fenceTransactions());
+            assertEquals(3, rec.fenceTransactions(), "one before the first transaction, then after the 3rd and the 6th commit");
             long fences = sink.records.stream().filter(t -> t.ops().size() == 2 && t.ops().get(0).key().equals("EPOCH")).count();
-            assertEquals(2, fences);
+            assertEquals(3, fences);
+            assertEquals("EPOCH", sink.records.get(0).ops().get(0).key(), "the session starts with a fence");
             assertEquals(TxnRecord.Status.ABORTED, sink.records.get(sink.records.size() - 1).status());
-            assertEquals(7 + 2 + 1, sink.records.size());
+            assertEquals(7 + 3 + 1, sink.records.size());
         }
     }
 
@@ -134,7 +135,7 @@ class RecorderTest {
         }
         assertTrue(Files.size(file) > 0);
         var loaded = HistoryReaders.read(file);
-        assertEquals(50 + 2 * 1, loaded.history().size(), "50 transactions and one fence per session (after its 20th commit)");
+        assertEquals(50 + 2 * 2, loaded.history().size(), "50 transactions and two fences per session (at its start, after its 20th commit)");
         assertEquals(Verdict.Outcome.ACCEPT, Checker.check(loaded.history()).outcome());
     }
 
@@ -153,7 +154,7 @@ class RecorderTest {
             s.commit();
         }
         var h = HistoryReaders.read(file).history();
-        assertEquals(key, h.keyName(h.key(h.opStart(0))));
+        assertEquals(key, h.keyName(h.key(h.opStart(1))), "the first transaction after the opening fence");
         assertEquals(Verdict.Outcome.ACCEPT, Checker.check(h).outcome());
     }
 
