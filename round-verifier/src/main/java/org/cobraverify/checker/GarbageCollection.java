@@ -210,15 +210,15 @@ public final class GarbageCollection {
         }
         IntVec[] carry = {new IntVec(), new IntVec(), new IntVec(), new IntVec()};
         if (carelessForTests) return new GarbageCollection(collect, supBy, null, supersededCount, carry);
-        java.util.HashSet<Long> pairs = new java.util.HashSet<>();
+        org.cobraverify.history.LongIntMap pairs = new org.cobraverify.history.LongIntMap(Math.max(16, facts / 4));
         for (int e = 0; e < facts; e++) {
             int k = g.kind.get(e), u = g.src.get(e), v = g.dst.get(e);
             if ((k != KnownGraph.RW && k != KnownGraph.WW && k != KnownGraph.PATH) || u >= n || v >= n || collect[u] || collect[v]) continue;
-            if (!pairs.add(((long) u << 32) | v)) continue;
+            if (!addPair(pairs, u, v)) continue;
             carry[0].add(u); carry[1].add(v); carry[2].add(k); carry[3].add(g.key.get(e));
         }
-        if (!contract(g, rf, r, topo, facts, n, b, collect, pairs, carry))
-            return new GarbageCollection(new boolean[n], noSup, "a reachability index of the retained graph would not fit in memory", supersededCount);
+        String why = contract(g, rf, r, topo, facts, n, b, collect, pairs, carry);
+        if (why != null) return new GarbageCollection(new boolean[n], noSup, why, supersededCount);
         return new GarbageCollection(collect, supBy, null, supersededCount, carry);
     }
 
@@ -230,10 +230,11 @@ public final class GarbageCollection {
      * held before: a path's detours through collected vertices are replaced by chain edges and those edges.
      * Returns false if the backward index would not fit.
      */
-    private static boolean contract(KnownGraph g, ReadFromIndex rf, Reachability r, int[] topo, int facts, int n, int b,
-                                    boolean[] collect, java.util.HashSet<Long> pairs, IntVec[] carry) {
+    private static String contract(KnownGraph g, ReadFromIndex rf, Reachability r, int[] topo, int facts, int n, int b,
+                                   boolean[] collect, org.cobraverify.history.LongIntMap pairs, IntVec[] carry) {
         int vn = g.n, cs = r.chains;
-        if ((long) vn * cs > Reachability.maxCells()) return false;
+        if ((long) vn * cs > Reachability.maxCells()) return "a reachability index of the retained graph would not fit in memory";
+        long limit = MAX_CARRIED_PER_TRANSACTION * (long) Math.max(1, n);
         boolean[] kept = new boolean[vn];
         for (int t = 0; t < n; t++) kept[t] = rf.included[t] && !collect[t];
         // chain members by position, and the latest kept member at or before each position
@@ -281,12 +282,25 @@ public final class GarbageCollection {
                 int u = latestKept[start[c] + p];
                 if (u >= 0 && u != y) addPath(u, y, pairs, carry);
             }
+            if (carry[0].size() > limit)
+                return "keeping the paths through the collected transactions would take more than " + MAX_CARRIED_PER_TRANSACTION
+                        + " edges per transaction; nothing collected this round";
         }
+        return null;
+    }
+
+    /** A bound on the facts and paths carried into the next round, per transaction of the round: beyond it GC waits. */
+    static final int MAX_CARRIED_PER_TRANSACTION = 40;
+
+    private static boolean addPair(org.cobraverify.history.LongIntMap pairs, int u, int v) {
+        long k = ((long) u << 32) | v;
+        if (pairs.get(k) != org.cobraverify.history.LongIntMap.MISSING) return false;
+        pairs.put(k, 1);
         return true;
     }
 
-    private static void addPath(int u, int v, java.util.HashSet<Long> pairs, IntVec[] carry) {
-        if (!pairs.add(((long) u << 32) | v)) return;
+    private static void addPath(int u, int v, org.cobraverify.history.LongIntMap pairs, IntVec[] carry) {
+        if (!addPair(pairs, u, v)) return;
         carry[0].add(u); carry[1].add(v); carry[2].add(KnownGraph.PATH); carry[3].add(-1);
     }
 }

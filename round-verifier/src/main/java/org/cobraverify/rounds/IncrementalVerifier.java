@@ -47,7 +47,7 @@ public final class IncrementalVerifier implements AutoCloseable {
      * @param gc                 collect garbage (false: keep everything, as a one-shot check would)
      */
     public record Settings(CheckOptions check, int pendingRoundsLimit, int maxRetained, boolean gc) {
-        public static Settings defaults() { return new Settings(CheckOptions.defaults().withTimeout(60), 20, 400_000, true); }
+        public static Settings defaults() { return new Settings(CheckOptions.defaults().withTimeout(60), 20, 250_000, true); }
 
         public Settings withCheck(CheckOptions c) { return new Settings(c, pendingRoundsLimit, maxRetained, gc); }
     }
@@ -239,6 +239,14 @@ public final class IncrementalVerifier implements AutoCloseable {
             retainAll(admitted);
             return result(roundNo, Verdict.Outcome.UNKNOWN, "internal error in the checker (please report it with this round's history, cobra export): " + e,
                     null, null, thisRound, h.size(), t0, t1, System.nanoTime(), 0, 0, null);
+        } catch (OutOfMemoryError e) {
+            // the round's graph did not fit: drop the state (which frees it) and go on, saying unknown from now on
+            h = null;
+            droppedState = "the heap ran out while checking round " + roundNo + " (" + (retained.size() + admitted.size())
+                    + " transactions retained and new)";
+            dropState();
+            return result(roundNo, Verdict.Outcome.UNKNOWN, droppedState + "; the state was dropped so that the verifier goes on",
+                    null, null, thisRound, 0, t0, t1, System.nanoTime(), 0, 0, null);
         }
         long t2 = System.nanoTime();
         Verdict v = r.verdict();

@@ -32,7 +32,7 @@ import org.cobraverify.schemas.Verdict;
 public final class RoundVerifier implements AutoCloseable {
     /** Settings: the checker's options, how many rounds a transaction may wait for a write, the retained bound, GC on or off. */
     public record Settings(CheckOptions check, int pendingRoundsLimit, int maxRetained, boolean gc) {
-        public Settings(CheckOptions check, int pendingRoundsLimit) { this(check, pendingRoundsLimit, 400_000, true); }
+        public Settings(CheckOptions check, int pendingRoundsLimit) { this(check, pendingRoundsLimit, 250_000, true); }
 
         public static Settings defaults() { return new Settings(CheckOptions.defaults().withTimeout(60), 20); }
     }
