@@ -237,16 +237,18 @@ public final class IncrementalVerifier implements AutoCloseable {
                     plan == null ? null : plan.entries, plan == null ? null : plan.pinned);
         } catch (RuntimeException e) {
             retainAll(admitted);
+            long now = System.nanoTime();
             return result(roundNo, Verdict.Outcome.UNKNOWN, "internal error in the checker (please report it with this round's history, cobra export): " + e,
-                    null, null, thisRound, h.size(), t0, t1, System.nanoTime(), 0, 0, null);
+                    null, null, thisRound, h.size(), t0, t1, now, now, 0, null);
         } catch (OutOfMemoryError e) {
             // the round's graph did not fit: drop the state (which frees it) and go on, saying unknown from now on
             h = null;
             droppedState = "the heap ran out while checking round " + roundNo + " (" + (retained.size() + admitted.size())
                     + " transactions retained and new)";
             dropState();
+            long now = System.nanoTime();
             return result(roundNo, Verdict.Outcome.UNKNOWN, droppedState + "; the state was dropped so that the verifier goes on",
-                    null, null, thisRound, 0, t0, t1, System.nanoTime(), 0, 0, null);
+                    null, null, thisRound, 0, t0, t1, now, now, 0, null);
         }
         long t2 = System.nanoTime();
         Verdict v = r.verdict();
