@@ -166,6 +166,17 @@ public final class IncrementalVerifier implements AutoCloseable {
     public RoundResult endRound(long oldEpochMax, Predicate<String> ended) { return endRound(oldEpochMax, ended, false); }
 
     /**
+     * Whether {@code ended} is exact: the session has delivered everything (a file). Otherwise (a pipeline,
+     * where a session's last transactions may reach the rounds after its end was seen) an ended session keeps
+     * its entry fence for {@code pendingRoundsLimit} rounds after its end is first seen.
+     */
+    public void endedIsExact(boolean exact) { this.endedExact = exact; }
+
+    private boolean endedExact;
+    /** Sessions seen ended, with the round first seen so (only those still in the retained history). */
+    private final Map<String, Long> endedSince = new HashMap<>();
+
+    /**
      * As above; with {@code last}, nothing more will arrive: transactions still waiting are checked as they
      * are (a read of a value nobody wrote is then a violation, as in a one-shot check).
      */
@@ -503,8 +514,13 @@ public final class IncrementalVerifier implements AutoCloseable {
         }
         // every live session's latest fence here is an entry: epochs from its on stay open (a topology counts
         // fences it has not cut into rounds yet when it computes epoch_agree; the verifier can only use what it has)
+        endedSince.keySet().retainAll(sessions);
         for (String s : sessions) {
-            if (ended.test(s)) continue;
+            if (ended.test(s)) {
+                if (endedExact) continue;
+                long since = endedSince.computeIfAbsent(s, x -> rounds);
+                if (rounds - since >= settings.pendingRoundsLimit()) continue; // long over: whatever it sends now is unknown
+            }
             java.util.TreeMap<Long, Transaction> fs = fences.get(s);
             if (fs == null) { p.skip = "session " + s + " has run no fence yet: nothing can be collected before it does"; return p; }
             Transaction f = fs.lastEntry().getValue();
@@ -528,6 +544,14 @@ public final class IncrementalVerifier implements AutoCloseable {
                 Integer wi = w == null ? null : index.get(w.getId());
                 if (wi != null) p.pinned[wi] = true;
             }
+        }
+        if (System.getenv("COBRA_GC_DEBUG") != null) {
+            StringBuilder sb = new StringBuilder("plan round " + rounds + ": cap " + cap + " (asked " + oldEpochMax + "); sessions");
+            for (String s : new java.util.TreeSet<>(sessions)) {
+                java.util.TreeMap<Long, Transaction> fs = fences.get(s);
+                sb.append(' ').append(s).append(ended.test(s) ? "(ended)" : "").append('=').append(fs == null ? "-" : fs.lastEntry().getValue().getSessionIndex() + "@" + fs.lastEntry().getValue().getEpoch());
+            }
+            System.err.println(sb);
         }
         p.oldEpochMax = cap;
         p.entries = p.entryOf.values().stream().mapToInt(f -> index.get(f.getId())).distinct().toArray();
@@ -594,8 +618,16 @@ public final class IncrementalVerifier implements AutoCloseable {
             if (t.getStatus() != TxnStatus.COMMITTED) continue;
             if (!fromBarrier[index.get(t.getId())]) out.add(t.getId());
         }
-        if (out.isEmpty()) return null;
-        return out.size() + " transaction(s) (" + String.join(", ", out.subList(0, Math.min(3, out.size()))) + (out.size() > 3 ? ", ..." : "")
+ if (out.isEmpty()) return null;
+        Transaction first = byId.get(out.get(0));
+        String entry = "none";
+        for (String id : barrierAfter) {
+            Transaction f = byId.get(id);
+            if (f != null && first != null && f.getSession().equals(first.getSession())) entry = id + " (index " + f.getSessionIndex() + ", epoch " + f.getEpoch() + ")";
+        }
+        String detail = first == null ? "" : " [" + first.getId() + ": index " + first.getSessionIndex() + ", epoch " + first.getEpoch()
+                + "; its session's entry fence: " + entry + "]";
+        return out.size() + " transaction(s)" + detail + " (" + String.join(", ", out.subList(0, Math.min(3, out.size()))) + (out.size() > 3 ? ", ..." : "")
                 + ") arrived after garbage collection without following a fence that follows the collected past;"
                 + " they cannot be checked against it (sessions must run a fence before their first transaction)";
     }
@@ -654,7 +686,7 @@ public final class IncrementalVerifier implements AutoCloseable {
                 new ArrayList<>(pending), new HashMap<>(pendingSince), new ArrayList<>(incoming), new HashMap<>(staleByReader),
                 new long[] {rounds, checkedTotal, collectedTotal, duplicates, oldMaxEnd, oldMaxStart, barrierEpoch, hasBarrier ? 1 : 0},
                 new HashSet<>(barrierBefore), new HashSet<>(barrierAfter), new ArrayList<>(carried), new String[] {rejectedIn, droppedState},
-                new HashMap<>(unknownSince), collections};
+                new HashMap<>(unknownSince), collections, new HashMap<>(endedSince)};
     }
 
     /** Returns to a state taken by {@link #snapshot} (no collection may have happened since). */
@@ -680,6 +712,7 @@ public final class IncrementalVerifier implements AutoCloseable {
         droppedState = t[1];
         unknownSince.clear(); unknownSince.putAll((Map<String, Long>) a[13]);
         collections = (Long) a[14];
+        endedSince.clear(); endedSince.putAll((Map<String, Long>) a[15]);
     }
 
     /** Every transaction retained, in the order it was admitted (for tests and checkpoints). */

@@ -118,7 +118,7 @@ class PipelineTest {
             assertTrue(waitFor(p, recorded, v -> v.getOutcome() == Outcome.REJECT), "a verdict: " + p.verdicts());
             List<Verdict> vs = committedVerdicts();
             Verdict first = vs.stream().filter(v -> v.getOutcome() == Outcome.REJECT).findFirst().orElseThrow(
-                    () -> new AssertionError("no rejection in " + vs.size() + " verdicts"));
+                    () -> new AssertionError("no rejection in " + vs.size() + " verdicts: " + vs.stream().map(Verdict::getReason).toList()));
             assertTrue(first.getRound() <= 3, "rejected by round 3 of " + vs.size() + ": round " + first.getRound());
             assertNotNull(first.getCertificate());
             assertFalse(first.getCertificate().getCycle().isEmpty() && first.getCertificate().getTransactions().isEmpty());
@@ -171,7 +171,8 @@ class PipelineTest {
             }
             assertEquals(truth.size(), committed.size());
             for (int i = 0; i < truth.size(); i++) {
-                assertEquals(truth.get(i).getOutcome(), committed.get(i).getOutcome(), "round " + i);
+                assertEquals(truth.get(i).getOutcome(), committed.get(i).getOutcome(), "round " + i + ": fresh: " + truth.get(i).getReason()
+                        + " / published: " + committed.get(i).getReason());
                 assertEquals(truth.get(i).getCheckedTxns(), committed.get(i).getCheckedTxns(), "round " + i);
                 assertEquals(truth.get(i).getPendingTxns(), committed.get(i).getPendingTxns(), "round " + i);
                 assertEquals(truth.get(i).getRoundTxns(), committed.get(i).getRoundTxns(), "round " + i);
