@@ -99,6 +99,51 @@ class VerifyCommandTest {
         assertTrue(g.contains("\"T1\" -> \"T2\" [label=\"rw(y)\", color=red]") && g.contains("\"T2\" -> \"T1\" [label=\"rw(x)\", color=red]"), g);
     }
 
+    /** A serial execution of two sessions with fences: writes and reads of three keys, a fence every third transaction. */
+    static java.util.List<String> fencedHistory(int txns) {
+        java.util.List<String> lines = new java.util.ArrayList<>();
+        java.util.Map<String, String> latest = new java.util.HashMap<>();
+        for (int i = 0; i < txns; i++) {
+            String session = i % 2 == 0 ? "A" : "B";
+            String ops;
+            if (i % 6 < 2) { // each session's first transaction, and every third after, is a fence
+                String prev = latest.get("EPOCH");
+                ops = "[\"r\",\"EPOCH\"," + (prev == null ? "null" : "\"" + prev + "\"") + "],[\"w\",\"EPOCH\",\"e" + i + "\"]";
+                latest.put("EPOCH", "e" + i);
+            } else {
+                String k = "k" + (i % 3), r = latest.get("k" + ((i + 1) % 3));
+                ops = "[\"r\",\"k" + ((i + 1) % 3) + "\"," + (r == null ? "null" : "\"" + r + "\"") + "],[\"w\",\"" + k + "\",\"v" + i + "\"]";
+                latest.put(k, "v" + i);
+            }
+            lines.add("{\"id\":\"t" + i + "\",\"session\":\"" + session + "\",\"status\":\"committed\",\"ops\":[" + ops + "]}");
+        }
+        return lines;
+    }
+
+    @Test
+    void roundsWithGarbageCollectionReportTheirFiguresAndCatchAStaleRead() throws Exception {
+        java.util.List<String> lines = fencedHistory(300);
+        Path ok = file("fenced.jsonl", lines.toArray(new String[0]));
+        Run r = cobra("verify", "--rounds", "20", "--json", ok.toString());
+        assertEquals(0, r.exit(), r.out() + r.err());
+        String j = r.out().strip();
+        assertTrue(j.contains("\"verdict\":\"accept\"") && j.contains("\"roundMillis\":[") && j.contains("\"capacity\":"), j);
+        long rounds = Long.parseLong(j.replaceAll(".*\"rounds\":(\\d+).*", "$1"));
+        long retainedMax = Long.parseLong(j.replaceAll(".*\"retainedMax\":(\\d+).*", "$1"));
+        long collected = Long.parseLong(j.replaceAll(".*\"collected\":(\\d+).*", "$1"));
+        assertTrue(rounds >= 10, j);
+        assertTrue(collected > 200 && retainedMax < 100, "most of the history was collected, little retained: " + j);
+
+        // a late read of the first value of k1, long overwritten (and collected)
+        lines.add("{\"id\":\"late\",\"session\":\"A\",\"status\":\"committed\",\"ops\":[[\"r\",\"k1\",\"v4\"]]}");
+        Path stale = file("stale.jsonl", lines.toArray(new String[0]));
+        Run s = cobra("verify", "--rounds", "20", stale.toString());
+        assertEquals(1, s.exit(), s.out() + s.err());
+        assertTrue(s.out().contains("stale read") && s.out().contains("late") && s.out().contains("t4"), s.out());
+        assertEquals(1, cobra("verify", stale.toString()).exit(), "one-shot agrees");
+        assertEquals(2, cobra("verify", "--rounds", "-3", ok.toString()).exit());
+    }
+
     @Test
     void jsonForEachHistoryAndTheWorstExitCode() throws Exception {
         Path ok = file("ok.jsonl", SERIALIZABLE), bad = file("skew.jsonl", WRITE_SKEW), broken = file("broken.jsonl", "{\"session\":1,\"ops\":[]}");
