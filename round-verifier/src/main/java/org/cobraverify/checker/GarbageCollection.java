@@ -181,11 +181,6 @@ public final class GarbageCollection {
             }
             collect[t] = superseded[t] && (pinned == null || !pinned[t]) && (carelessForTests || !inOpen[t]);
         }
-        if (System.getenv("COBRA_GC_DEBUG") != null) {
-            int keptOpen = 0, collected = 0;
-            for (int t = 0; t < n; t++) { if (superseded[t] && inOpen[t]) keptOpen++; if (collect[t]) collected++; }
-            System.err.printf("gc: n=%d superseded=%d open constraints=%d superseded kept by them=%d collected=%d%n", n, supersededCount, open, keptOpen, collected);
-        }
         // for each collected write, a frontier write of its key that it reaches: the proof a later read of it is stale
         int[] supBy = new int[h.opCount()];
         Arrays.fill(supBy, -1);

@@ -212,11 +212,10 @@ public final class IncrementalVerifier implements AutoCloseable {
             pending.clear();
         }
         List<StaleRead> stale = new ArrayList<>();
-        staleJudged.clear();
         staleThisRound.clear();
         for (Transaction t : admitted) {
             List<StaleRead> l = staleByReader.remove(t.getId());
-            if (l != null) { stale.addAll(l); staleJudged.add(t.getId()); staleThisRound.put(t.getId(), l); }
+            if (l != null) { stale.addAll(l); staleThisRound.put(t.getId(), l); }
         }
         checkedTotal += admitted.size();
         String pendingNote = null;
@@ -369,9 +368,6 @@ public final class IncrementalVerifier implements AutoCloseable {
         for (StaleRead s : l) if (s.op == o) return true;
         return false;
     }
-
-    /** Readers of collected writes checked in this round. */
-    private final Set<String> staleJudged = new HashSet<>();
 
     /** Reads of collected writes, by reader, until the reader is checked. */
     private final Map<String, List<StaleRead>> staleByReader = new HashMap<>();
@@ -544,14 +540,6 @@ public final class IncrementalVerifier implements AutoCloseable {
                 Integer wi = w == null ? null : index.get(w.getId());
                 if (wi != null) p.pinned[wi] = true;
             }
-        }
-        if (System.getenv("COBRA_GC_DEBUG") != null) {
-            StringBuilder sb = new StringBuilder("plan round " + rounds + ": cap " + cap + " (asked " + oldEpochMax + "); sessions");
-            for (String s : new java.util.TreeSet<>(sessions)) {
-                java.util.TreeMap<Long, Transaction> fs = fences.get(s);
-                sb.append(' ').append(s).append(ended.test(s) ? "(ended)" : "").append('=').append(fs == null ? "-" : fs.lastEntry().getValue().getSessionIndex() + "@" + fs.lastEntry().getValue().getEpoch());
-            }
-            System.err.println(sb);
         }
         p.oldEpochMax = cap;
         p.entries = p.entryOf.values().stream().mapToInt(f -> index.get(f.getId())).distinct().toArray();

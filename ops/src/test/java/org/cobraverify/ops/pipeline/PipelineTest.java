@@ -163,11 +163,12 @@ class PipelineTest {
             assertEquals(expected, rounds, "every round once, in order");
 
             // ground truth: a fresh verifier over the rounds topic
-            RoundVerifier fresh = new RoundVerifier(RoundVerifier.Settings.defaults());
             List<Verdict> truth = new ArrayList<>();
-            for (ConsumerRecord<String, byte[]> r : Topic.readAll(kafka.bootstrapServers(), Topics.ROUNDS)) {
-                if (WIRE.typeOf(r.value()).endsWith(".Transaction")) fresh.add(WIRE.decode(r.value(), Transaction.class));
-                else truth.add(fresh.endRound(WIRE.decode(r.value(), RoundEnd.class), true));
+            try (RoundVerifier fresh = new RoundVerifier(RoundVerifier.Settings.defaults())) {
+                for (ConsumerRecord<String, byte[]> r : Topic.readAll(kafka.bootstrapServers(), Topics.ROUNDS)) {
+                    if (WIRE.typeOf(r.value()).endsWith(".Transaction")) fresh.add(WIRE.decode(r.value(), Transaction.class));
+                    else truth.add(fresh.endRound(WIRE.decode(r.value(), RoundEnd.class), true));
+                }
             }
             assertEquals(truth.size(), committed.size());
             for (int i = 0; i < truth.size(); i++) {
