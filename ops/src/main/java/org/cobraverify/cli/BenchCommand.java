@@ -177,12 +177,12 @@ public final class BenchCommand implements Callable<Integer> {
         return best.outcome().exitCode();
     }
 
-    private static void resetPeaks() {
+    static void resetPeaks() {
         for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) if (p.getType() == MemoryType.HEAP) p.resetPeakUsage();
     }
 
     /** Sum of the heap pools' peaks since the last reset: an upper bound on the peak heap in use. */
-    private static long peakHeap() {
+    static long peakHeap() {
         long sum = 0;
         for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) if (p.getType() == MemoryType.HEAP) sum += p.getPeakUsage().getUsed();
         return sum;

@@ -1,9 +1,6 @@
 package org.cobraverify.cli;
 
 import java.io.PrintStream;
-import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryPoolMXBean;
-import java.lang.management.MemoryType;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -80,13 +77,13 @@ final class RoundsBench {
         for (int i = 0; i < roundSizes.size(); i++) {
             int size = roundSizes.get(i);
             System.gc();
-            resetPeaks();
+            BenchCommand.resetPeaks();
             IncrementalVerifier.Settings s = IncrementalVerifier.Settings.defaults().withCheck(CheckOptions.defaults().withTimeout(timeout));
             HistoryRounds.Run run;
             try (IncrementalVerifier v = new IncrementalVerifier(s, RocksDbCollectedWrites.temporary())) {
                 run = HistoryRounds.run(h, size, EpochAssigner.DEFAULT_FENCE_KEY, v, null);
             }
-            long heap = peakHeap();
+            long heap = BenchCommand.peakHeap();
             RoundsSummary sum = RoundsSummary.of(run, h.size());
             caps[i] = sum.capacity();
             if (caps[i] > best) { best = caps[i]; bestSize = i; }
@@ -107,13 +104,4 @@ final class RoundsBench {
         return worst;
     }
 
-    private static void resetPeaks() {
-        for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) if (p.getType() == MemoryType.HEAP) p.resetPeakUsage();
-    }
-
-    private static long peakHeap() {
-        long sum = 0;
-        for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) if (p.getType() == MemoryType.HEAP) sum += p.getPeakUsage().getUsed();
-        return sum;
-    }
 }

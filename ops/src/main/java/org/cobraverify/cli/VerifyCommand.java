@@ -148,15 +148,7 @@ public final class VerifyCommand implements Callable<Integer> {
                 return 2;
             }
         }
-        if (v.outcome() == Verdict.Outcome.REJECT && dot != null) {
-            try {
-                Files.writeString(dot, org.cobraverify.report.DotReport.render(v.certificate()), StandardCharsets.UTF_8);
-            } catch (IOException e) {
-                err.println("cobra verify: cannot write the graph to " + dot + ": " + e.getMessage());
-                return 2;
-            }
-        }
-        return v.outcome().exitCode();
+        return writeDot(v) ? v.outcome().exitCode() : 2;
     }
 
     /** {@code --rounds}: the file through the pipeline's round verifier, with garbage collection. */
@@ -179,15 +171,19 @@ public final class VerifyCommand implements Callable<Integer> {
             out.print(TextReport.render(name, v, h.size(), millis));
             out.print(sum.text());
         }
-        if (v.outcome() == Verdict.Outcome.REJECT && dot != null) {
-            try {
-                Files.writeString(dot, org.cobraverify.report.DotReport.render(v.certificate()), StandardCharsets.UTF_8);
-            } catch (IOException e) {
-                err.println("cobra verify: cannot write the graph to " + dot + ": " + e.getMessage());
-                return 2;
-            }
+        return writeDot(v) ? v.outcome().exitCode() : 2;
+    }
+
+    /** {@code --dot}: on reject, the certificate as a Graphviz graph; false (after saying why) if it cannot be written. */
+    private boolean writeDot(Verdict v) {
+        if (v.outcome() != Verdict.Outcome.REJECT || dot == null) return true;
+        try {
+            Files.writeString(dot, org.cobraverify.report.DotReport.render(v.certificate()), StandardCharsets.UTF_8);
+            return true;
+        } catch (IOException e) {
+            err.println("cobra verify: cannot write the graph to " + dot + ": " + e.getMessage());
+            return false;
         }
-        return v.outcome().exitCode();
     }
 
     private void report(String name, String message) {

@@ -21,13 +21,7 @@ public final class JsonReport {
 
     public static String render(String file, String format, Verdict v, int transactions, double millis, double parseMillis) {
         return write(g -> {
-            g.writeStringField("file", file);
-            if (format != null) g.writeStringField("format", format);
-            g.writeStringField("verdict", v.outcome().word());
-            if (v.stats() != null) g.writeStringField("mode", v.stats().strict ? "strict-serializable" : "serializable");
-            g.writeNumberField("transactions", transactions);
-            g.writeNumberField("millis", Math.round(millis));
-            if (v.unknownReason() != null) g.writeStringField("reason", v.unknownReason());
+            headline(g, file, format, v, transactions, millis);
             stats(g, v.stats(), parseMillis);
             if (v.certificate() != null) certificate(g, v.certificate());
             strings(g, "notes", v.notes());
@@ -38,13 +32,7 @@ public final class JsonReport {
     public static String renderRounds(String file, String format, Verdict v, int transactions, double millis, double parseMillis,
                                       java.util.Map<String, Object> rounds) {
         return write(g -> {
-            g.writeStringField("file", file);
-            if (format != null) g.writeStringField("format", format);
-            g.writeStringField("verdict", v.outcome().word());
-            if (v.stats() != null) g.writeStringField("mode", v.stats().strict ? "strict-serializable" : "serializable");
-            g.writeNumberField("transactions", transactions);
-            g.writeNumberField("millis", Math.round(millis));
-            if (v.unknownReason() != null) g.writeStringField("reason", v.unknownReason());
+            headline(g, file, format, v, transactions, millis);
             for (java.util.Map.Entry<String, Object> e : rounds.entrySet()) {
                 if (e.getValue() instanceof long[] a) {
                     g.writeArrayFieldStart(e.getKey());
@@ -56,6 +44,17 @@ public final class JsonReport {
             if (v.certificate() != null) certificate(g, v.certificate());
             strings(g, "notes", v.notes());
         });
+    }
+
+    /** The fields every verdict object starts with. */
+    private static void headline(JsonGenerator g, String file, String format, Verdict v, int transactions, double millis) throws IOException {
+        g.writeStringField("file", file);
+        if (format != null) g.writeStringField("format", format);
+        g.writeStringField("verdict", v.outcome().word());
+        if (v.stats() != null) g.writeStringField("mode", v.stats().strict ? "strict-serializable" : "serializable");
+        g.writeNumberField("transactions", transactions);
+        g.writeNumberField("millis", Math.round(millis));
+        if (v.unknownReason() != null) g.writeStringField("reason", v.unknownReason());
     }
 
     public static String error(String file, String message) {

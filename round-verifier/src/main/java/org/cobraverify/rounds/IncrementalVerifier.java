@@ -35,7 +35,7 @@ import org.cobraverify.schemas.TxnStatus;
  * {@link GarbageCollection} for why). A read of a collected write is a stale read: a reject, with the
  * reader, the collected writer and the frontier write that superseded it, when the reader provably
  * follows the collected past; an unknown otherwise. Memory: the retained transactions (at most
- * {@code maxRetained}; past that the verifier drops its state and says unknown from then on, never
+ * {@code maxRetained}, waiting ones included; past that the verifier drops its state and says unknown from then on, never
  * running out of heap) and the sessions; collected writes live in {@link CollectedWrites} (on disk).
  * The state is a function of the transactions and round ends fed in: replaying them rebuilds it.
  */
@@ -43,7 +43,7 @@ public final class IncrementalVerifier implements AutoCloseable {
     /**
      * @param check              the checker's options (budget, solver, strict mode)
      * @param pendingRoundsLimit rounds a transaction may wait for a write before the verdict is unknown
-     * @param maxRetained        retained transactions past which the state is dropped (verdicts turn unknown)
+     * @param maxRetained        retained and waiting transactions past which the state is dropped (verdicts turn unknown)
      * @param gc                 collect garbage (false: keep everything, as a one-shot check would)
      */
     public record Settings(CheckOptions check, int pendingRoundsLimit, int maxRetained, boolean gc) {
@@ -68,6 +68,7 @@ public final class IncrementalVerifier implements AutoCloseable {
     private final List<Transaction> pending = new ArrayList<>();
     private final Map<String, Long> pendingSince = new HashMap<>();
     private final List<Transaction> incoming = new ArrayList<>();
+    private final Set<String> incomingIds = new HashSet<>();
     // the barrier: the collected past
     private Set<String> barrierBefore = new HashSet<>(), barrierAfter = new HashSet<>();
     private long oldMaxEnd = History.NO_TIME, oldMaxStart = History.NO_TIME, barrierEpoch = -1;
@@ -95,11 +96,10 @@ public final class IncrementalVerifier implements AutoCloseable {
 
     /** Adds an arrived transaction to the current round; an id already retained or waiting is ignored (a duplicate). */
     public boolean add(Transaction t) {
-        if (byId.containsKey(t.getId())) {
+        if (byId.containsKey(t.getId()) || !incomingIds.add(t.getId())) {
             duplicates++;
             return false;
         }
-        for (Transaction x : incoming) if (x.getId().equals(t.getId())) { duplicates++; return false; }
         incoming.add(t);
         return true;
     }
@@ -184,6 +184,7 @@ public final class IncrementalVerifier implements AutoCloseable {
         long roundNo = rounds++;
         List<Transaction> thisRound = new ArrayList<>(incoming);
         incoming.clear();
+        incomingIds.clear();
         if (rejectedIn != null || droppedState != null) return afterTerminal(roundNo, thisRound);
         long t0 = System.nanoTime();
         // 1. new writes become known, then reads of collected writes are found
@@ -311,9 +312,10 @@ public final class IncrementalVerifier implements AutoCloseable {
             if (pendingTooLong) { outcome = Verdict.Outcome.UNKNOWN; reason = pendingNote; } else reason += "; " + pendingNote;
         }
         if (uncovered != null) { outcome = Verdict.Outcome.UNKNOWN; reason = uncovered; }
-        if (retained.size() > settings.maxRetained()) {
+        if (retained.size() + pending.size() > settings.maxRetained()) {
             droppedState = "the verifier kept " + retained.size() + " transactions after garbage collection in round " + roundNo
-                    + ", more than its bound of " + settings.maxRetained() + " (constraints no read resolves keep them alive)";
+                    + (pending.isEmpty() ? "" : ", and " + pending.size() + " waiting for writes,")
+                    + " more than its bound of " + settings.maxRetained() + " (constraints no read resolves keep them alive)";
             dropState();
             outcome = Verdict.Outcome.UNKNOWN;
             reason = droppedState + "; the state was dropped so that the verifier goes on within its memory";
@@ -362,18 +364,15 @@ public final class IncrementalVerifier implements AutoCloseable {
 
     private final Map<String, List<StaleRead>> staleThisRound = new HashMap<>();
 
-    private boolean isStaleJudged(Transaction t, TxnOp o) {
-        List<StaleRead> l = staleThisRound.get(t.getId());
-        if (l == null) return false;
-        for (StaleRead s : l) if (s.op == o) return true;
-        return false;
-    }
+    private boolean isStaleJudged(Transaction t, TxnOp o) { return isStaleIn(staleThisRound, t, o); }
 
     /** Reads of collected writes, by reader, until the reader is checked. */
     private final Map<String, List<StaleRead>> staleByReader = new HashMap<>();
 
-    private boolean isStale(Transaction t, TxnOp o) {
-        List<StaleRead> l = staleByReader.get(t.getId());
+    private boolean isStale(Transaction t, TxnOp o) { return isStaleIn(staleByReader, t, o); }
+
+    private static boolean isStaleIn(Map<String, List<StaleRead>> byReader, Transaction t, TxnOp o) {
+        List<StaleRead> l = byReader.get(t.getId());
         if (l == null) return false;
         for (StaleRead s : l) if (s.op == o) return true;
         return false;
@@ -688,6 +687,7 @@ public final class IncrementalVerifier implements AutoCloseable {
         pending.clear(); pending.addAll((List<Transaction>) a[4]);
         pendingSince.clear(); pendingSince.putAll((Map<String, Long>) a[5]);
         incoming.clear(); incoming.addAll((List<Transaction>) a[6]);
+        incomingIds.clear(); for (Transaction t : incoming) incomingIds.add(t.getId());
         staleByReader.clear(); staleByReader.putAll((Map<String, List<StaleRead>>) a[7]);
         long[] c = (long[]) a[8];
         rounds = c[0]; checkedTotal = c[1]; collectedTotal = c[2]; duplicates = c[3]; oldMaxEnd = c[4]; oldMaxStart = c[5]; barrierEpoch = c[6];
