@@ -33,6 +33,23 @@ public final class TopicSetup {
         return l;
     }
 
+    /**
+     * Describes the two partitioned topics, waiting (up to 10 s) while a just-created topic is not yet in the
+     * broker's metadata: right after creation a describe can answer "unknown topic or partition".
+     */
+    private static Map<String, org.apache.kafka.clients.admin.TopicDescription> describeWhenKnown(Admin admin)
+            throws InterruptedException, ExecutionException {
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (true) {
+            try {
+                return admin.describeTopics(List.of(Topics.OPS, Topics.FENCE_EPOCHS)).allTopicNames().get();
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof org.apache.kafka.common.errors.UnknownTopicOrPartitionException) || System.nanoTime() > deadline) throw e;
+                Thread.sleep(100);
+            }
+        }
+    }
+
     /** Creates what is missing; returns the names created. */
     public static List<String> ensure(String bootstrap, int partitions, short replication) {
         Properties p = new Properties();
@@ -41,7 +58,7 @@ public final class TopicSetup {
             Set<String> existing = admin.listTopics().names().get();
             List<NewTopic> missing = topics(partitions, replication).stream().filter(t -> !existing.contains(t.name())).toList();
             if (!missing.isEmpty()) admin.createTopics(missing).all().get();
-            var d = admin.describeTopics(List.of(Topics.OPS, Topics.FENCE_EPOCHS)).allTopicNames().get();
+            var d = describeWhenKnown(admin);
             int a = d.get(Topics.OPS).partitions().size(), b = d.get(Topics.FENCE_EPOCHS).partitions().size();
             if (a != b) throw new IllegalStateException(Topics.OPS + " has " + a + " partitions but " + Topics.FENCE_EPOCHS + " has " + b
                     + "; they must be equal (one task sees a session's operations and its fence epochs)");
