@@ -50,6 +50,10 @@ public final class VerifyCommand implements Callable<Integer> {
     @Option(names = "--timeout", paramLabel = "SECONDS", description = "Give up with 'unknown' (exit 3) after this long per history.")
     double timeout;
 
+    @Option(names = "--certificate-budget", paramLabel = "SECONDS", description = {"After a violation found by search is decided (and reported),",
+            "spend at most this long shrinking its certificate; 0 reports the solver's refutation as it is (default: ${DEFAULT-VALUE})."})
+    double certificateSeconds = CheckOptions.DEFAULT_CERTIFICATE_SECONDS;
+
     @Option(names = "--max-heap", paramLabel = "MB", description = "Give up with 'unknown' (exit 3) when the heap grows past this.")
     long maxHeapMb;
 
@@ -77,6 +81,10 @@ public final class VerifyCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (certificateSeconds < 0 || Double.isNaN(certificateSeconds)) {
+            err.println("cobra verify: --certificate-budget takes 0 or more seconds");
+            return 2;
+        }
         if (rounds < 0) {
             err.println("cobra verify: --rounds takes a positive number of transactions");
             return 2;
@@ -130,16 +138,23 @@ public final class VerifyCommand implements Callable<Integer> {
         }
         long t1 = System.nanoTime();
         History h = loaded.history();
-        CheckOptions opts = CheckOptions.defaults().withTimeout(timeout).withMaxHeap(maxHeapMb * 1024 * 1024).withSolver(solverImpl);
+        CheckOptions opts = CheckOptions.defaults().withTimeout(timeout).withMaxHeap(maxHeapMb * 1024 * 1024).withSolver(solverImpl)
+                .withCertificateBudget(certificateSeconds);
         if (strict) opts = opts.withStrict((long) (driftMillis * 1e6));
         if (rounds > 0) return verifyInRounds(name, loaded, opts, t0, t1);
+        boolean[] headlinePrinted = {false};
+        if (!json) opts = opts.withDecisionListener(d -> {
+            out.print(TextReport.decided(name, d, h.size(), certificateSeconds));
+            out.flush();
+            headlinePrinted[0] = true;
+        });
         Verdict v = Checker.check(h, opts);
         List<String> notes = new ArrayList<>(loaded.notes());
         notes.addAll(v.notes());
         v = new Verdict(v.outcome(), v.certificate(), v.witness(), v.unknownReason(), v.stats(), notes);
         double millis = (System.nanoTime() - t0) / 1e6;
         if (json) out.println(JsonReport.render(name, loaded.format().cliName(), v, h.size(), millis, (t1 - t0) / 1e6));
-        else out.print(TextReport.render(name, v, h.size(), millis));
+        else out.print(TextReport.render(name, v, h.size(), millis, !headlinePrinted[0]));
         if (v.outcome() == Verdict.Outcome.ACCEPT && witness != null) {
             try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(witness, StandardCharsets.UTF_8))) {
                 for (int t : v.witness()) w.println(h.name(t));

@@ -10,7 +10,46 @@ import java.util.List;
  * why: whichever way each open write order goes, a cycle closes.
  */
 public record Certificate(AnomalyKind kind, String summary, List<Edge> cycle, List<Txn> transactions,
-                          List<String> subHistory, List<String> cases, List<String> alsoFound) {
+                          List<String> subHistory, List<String> cases, List<String> alsoFound, Reduction reduction) {
+
+    /** A certificate that search did not produce (an anomaly, or a cycle): nothing to shrink. */
+    public Certificate(AnomalyKind kind, String summary, List<Edge> cycle, List<Txn> transactions,
+                       List<String> subHistory, List<String> cases, List<String> alsoFound) {
+        this(kind, summary, cycle, transactions, subHistory, cases, alsoFound, null);
+    }
+
+    /**
+     * How a sub-history refuted by search was shrunk, within the certificate's own budget. {@code before}: the
+     * transactions of the refutation as the solver left it; {@code after}: of the certificate; {@code checks}:
+     * sub-histories checked while shrinking.
+     */
+    public record Reduction(Status status, int before, int after, long nanos, int checks, String note) {
+        public enum Status {
+            /** Proved 1-minimal: removing any one transaction (with those that read from it) leaves a serializable history. */
+            MINIMAL("minimal"),
+            /** Smaller than the solver's refutation, perhaps not minimal: the certificate budget ran out first. */
+            REDUCED("reduced"),
+            /** The solver's refutation as it is: shrinking was skipped (budget 0, or a collected past). */
+            AS_FOUND("as found");
+
+            public final String word;
+
+            Status(String word) { this.word = word; }
+        }
+
+        public double millis() { return nanos / 1e6; }
+
+        /** One line for people: what was achieved, with sizes. */
+        public String describe() {
+            return switch (status) {
+                case MINIMAL -> "minimal: " + after + " transactions (from " + before + "), proved 1-minimal in "
+                        + String.format("%.0f ms", millis()) + " (" + checks + " sub-histories checked)";
+                case REDUCED -> "reduced from " + before + " to " + after + " transactions, not proved minimal ("
+                        + (note == null ? "the certificate budget ran out" : note) + ")";
+                case AS_FOUND -> after + " transactions, as the solver refuted them, not shrunk" + (note == null ? "" : " (" + note + ")");
+            };
+        }
+    }
 
     /** One edge of a cycle: {@code from -label(key)-> to}, with the reason when it was derived, not observed. */
     public record Edge(String from, String to, String kind, String key, String derivedBecause) {

@@ -1,24 +1,55 @@
 package org.cobraverify.checker;
 
+import java.util.function.Consumer;
 import org.cobraverify.solver.AcyclicitySolver;
 import org.cobraverify.solver.Solver;
 
 /**
- * Settings for one check: the budget, the solver for what pruning leaves, and whether to check strict
+ * Settings for one check: the decision's budget, the solver for what pruning leaves, whether to check strict
  * serializability (real-time order, with a clock drift allowance: Ti must precede Tj only when
- * {@code end(Ti) + drift < start(Tj)}).
+ * {@code end(Ti) + drift < start(Tj)}), and the certificate's own budget.
+ *
+ * <p>Two budgets, never shared: {@code timeoutSeconds} bounds the decision (0: none); once a violation found by
+ * search is decided, {@code certificateSeconds} bounds shrinking its certificate (0: report the solver's core as
+ * it is). {@code onDecision}, if set, hears a reject the moment it is decided, with the certificate available
+ * without search, before any shrinking starts (a caller prints the headline from it).
  */
-public record CheckOptions(double timeoutSeconds, long maxHeapBytes, Solver solver, boolean strict, long driftNanos) {
+public record CheckOptions(double timeoutSeconds, long maxHeapBytes, Solver solver, boolean strict, long driftNanos,
+                           double certificateSeconds, Consumer<Verdict> onDecision) {
     /** The default clock drift allowance in strict mode: 100 ms. */
     public static final long DEFAULT_DRIFT_NANOS = 100_000_000L;
 
-    public static CheckOptions defaults() { return new CheckOptions(0, 0, new AcyclicitySolver(), false, DEFAULT_DRIFT_NANOS); }
+    /** The default budget for shrinking a certificate found by search: 2 s. */
+    public static final double DEFAULT_CERTIFICATE_SECONDS = 2.0;
 
-    public CheckOptions withTimeout(double seconds) { return new CheckOptions(seconds, maxHeapBytes, solver, strict, driftNanos); }
+    public static CheckOptions defaults() {
+        return new CheckOptions(0, 0, new AcyclicitySolver(), false, DEFAULT_DRIFT_NANOS, DEFAULT_CERTIFICATE_SECONDS, null);
+    }
 
-    public CheckOptions withSolver(Solver s) { return new CheckOptions(timeoutSeconds, maxHeapBytes, s, strict, driftNanos); }
+    public CheckOptions withTimeout(double seconds) {
+        return new CheckOptions(seconds, maxHeapBytes, solver, strict, driftNanos, certificateSeconds, onDecision);
+    }
 
-    public CheckOptions withMaxHeap(long bytes) { return new CheckOptions(timeoutSeconds, bytes, solver, strict, driftNanos); }
+    public CheckOptions withSolver(Solver s) {
+        return new CheckOptions(timeoutSeconds, maxHeapBytes, s, strict, driftNanos, certificateSeconds, onDecision);
+    }
 
-    public CheckOptions withStrict(long drift) { return new CheckOptions(timeoutSeconds, maxHeapBytes, solver, true, drift); }
+    public CheckOptions withMaxHeap(long bytes) {
+        return new CheckOptions(timeoutSeconds, bytes, solver, strict, driftNanos, certificateSeconds, onDecision);
+    }
+
+    public CheckOptions withStrict(long drift) {
+        return new CheckOptions(timeoutSeconds, maxHeapBytes, solver, true, drift, certificateSeconds, onDecision);
+    }
+
+    /** Seconds for shrinking a certificate found by search; 0 skips shrinking. */
+    public CheckOptions withCertificateBudget(double seconds) {
+        if (seconds < 0) throw new IllegalArgumentException("the certificate budget cannot be negative: " + seconds);
+        return new CheckOptions(timeoutSeconds, maxHeapBytes, solver, strict, driftNanos, seconds, onDecision);
+    }
+
+    /** Hears a reject as soon as it is decided (before the certificate is shrunk). */
+    public CheckOptions withDecisionListener(Consumer<Verdict> listener) {
+        return new CheckOptions(timeoutSeconds, maxHeapBytes, solver, strict, driftNanos, certificateSeconds, listener);
+    }
 }

@@ -4,6 +4,8 @@ package org.cobraverify.checker;
 public final class CheckStats {
     public int transactions, included, keys, sessions;
     public long constructNanos, pruneNanos, solveNanos;
+    /** For a violation proved by search: from the start of the check to the decision, and the time spent shrinking its certificate. */
+    public long decisionNanos, certificateNanos;
     public int knownEdges, chains;
     public int constraintsBefore, constraintsAfterPrune, constraintsToSolver;
     public int pruneRounds, components, largestComponent;
@@ -15,4 +17,6 @@ public final class CheckStats {
     public double constructMillis() { return constructNanos / 1e6; }
     public double pruneMillis() { return pruneNanos / 1e6; }
     public double solveMillis() { return solveNanos / 1e6; }
+    public double decisionMillis() { return decisionNanos / 1e6; }
+    public double certificateMillis() { return certificateNanos / 1e6; }
 }

@@ -77,13 +77,23 @@ public final class Checker {
         return new Checker(h, options, true).run();
     }
 
-    /** As {@link #check}, but a violation proved by search is reported without shrinking it first. */
-    static Verdict checkWithoutMinimizing(History h, CheckOptions options) {
-        return new Checker(h, options, false).run();
+    /**
+     * As {@link #check}, but under the caller's budget (not a fresh one from the options), and a violation
+     * proved by search is reported without shrinking it.
+     */
+    static Verdict checkWithoutMinimizing(History h, CheckOptions options, Budget budget) {
+        Checker c = new Checker(h, options, false);
+        c.callerBudget = budget;
+        return c.run();
     }
 
+    /** Set by {@link #checkWithoutMinimizing}: every step of this check spends it. */
+    private Budget callerBudget;
+    private long startNanos;
+
     private Verdict run() {
-        Budget budget = Budget.of(options.timeoutSeconds(), options.maxHeapBytes());
+        startNanos = System.nanoTime();
+        Budget budget = callerBudget != null ? callerBudget : Budget.of(options.timeoutSeconds(), options.maxHeapBytes());
         stats.solver = options.solver().name();
         stats.strict = options.strict();
         stats.transactions = h.size();
@@ -117,7 +127,7 @@ public final class Checker {
             openAfterPrune = cons.active.clone();
 
             Verdict v = solveRemaining(budget);
-            stats.solveNanos = System.nanoTime() - t2;
+            stats.solveNanos = System.nanoTime() - t2 - stats.certificateNanos;
             stats.knownEdges = g.edgeCount();
             if (v != null) return v;
             int[] order = CycleFinder.topologicalOrder(g, g.outCsr(), live, priority);
@@ -192,6 +202,7 @@ public final class Checker {
     }
 
     private Verdict reject(Certificate c) {
+        if (stats.decisionNanos == 0) stats.decisionNanos = System.nanoTime() - startNanos;
         return new Verdict(Verdict.Outcome.REJECT, c, null, null, stats, notes);
     }
 
@@ -282,9 +293,7 @@ public final class Checker {
                 int[] core = r.coreVariables();
                 int[] coreCons = new int[core.length];
                 for (int i = 0; i < core.length; i++) coreCons[i] = grp.get(core[i]);
-                // with a barrier, sub-histories lose the collected past: report the refutation's core as it is
-                if (!minimize || barrier != null) return reject(certs().unsat(cons, coreCons, globalOf[gi].length));
-                return reject(minimalCertificate(coreCons, globalOf[gi], budget));
+                return rejectFoundBySearch(coreCons, globalOf[gi]);
             }
         }
         for (int gi : order) {
@@ -408,36 +417,28 @@ public final class Checker {
     private CertificateBuilder certs() { return new CertificateBuilder(h, g, barrierVertex, barrier == null ? null : barrier.description()); }
 
     /**
-     * Shrinks a refuted group to a minimal non-serializable sub-history (closed under read-from) and
-     * explains it by cases: each open write order, either way, closes a cycle (possibly after further cases).
+     * The decision is made: report it at once (to {@link CheckOptions#onDecision}) with the solver's core as
+     * the certificate, then improve that certificate within its own budget ({@link SearchCertificate}).
      */
-    private Certificate minimalCertificate(int[] coreCons, int[] group, Budget budget) {
-        IntVec start = new IntVec();
-        Chains ch = cons.chains;
-        for (int c : coreCons) {
-            start.add(ch.chainHead.get(cons.first.get(c)));
-            start.add(ch.chainHead.get(cons.second.get(c)));
-            for (int x = cons.sourcesStart(c, false); x < cons.sourcesEnd(c, false); x++) start.add(ch.rt[x]);
-            for (int x = cons.sourcesStart(c, true); x < cons.sourcesEnd(c, true); x++) start.add(ch.rt[x]);
+    private Verdict rejectFoundBySearch(int[] coreCons, int[] group) {
+        Certificate found = certs().unsat(cons, coreCons, group.length);
+        stats.decisionNanos = System.nanoTime() - startNanos;
+        String skip = !minimize ? "not asked for" : barrier != null ? "a sub-history would lose the collected past"
+                : options.certificateSeconds() <= 0 ? "the certificate budget is 0" : null;
+        if (skip != null) {
+            int size = found.transactions().size();
+            return reject(SearchCertificate.withReduction(found, new Certificate.Reduction(Certificate.Reduction.Status.AS_FOUND, size, size, 0, 0, skip)));
         }
-        CheckOptions inner = options;
-        Minimizer m = new Minimizer(h, inner, budget);
-        int[] seed = start.toArray();
-        if (!m.rejected(m.close(seed))) seed = group; // the core's own transactions may not suffice: start from the whole group
-        int[] sub = m.minimize(seed);
-        List<Certificate.Txn> txns = new ArrayList<>();
-        List<String> names = new ArrayList<>();
-        for (int t : sub) { txns.add(certs().txn(t)); names.add(h.name(t)); }
-        List<String> cases = new ArrayList<>();
-        try {
-            Checker sc = new Checker(h.restrict(sub), options, false);
-            cases = sc.caseAnalysis(budget);
-        } catch (Budget.Exhausted e) {
-            cases.add("(the case analysis ran out of time)");
-        }
-        String summary = "no serial order exists: these " + sub.length + " transactions (closed under read-from) are already not serializable,"
-                + " and removing any one of them (with the transactions that read from it) leaves a serializable history";
-        return new Certificate(AnomalyKind.UNSERIALIZABLE, summary, List.of(), txns, names, cases, List.of());
+        if (options.onDecision() != null) options.onDecision().accept(reject(found));
+        long t = System.nanoTime();
+        Certificate shrunk = SearchCertificate.shrink(h, options, g, cons, coreCons, group, found, certs());
+        stats.certificateNanos = System.nanoTime() - t;
+        return reject(shrunk);
+    }
+
+    /** A case split for a small history refuted by search, within the caller's budget. */
+    static List<String> caseAnalysis(History small, CheckOptions options, Budget budget) {
+        return new Checker(small, options, false).caseAnalysis(budget);
     }
 
     /** Steps 1 to 7 on this (small, search-refuted) history, then a case split on open write orders, up to depth 3. */

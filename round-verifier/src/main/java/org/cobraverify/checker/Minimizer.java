@@ -7,13 +7,23 @@ import org.cobraverify.history.LongIntMap;
 import org.cobraverify.solver.Budget;
 
 /**
- * Shrinks a non-serializable set of transactions to a minimal one that is still not serializable.
+ * Shrinks a non-serializable set of transactions to a minimal one that is still not serializable, within a
+ * budget shared by every check it makes.
  *
  * <p>Sets are closed under read-from: with a transaction come the writers of everything it read, so
  * every read of the sub-history is still explained by a write in it (a non-serializable closed subset
- * proves the whole history non-serializable). Removing a transaction removes everything that read from
- * it, transitively. The result is 1-minimal: removing any one transaction (with its readers) leaves a
- * serializable history. Deletion works in halving chunks first, then one at a time.
+ * proves the whole history non-serializable). "Rejected" is monotone: a closed superset of a rejected set
+ * is rejected. Two phases:
+ * <ol>
+ *   <li>QuickXplain (Junker, 2004) over the seed transactions: a subset D, minimal among seeds, whose closure
+ *       is rejected, in O(|D| log(n/|D|)) checks instead of one per transaction;</li>
+ *   <li>one deletion pass over the closure of D: each transaction is removed with everything that read
+ *       from it if the rest is still rejected. By monotonicity a transaction found necessary stays
+ *       necessary, so one pass (no restart) leaves a 1-minimal set: removing any one transaction (with
+ *       its readers) leaves a serializable history.</li>
+ * </ol>
+ * Every check runs under the caller's {@link Budget} (never a fresh one). When it runs out, the result is
+ * the smallest set proved rejected so far and {@link #provedMinimal} is false.
  */
 public final class Minimizer {
     private final History h;
@@ -22,6 +32,10 @@ public final class Minimizer {
     private final int[][] writersOf; // per transaction: transactions whose writes it read
     private final int[][] readersOf; // per transaction: transactions that read its writes
     int checks;
+    private static final boolean DEBUG = System.getenv("COBRA_DEBUG_MIN") != null;
+    /** After {@link #minimize}: whether the deletion pass completed (the result is 1-minimal). */
+    boolean provedMinimal;
+    private boolean[] best; // the smallest rejected set seen
 
     public Minimizer(History h, CheckOptions options, Budget budget) {
         this.h = h;
@@ -64,6 +78,13 @@ public final class Minimizer {
         return in;
     }
 
+    /** The size of {@code t}'s closure under read-from (t and the writers it depends on). */
+    int closureSize(int t) {
+        int count = 0;
+        for (boolean b : close(new int[] {t})) if (b) count++;
+        return count;
+    }
+
     /** Removes {@code t} and, transitively, everything that read from it. */
     private void removeWithReaders(boolean[] in, int t) {
         if (!in[t]) return;
@@ -82,40 +103,68 @@ public final class Minimizer {
         return v.toArray();
     }
 
+    /**
+     * Whether the set is not serializable; throws {@link Budget.Exhausted} when the budget runs out before
+     * the check decides (an undecided check proves nothing either way).
+     */
     boolean rejected(boolean[] in) {
         int[] m = members(in);
         if (m.length == 0) return false;
+        budget.check();
         checks++;
-        return Checker.checkWithoutMinimizing(h.restrict(m), options).outcome() == Verdict.Outcome.REJECT;
+        Verdict v = Checker.checkWithoutMinimizing(h.restrict(m), options, budget);
+        if (v.outcome() == Verdict.Outcome.UNKNOWN) throw new Budget.Exhausted(v.unknownReason());
+        boolean rejected = v.outcome() == Verdict.Outcome.REJECT;
+        if (DEBUG) System.err.printf("check %d: %d txns -> %s (%.0f ms prune)%n", checks, m.length, v.outcome(), v.stats().pruneMillis());
+        if (rejected && (best == null || m.length < members(best).length)) best = in.clone();
+        return rejected;
     }
 
     /**
-     * Requires: the closure of {@code start} is not serializable. Returns a 1-minimal read-from-closed
-     * subset (indexes into the history, increasing). When the budget runs out midway, returns the
-     * smallest rejected set found so far (still a valid proof, perhaps not minimal).
+     * Requires: the closure of {@code seed} is not serializable. Returns a read-from-closed subset of it
+     * (indexes into the history, increasing) that is still not serializable: 1-minimal when
+     * {@link #provedMinimal}, else the smallest one proved so far when the budget ran out.
      */
-    public int[] minimize(int[] start) {
-        boolean[] in = close(start);
+    public int[] minimize(int[] seed) {
+        provedMinimal = false;
+        best = close(seed);
         try {
-            int size = members(in).length;
-            for (int chunk = Math.max(1, size / 2); ; chunk = Math.max(1, chunk / 2)) {
-                boolean progress = true;
-                while (progress) {
-                    progress = false;
-                    int[] m = members(in);
-                    for (int i = 0; i < m.length; i += chunk) {
-                        budget.check();
-                        boolean[] trial = Arrays.copyOf(in, in.length);
-                        for (int j = i; j < Math.min(m.length, i + chunk); j++) removeWithReaders(trial, m[j]);
-                        if (rejected(trial)) { in = trial; progress = true; break; }
-                    }
-                }
-                if (chunk == 1) break;
+            int[] core = quickXplain(new int[0], false, seed.clone());
+            boolean[] in = close(core);
+            if (best == null || members(in).length <= members(best).length) best = in;
+            int[] m = members(in);
+            for (int t : m) { // one pass: by monotonicity, a transaction found necessary stays necessary
+                if (!in[t]) continue;
+                boolean[] trial = in.clone();
+                removeWithReaders(trial, t);
+                if (rejected(trial)) in = trial;
             }
+            best = in;
+            provedMinimal = true;
         } catch (Budget.Exhausted e) {
             // keep the smallest proof found so far
         }
-        return members(in);
+        return members(best);
+    }
+
+    /**
+     * QuickXplain: given that {@code background ∪ c} closes to a rejected set, returns a subset of {@code c},
+     * minimal with {@code background}. {@code grew}: background was just extended (test it first).
+     */
+    private int[] quickXplain(int[] background, boolean grew, int[] c) {
+        if (grew && background.length > 0 && rejected(close(background))) return new int[0];
+        if (c.length == 1) return c;
+        int half = c.length / 2;
+        int[] c1 = Arrays.copyOfRange(c, 0, half), c2 = Arrays.copyOfRange(c, half, c.length);
+        int[] d2 = quickXplain(concat(background, c1), true, c2);
+        int[] d1 = quickXplain(concat(background, d2), d2.length > 0, c1);
+        return concat(d1, d2);
+    }
+
+    private static int[] concat(int[] a, int[] b) {
+        int[] r = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, r, a.length, b.length);
+        return r;
     }
 
     /** For tests: removing t (with its readers) from a set leaves this membership. */

@@ -89,6 +89,8 @@ public final class JsonReport {
         g.writeNumberField("constructMillis", Math.round(s.constructMillis()));
         g.writeNumberField("pruneMillis", Math.round(s.pruneMillis()));
         g.writeNumberField("solveMillis", Math.round(s.solveMillis()));
+        if (s.decisionNanos > 0) g.writeNumberField("decisionMillis", Math.round(s.decisionMillis()));
+        if (s.certificateNanos > 0) g.writeNumberField("certificateMillis", Math.round(s.certificateMillis()));
         g.writeNumberField("constraintsBefore", s.constraintsBefore);
         g.writeNumberField("pruneRounds", s.pruneRounds);
         g.writeNumberField("constraintsAfterPrune", s.constraintsAfterPrune);
@@ -126,6 +128,16 @@ public final class JsonReport {
             g.writeEndObject();
         }
         g.writeEndArray();
+        if (c.reduction() != null) {
+            g.writeObjectFieldStart("reduction");
+            g.writeStringField("status", c.reduction().status().word);
+            g.writeNumberField("before", c.reduction().before());
+            g.writeNumberField("after", c.reduction().after());
+            g.writeNumberField("millis", Math.round(c.reduction().millis()));
+            g.writeNumberField("checks", c.reduction().checks());
+            if (c.reduction().note() != null) g.writeStringField("note", c.reduction().note());
+            g.writeEndObject();
+        }
         strings(g, "subHistory", c.subHistory());
         strings(g, "cases", c.cases());
         strings(g, "alsoFound", c.alsoFound());

@@ -8,6 +8,22 @@ public final class TextReport {
     private TextReport() {}
 
     public static String render(String source, Verdict v, int transactions, double millis) {
+        return render(source, v, transactions, millis, true);
+    }
+
+    /**
+     * The headline of a reject decided by search, printed the moment it is decided, before its certificate
+     * is shrunk ({@link org.cobraverify.checker.CheckOptions#onDecision}).
+     */
+    public static String decided(String source, Verdict v, int transactions, double certificateSeconds) {
+        return String.format("%s: REJECT: %s (%d transactions, decided in %.0f ms; shrinking the certificate for up to %s s)%n", source,
+                v.certificate().kind().title(), transactions, v.stats().decisionMillis(), trim(certificateSeconds));
+    }
+
+    private static String trim(double d) { return d == Math.rint(d) ? Long.toString((long) d) : Double.toString(d); }
+
+    /** As {@link #render(String, Verdict, int, double)}; without the headline when {@link #decided} already printed it. */
+    public static String render(String source, Verdict v, int transactions, double millis, boolean headline) {
         StringBuilder sb = new StringBuilder();
         switch (v.outcome()) {
             case ACCEPT -> sb.append(String.format("%s: ACCEPT: %s (%d transactions, %.0f ms)%n", source,
@@ -15,8 +31,11 @@ public final class TextReport {
             case UNKNOWN -> sb.append(String.format("%s: UNKNOWN: %s before a decision (%d transactions, %.0f ms)%n", source, v.unknownReason(), transactions, millis));
             case REJECT -> {
                 Certificate c = v.certificate();
-                sb.append(String.format("%s: REJECT: %s (%d transactions, %.0f ms)%n", source, c.kind().title(), transactions, millis));
+                if (headline) sb.append(String.format("%s: REJECT: %s (%d transactions, %.0f ms)%n", source, c.kind().title(), transactions, millis));
                 sb.append("  ").append(c.summary()).append('\n');
+                if (c.reduction() != null) {
+                    sb.append(String.format("  decided in %.0f ms; certificate %s%n", v.stats().decisionMillis(), c.reduction().describe()));
+                }
                 if (!c.cycle().isEmpty()) {
                     sb.append("  cycle:\n");
                     for (Certificate.Edge e : c.cycle()) {
