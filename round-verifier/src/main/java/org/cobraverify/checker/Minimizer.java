@@ -32,7 +32,6 @@ public final class Minimizer {
     private final int[][] writersOf; // per transaction: transactions whose writes it read
     private final int[][] readersOf; // per transaction: transactions that read its writes
     int checks;
-    private static final boolean DEBUG = System.getenv("COBRA_DEBUG_MIN") != null;
     /** After {@link #minimize}: whether the deletion pass completed (the result is 1-minimal). */
     boolean provedMinimal;
     private boolean[] best; // the smallest rejected set seen
@@ -115,7 +114,6 @@ public final class Minimizer {
         Verdict v = Checker.checkWithoutMinimizing(h.restrict(m), options, budget);
         if (v.outcome() == Verdict.Outcome.UNKNOWN) throw new Budget.Exhausted(v.unknownReason());
         boolean rejected = v.outcome() == Verdict.Outcome.REJECT;
-        if (DEBUG) System.err.printf("check %d: %d txns -> %s (%.0f ms prune)%n", checks, m.length, v.outcome(), v.stats().pruneMillis());
         if (rejected && (best == null || m.length < members(best).length)) best = in.clone();
         return rejected;
     }
