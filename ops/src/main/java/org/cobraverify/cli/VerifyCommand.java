@@ -77,6 +77,9 @@ public final class VerifyCommand implements Callable<Integer> {
     String fenceKey = org.cobraverify.rounds.EpochAssigner.DEFAULT_FENCE_KEY;
 
     PrintStream out = System.out, err = System.err;
+
+    /** Words that mark a reader's own failure (a bug to report), not the input's. */
+    static final String INTERNAL_READ_ERROR = "internal error of the reader, please report it with this file";
     private org.cobraverify.solver.Solver solverImpl;
 
     @Override
@@ -134,6 +137,10 @@ public final class VerifyCommand implements Callable<Integer> {
             return 2;
         } catch (IOException e) {
             report(name, name + ": cannot read: " + e.getMessage());
+            return 2;
+        } catch (RuntimeException | StackOverflowError e) {
+            // a reader's bug must not stop the other files of the run: say so, with the place we know
+            report(name, name + ": " + INTERNAL_READ_ERROR + " (" + (fmt == null ? "detected format" : fmt.cliName()) + "): " + e);
             return 2;
         }
         long t1 = System.nanoTime();

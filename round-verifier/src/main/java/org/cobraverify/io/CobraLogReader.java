@@ -158,7 +158,8 @@ public final class CobraLogReader {
 
     private static long clientNo(Path p) {
         Matcher m = LOG_NAME.matcher(p.getFileName().toString());
-        return m.matches() ? Long.parseLong(m.group(1)) : Long.MAX_VALUE;
+        if (!m.matches() || m.group(1).length() > 9) return Long.MAX_VALUE;
+        return Long.parseLong(m.group(1));
     }
 
     private static SessionLog parse(Path f, boolean timestamps) throws IOException {

@@ -38,8 +38,16 @@ public final class PolySiReader {
                 if (!m.matches()) throw new MalformedHistoryException(src, "line " + lineNo,
                         "expected r(key,value,session,txn) or w(key,value,session,txn), found '" + abbreviate(line) + "'");
                 long w = m.group(1).equals("w") ? 1 : 0;
-                long key = Long.parseLong(m.group(2)), val = Long.parseLong(m.group(3));
-                ops.add(new long[] {w, key, val, Long.parseLong(m.group(4)), Long.parseLong(m.group(5)), lineNo});
+                long key, val, session, txn;
+                try {
+                    key = Long.parseLong(m.group(2));
+                    val = Long.parseLong(m.group(3));
+                    session = Long.parseLong(m.group(4));
+                    txn = Long.parseLong(m.group(5));
+                } catch (NumberFormatException e) {
+                    throw new MalformedHistoryException(src, "line " + lineNo, "a number does not fit in 64 bits: '" + abbreviate(line) + "'");
+                }
+                ops.add(new long[] {w, key, val, session, txn, lineNo});
                 if (w == 1 && val == 0) zeroWritten.add(key);
             }
         }
