@@ -363,10 +363,8 @@ public final class Checker {
         if (failure.get() instanceof Budget.Exhausted ex) throw ex;
         if (failure.get() instanceof Error err) throw err;
         if (failure.get() != null) throw new IllegalStateException("solver failed", failure.get());
-        // a component cancelled because another was refuted is not an answer of its own
-        for (int i = 0; i < results.length; i++)
-            if (results[i] != null && results[i].status() == Result.Status.UNKNOWN && results[i].reason() != null
-                    && results[i].reason().startsWith("cancelled")) results[i] = null;
+        // a component cancelled because another decided is not an answer of its own
+        for (int i = 0; i < results.length; i++) if (results[i] != null && results[i].status() == Result.Status.CANCELLED) results[i] = null;
         return results;
     }
 

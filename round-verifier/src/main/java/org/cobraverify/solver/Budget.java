@@ -9,8 +9,13 @@ public final class Budget {
     private final long maxHeapBytes;
 
     /** Thrown when the budget is spent; the checker turns it into an unknown verdict. */
-    public static final class Exhausted extends RuntimeException {
+    public static class Exhausted extends RuntimeException {
         public Exhausted(String why) { super(why, null, false, false); }
+    }
+
+    /** Thrown when the budget was cancelled (another part of the check already decided): not an answer. */
+    public static final class Cancelled extends Exhausted {
+        public Cancelled() { super("cancelled: another part already decided"); }
     }
 
     private final java.util.concurrent.atomic.AtomicBoolean cancelled;
@@ -37,7 +42,7 @@ public final class Budget {
     }
 
     public void check() {
-        if (cancelled != null && cancelled.get()) throw new Exhausted("cancelled: another part already decided");
+        if (cancelled != null && cancelled.get()) throw new Cancelled();
         if (deadlineNanos != Long.MAX_VALUE && System.nanoTime() - deadlineNanos > 0) throw new Exhausted("time limit reached");
         if (maxHeapBytes != Long.MAX_VALUE) {
             Runtime rt = Runtime.getRuntime();

@@ -20,6 +20,8 @@ public final class ExhaustiveSolver implements Solver {
                 for (int v = 0; v < in.variables; v++) a[v] = (mask & (1L << v)) != 0;
                 if (acyclic(in, a)) return Result.sat(a, 0, mask + 1);
             }
+        } catch (Budget.Cancelled e) {
+            return Result.cancelled(0, 0);
         } catch (Budget.Exhausted e) {
             return Result.unknown(e.getMessage(), 0, 0);
         }

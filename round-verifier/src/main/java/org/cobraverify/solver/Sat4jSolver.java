@@ -45,6 +45,8 @@ public final class Sat4jSolver implements Solver {
             return Result.unsat(core(used), rounds, 0);
         } catch (TimeoutException e) {
             return Result.unknown("sat4j timed out", rounds, 0);
+        } catch (Budget.Cancelled e) {
+            return Result.cancelled(0, 0);
         } catch (Budget.Exhausted e) {
             return Result.unknown(e.getMessage(), rounds, 0);
         }
