@@ -6,7 +6,6 @@ import java.util.List;
 import org.cobraverify.history.History;
 import org.cobraverify.history.IntVec;
 import org.cobraverify.solver.Budget;
-import org.cobraverify.solver.Instance;
 import org.cobraverify.solver.Result;
 
 /**
@@ -14,8 +13,10 @@ import org.cobraverify.solver.Result;
  * Pure: a {@link History} in, a {@link Verdict} out; no files, no printing.
  *
  * <p>Steps (DESIGN §4): 1 {@link ReadFromIndex}; 2 {@link KnownGraph} (wr and so edges); 3–4
- * {@link Chains}; 5 {@link Constraints}; 6 {@link CycleFinder}; 7 {@link Pruner}; 8 {@link Components}
- * and the {@link org.cobraverify.solver.Solver}; 9 certificates. Accept comes with a witness: a
+ * {@link Chains}; 5 {@link Constraints}; 6 {@link CycleFinder}; 7 {@link Pruner}; 8 {@link Decomposition}
+ * into independent instances and {@link ParallelSolving} with the {@link org.cobraverify.solver.Solver};
+ * 9 certificates ({@link CertificateBuilder}; for violations proved by search, {@link SearchCertificate}
+ * within its own budget, after the decision is reported). Accept comes with a witness: a
  * topological order of the known graph completed with a side of every constraint, which is a serial
  * order that explains every read.
  */
@@ -210,77 +211,15 @@ public final class Checker {
 
     private Verdict solveRemaining(Budget budget) {
         if (cons.activeCount == 0) return null;
-        int n = g.n;
-        IntVec es = new IntVec(g.edgeCount() + cons.activeCount * 4), ed = new IntVec(g.edgeCount() + cons.activeCount * 4);
-        for (int e = 0; e < g.edgeCount(); e++) { es.add(g.src.get(e)); ed.add(g.dst.get(e)); }
-        int[] rt = cons.chains.rt;
-        for (int c = 0; c < cons.size(); c++) {
-            if (!cons.active[c]) continue;
-            for (int side = 0; side < 2; side++) {
-                boolean b = side == 1;
-                int t = cons.target(c, b);
-                for (int i = cons.sourcesStart(c, b); i < cons.sourcesEnd(c, b); i++) { es.add(rt[i]); ed.add(t); }
-            }
-        }
-        Components comps = new Components(n, es, ed);
-        int[] comp = comps.comp;
-        int[] uf = new int[comps.count];
-        for (int i = 0; i < uf.length; i++) uf[i] = i;
-        IntVec pending = new IntVec();
-        for (int c = 0; c < cons.size(); c++) {
-            if (!cons.active[c]) continue;
-            int ca = internalComponent(c, false, comp), cb = internalComponent(c, true, comp);
-            if (ca < 0) { cons.addSide(g, c, false, -1); cons.deactivate(c); continue; }
-            if (cb < 0) { cons.addSide(g, c, true, -1); cons.deactivate(c); continue; }
-            for (int side = 0; side < 2; side++) {
-                boolean b = side == 1;
-                int t = cons.target(c, b);
-                for (int i = cons.sourcesStart(c, b); i < cons.sourcesEnd(c, b); i++)
-                    if (comp[rt[i]] == comp[t]) union(uf, comp[t], ca);
-            }
-            pending.add(c);
-        }
-        stats.constraintsToSolver = pending.size();
-        if (pending.isEmpty()) return null;
-        // group constraints by the union of components they touch
-        int[] groupOf = new int[comps.count];
-        Arrays.fill(groupOf, -1);
-        List<IntVec> groups = new ArrayList<>();
-        for (int i = 0; i < pending.size(); i++) {
-            int c = pending.get(i);
-            int root = find(uf, internalComponent(c, false, comp));
-            if (groupOf[root] < 0) { groupOf[root] = groups.size(); groups.add(new IntVec()); }
-            groups.get(groupOf[root]).add(c);
-        }
-        stats.components = groups.size();
-        // vertices and internal fixed edges of each group, in one pass each
-        int[] groupOfVertex = new int[n];
-        int[] local = new int[n];
-        int[] groupSize = new int[groups.size()];
-        for (int v = 0; v < n; v++) {
-            int gi = comp[v] < 0 ? -1 : groupOf[find(uf, comp[v])];
-            groupOfVertex[v] = gi;
-            if (gi >= 0) local[v] = groupSize[gi]++;
-        }
-        int[][] globalOf = new int[groups.size()][];
-        for (int gi = 0; gi < groups.size(); gi++) globalOf[gi] = new int[groupSize[gi]];
-        for (int v = 0; v < n; v++) if (groupOfVertex[v] >= 0) globalOf[groupOfVertex[v]][local[v]] = v;
-        IntVec[] fs = new IntVec[groups.size()], fd = new IntVec[groups.size()];
-        for (int gi = 0; gi < groups.size(); gi++) { fs[gi] = new IntVec(); fd[gi] = new IntVec(); }
-        for (int e = 0; e < g.edgeCount(); e++) {
-            int u = g.src.get(e), v = g.dst.get(e);
-            int gi = groupOfVertex[u];
-            if (gi >= 0 && comp[u] == comp[v]) { fs[gi].add(local[u]); fd[gi].add(local[v]); }
-        }
-        Integer[] order = new Integer[groups.size()];
-        for (int i = 0; i < order.length; i++) order[i] = i;
-        Arrays.sort(order, (x, y) -> Integer.compare(groups.get(x).size(), groups.get(y).size()));
-        Instance[] instances = new Instance[groups.size()];
-        for (int gi : order) {
-            stats.largestComponent = Math.max(stats.largestComponent, groups.get(gi).size());
-            instances[gi] = instance(groups.get(gi), globalOf[gi], local, fs[gi].toArray(), fd[gi].toArray(), comp);
-        }
-        Result[] results = solveAll(instances, order, budget);
+        Decomposition d = new Decomposition(g, cons, priority);
+        stats.constraintsToSolver = d.constraints;
+        stats.components = d.groups.size();
+        stats.largestComponent = d.largest;
+        if (d.groups.isEmpty()) return null;
+        List<IntVec> groups = d.groups;
+        Integer[] order = d.order;
+        int[][] globalOf = d.globalOf;
+        Result[] results = ParallelSolving.solveAll(options.solver(), d.instances, order, budget);
         // apply in the same order as a sequential run would: the first refuted component (smallest first) decides
         int decided = 0;
         for (int gi : order) {
@@ -312,100 +251,6 @@ public final class Checker {
             }
         }
         return null;
-    }
-
-    /**
-     * Solves independent components, smallest first, on all cores. The first refutation cancels the
-     * rest (their results come back UNKNOWN or absent).
-     */
-    private Result[] solveAll(Instance[] instances, Integer[] order, Budget budget) {
-        Result[] results = new Result[instances.length];
-        int threads = Math.min(Runtime.getRuntime().availableProcessors(), instances.length);
-        if (threads <= 1) {
-            for (int gi : order) {
-                results[gi] = options.solver().solve(instances[gi], budget);
-                if (results[gi].status() != Result.Status.SAT) break;
-            }
-            return results;
-        }
-        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
-        java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
-        java.util.concurrent.atomic.AtomicReference<Throwable> failure = new java.util.concurrent.atomic.AtomicReference<>();
-        Budget shared = budget.cancellable(stop);
-        Thread[] workers = new Thread[threads];
-        for (int w = 0; w < threads; w++) {
-            workers[w] = new Thread(() -> {
-                int i;
-                try {
-                    while (!stop.get() && (i = next.getAndIncrement()) < order.length) {
-                        int gi = order[i];
-                        Result r = options.solver().solve(instances[gi], shared);
-                        results[gi] = r;
-                        if (r.status() != Result.Status.SAT) stop.set(true);
-                    }
-                } catch (Throwable e) {
-                    failure.compareAndSet(null, e);
-                    stop.set(true);
-                }
-            }, "cobra-solver-" + w);
-            workers[w].setDaemon(true);
-            workers[w].start();
-        }
-        for (Thread t : workers) {
-            try {
-                t.join();
-            } catch (InterruptedException e) {
-                stop.set(true);
-                Thread.currentThread().interrupt();
-                throw new Budget.Exhausted("interrupted");
-            }
-        }
-        if (failure.get() instanceof Budget.Exhausted ex) throw ex;
-        if (failure.get() instanceof Error err) throw err;
-        if (failure.get() != null) throw new IllegalStateException("solver failed", failure.get());
-        // a component cancelled because another decided is not an answer of its own
-        for (int i = 0; i < results.length; i++) if (results[i] != null && results[i].status() == Result.Status.CANCELLED) results[i] = null;
-        return results;
-    }
-
-    private int internalComponent(int c, boolean sideB, int[] comp) {
-        int t = cons.target(c, sideB);
-        int[] rt = cons.chains.rt;
-        for (int i = cons.sourcesStart(c, sideB); i < cons.sourcesEnd(c, sideB); i++) if (comp[rt[i]] == comp[t]) return comp[t];
-        return -1;
-    }
-
-    private static int find(int[] uf, int x) {
-        while (uf[x] != x) { uf[x] = uf[uf[x]]; x = uf[x]; }
-        return x;
-    }
-
-    private static void union(int[] uf, int a, int b) {
-        a = find(uf, a);
-        b = find(uf, b);
-        if (a != b) uf[a] = b;
-    }
-
-    private Instance instance(IntVec grp, int[] global, int[] local, int[] fixedSrc, int[] fixedDst, int[] comp) {
-        int vars = grp.size();
-        int[] litStart = new int[2 * vars + 1];
-        IntVec ls = new IntVec(), ld = new IntVec();
-        int[] rt = cons.chains.rt;
-        for (int x = 0; x < vars; x++) {
-            int c = grp.get(x);
-            for (int side = 0; side < 2; side++) {
-                boolean b = side == 1;
-                int t = cons.target(c, b);
-                for (int i = cons.sourcesStart(c, b); i < cons.sourcesEnd(c, b); i++) {
-                    int s = rt[i];
-                    if (comp[s] == comp[t]) { ls.add(local[s]); ld.add(local[t]); }
-                }
-                litStart[2 * x + side + 1] = ls.size();
-            }
-        }
-        long[] prio = new long[global.length];
-        for (int i = 0; i < prio.length; i++) prio[i] = priority[global[i]];
-        return new Instance(global.length, fixedSrc, fixedDst, vars, litStart, ls.toArray(), ld.toArray(), prio);
     }
 
     // ---- step 9: certificates (CertificateBuilder), and minimal ones for refutations by search ----
