@@ -79,9 +79,16 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--history", paramLabel = "FILE", description = "With --rounds: also bench these recorded histories (any format verify reads).")
     List<Path> histories = List.of();
 
+    @Option(names = "--gpu", paramLabel = "MODE", description = GpuOption.DESCRIPTION)
+    String gpu = "auto";
+
+    private org.cobraverify.checker.ReachabilityEngine reachability;
+
     @Override
     public Integer call() throws Exception {
-        if (rounds) return new RoundsBench(System.out).run(roundWorkloads, histories, txns, roundSizes, 24, timeout);
+        reachability = GpuOption.resolve(gpu, "bench", System.err);
+        if (reachability == null) return 2;
+        if (rounds) return new RoundsBench(System.out, reachability).run(roundWorkloads, histories, txns, roundSizes, 24, timeout);
         System.out.printf("%-34s %7s %8s %9s %8s %8s %8s %9s %9s %7s %8s  %s%n",
                 "history", "txns", "parse/ms", "constr/ms", "prune/ms", "solve/ms", "total/ms", "cons", "pruned→", "solver", "heap/MB", "verdict");
         int worst = 0;
@@ -119,8 +126,8 @@ public final class BenchCommand implements Callable<Integer> {
             System.err.println("cobra bench: " + data + " is not a directory");
             return 2;
         }
-        System.out.printf("(%s, %d cores, max heap %d MB; times of the %s)%n", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"),
-                Runtime.getRuntime().availableProcessors(), Runtime.getRuntime().maxMemory() >> 20,
+        System.out.printf("(%s, %d cores, max heap %d MB, reachability: %s; times of the %s)%n", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"),
+                Runtime.getRuntime().availableProcessors(), Runtime.getRuntime().maxMemory() >> 20, reachability.name(),
                 repeat == 1 ? "first check in this JVM" : "fastest of " + repeat + " checks");
         return 0;
     }
@@ -162,7 +169,7 @@ public final class BenchCommand implements Callable<Integer> {
             System.gc();
             resetPeaks();
             long t0 = System.nanoTime();
-            Verdict v = Checker.check(h, CheckOptions.defaults().withTimeout(timeout).withSolver(solverImpl));
+            Verdict v = Checker.check(h, CheckOptions.defaults().withTimeout(timeout).withSolver(solverImpl).withReachability(reachability));
             double ms = (System.nanoTime() - t0) / 1e6;
             peak = Math.max(peak, peakHeap());
             if (ms < bestMillis) { bestMillis = ms; best = v; }

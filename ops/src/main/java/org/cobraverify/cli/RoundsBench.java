@@ -29,7 +29,12 @@ import org.cobraverify.workloads.WorkloadRunner;
 final class RoundsBench {
     private final PrintStream out;
 
-    RoundsBench(PrintStream out) { this.out = out; }
+    private final org.cobraverify.checker.ReachabilityEngine reachability;
+
+    RoundsBench(PrintStream out, org.cobraverify.checker.ReachabilityEngine reachability) {
+        this.out = out;
+        this.reachability = reachability;
+    }
 
     int run(List<String> workloads, List<Path> histories, long txns, List<Integer> roundSizes, int clients, double timeout) throws Exception {
         out.printf("%-12s %8s %6s %6s %10s %8s %8s %9s %9s %8s %7s  %s%n", "history", "txns", "round", "rounds", "capacity", "avg/ms",
@@ -78,7 +83,7 @@ final class RoundsBench {
             int size = roundSizes.get(i);
             System.gc();
             BenchCommand.resetPeaks();
-            IncrementalVerifier.Settings s = IncrementalVerifier.Settings.defaults().withCheck(CheckOptions.defaults().withTimeout(timeout));
+            IncrementalVerifier.Settings s = IncrementalVerifier.Settings.defaults().withCheck(CheckOptions.defaults().withTimeout(timeout).withReachability(reachability));
             HistoryRounds.Run run;
             try (IncrementalVerifier v = new IncrementalVerifier(s, RocksDbCollectedWrites.temporary())) {
                 run = HistoryRounds.run(h, size, EpochAssigner.DEFAULT_FENCE_KEY, v, null);

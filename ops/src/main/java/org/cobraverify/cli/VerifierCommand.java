@@ -32,9 +32,14 @@ public final class VerifierCommand implements Callable<Integer> {
     @Option(names = "--pending-rounds", description = "Rounds a read may wait for its write before verdicts turn unknown (default: ${DEFAULT-VALUE}).")
     int pendingRounds = 20;
 
+    @Option(names = "--gpu", paramLabel = "MODE", description = GpuOption.DESCRIPTION)
+    String gpu = "auto";
+
     @Override
     public Integer call() {
-        CheckOptions co = CheckOptions.defaults().withTimeout(timeout);
+        org.cobraverify.checker.ReachabilityEngine reach = GpuOption.resolve(gpu, "verifier", System.err);
+        if (reach == null) return 2;
+        CheckOptions co = CheckOptions.defaults().withTimeout(timeout).withReachability(reach);
         if (strict) co = co.withStrict(driftMs * 1_000_000L);
         VerifierService.Settings s = new VerifierService.Settings(bootstrap, "cobra.rounds", "cobra.verdicts", "cobra.dead-letters", group, id);
         VerifierService v = new VerifierService(s, new RoundVerifier.Settings(co, pendingRounds), x -> System.out.println(VerdictLines.full(x)));

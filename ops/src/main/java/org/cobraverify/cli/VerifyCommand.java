@@ -54,6 +54,9 @@ public final class VerifyCommand implements Callable<Integer> {
             "spend at most this long shrinking its certificate; 0 reports the solver's refutation as it is (default: ${DEFAULT-VALUE})."})
     double certificateSeconds = CheckOptions.DEFAULT_CERTIFICATE_SECONDS;
 
+    @Option(names = "--gpu", paramLabel = "MODE", description = GpuOption.DESCRIPTION)
+    String gpu = "auto";
+
     @Option(names = "--max-heap", paramLabel = "MB", description = "Give up with 'unknown' (exit 3) when the heap grows past this.")
     long maxHeapMb;
 
@@ -122,6 +125,7 @@ public final class VerifyCommand implements Callable<Integer> {
                     case "--rounds" -> c.rounds = Integer.parseInt(value);
                     case "--fence-key" -> c.fenceKey = value;
                     case "--certificate-budget" -> c.certificateSeconds = Double.parseDouble(value);
+                    case "--gpu" -> c.gpu = value;
                     default -> { return null; }
                 }
             }
@@ -136,6 +140,7 @@ public final class VerifyCommand implements Callable<Integer> {
     /** Words that mark a reader's own failure (a bug to report), not the input's. */
     static final String INTERNAL_READ_ERROR = "internal error of the reader, please report it with this file";
     private org.cobraverify.solver.Solver solverImpl;
+    private org.cobraverify.checker.ReachabilityEngine reachability;
 
     @Override
     public Integer call() {
@@ -170,6 +175,8 @@ public final class VerifyCommand implements Callable<Integer> {
             err.println("cobra verify: " + e.getMessage());
             return 2;
         }
+        reachability = GpuOption.resolve(gpu, "verify", err);
+        if (reachability == null) return 2;
         int worst = 0;
         for (Path p : paths) worst = worse(worst, verifyOne(p, fmt));
         return worst;
@@ -201,7 +208,7 @@ public final class VerifyCommand implements Callable<Integer> {
         long t1 = System.nanoTime();
         History h = loaded.history();
         CheckOptions opts = CheckOptions.defaults().withTimeout(timeout).withMaxHeap(maxHeapMb * 1024 * 1024).withSolver(solverImpl)
-                .withCertificateBudget(certificateSeconds);
+                .withCertificateBudget(certificateSeconds).withReachability(reachability);
         if (strict) opts = opts.withStrict((long) (driftMillis * 1e6));
         if (rounds > 0) return verifyInRounds(name, loaded, opts, t0, t1);
         boolean[] headlinePrinted = {false};
@@ -210,7 +217,13 @@ public final class VerifyCommand implements Callable<Integer> {
             out.flush();
             headlinePrinted[0] = true;
         });
-        Verdict v = Checker.check(h, opts);
+        Verdict v;
+        try {
+            v = Checker.check(h, opts);
+        } catch (org.cobraverify.checker.CrossCheckedReachability.Disagreement e) {
+            report(name, name + ": --gpu verify: the GPU and the CPU disagree, no verdict: " + e.getMessage());
+            return 2;
+        }
         List<String> notes = new ArrayList<>(loaded.notes());
         notes.addAll(v.notes());
         v = new Verdict(v.outcome(), v.certificate(), v.witness(), v.unknownReason(), v.stats(), notes);

@@ -31,7 +31,7 @@ class FastArgsTest {
             new String[] {"--format", "word"}, new String[] {"--witness", "path"}, new String[] {"--dot", "path"},
             new String[] {"--timeout", "double"}, new String[] {"--max-heap", "long"}, new String[] {"--drift", "double"},
             new String[] {"--solver", "word"}, new String[] {"--rounds", "int"}, new String[] {"--fence-key", "word"},
-            new String[] {"--certificate-budget", "double"});
+            new String[] {"--certificate-budget", "double"}, new String[] {"--gpu", "word"});
 
     @Example
     void theFastParserKnowsEveryOptionPicocliKnows() {

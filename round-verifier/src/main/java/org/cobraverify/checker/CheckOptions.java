@@ -12,10 +12,12 @@ import org.cobraverify.solver.Solver;
  * <p>Two budgets, never shared: {@code timeoutSeconds} bounds the decision (0: none); once a violation found by
  * search is decided, {@code certificateSeconds} bounds shrinking its certificate (0: report the solver's core as
  * it is). {@code onDecision}, if set, hears a reject the moment it is decided, with the certificate available
- * without search, before any shrinking starts (a caller prints the headline from it).
+ * without search, before any shrinking starts (a caller prints the headline from it). {@code reachability}
+ * answers pruning's path queries.
  */
 public record CheckOptions(double timeoutSeconds, long maxHeapBytes, Solver solver, boolean strict, long driftNanos,
-                           double certificateSeconds, Consumer<Verdict> onDecision) {
+                           double certificateSeconds, Consumer<Verdict> onDecision,
+                           ReachabilityEngine reachability) {
     /** The default clock drift allowance in strict mode: 100 ms. */
     public static final long DEFAULT_DRIFT_NANOS = 100_000_000L;
 
@@ -23,33 +25,39 @@ public record CheckOptions(double timeoutSeconds, long maxHeapBytes, Solver solv
     public static final double DEFAULT_CERTIFICATE_SECONDS = 2.0;
 
     public static CheckOptions defaults() {
-        return new CheckOptions(0, 0, new AcyclicitySolver(), false, DEFAULT_DRIFT_NANOS, DEFAULT_CERTIFICATE_SECONDS, null);
+        return new CheckOptions(0, 0, new AcyclicitySolver(), false, DEFAULT_DRIFT_NANOS, DEFAULT_CERTIFICATE_SECONDS, null,
+                ChainCoverReachability.INSTANCE);
     }
 
     public CheckOptions withTimeout(double seconds) {
-        return new CheckOptions(seconds, maxHeapBytes, solver, strict, driftNanos, certificateSeconds, onDecision);
+        return new CheckOptions(seconds, maxHeapBytes, solver, strict, driftNanos, certificateSeconds, onDecision, reachability);
     }
 
     public CheckOptions withSolver(Solver s) {
-        return new CheckOptions(timeoutSeconds, maxHeapBytes, s, strict, driftNanos, certificateSeconds, onDecision);
+        return new CheckOptions(timeoutSeconds, maxHeapBytes, s, strict, driftNanos, certificateSeconds, onDecision, reachability);
     }
 
     public CheckOptions withMaxHeap(long bytes) {
-        return new CheckOptions(timeoutSeconds, bytes, solver, strict, driftNanos, certificateSeconds, onDecision);
+        return new CheckOptions(timeoutSeconds, bytes, solver, strict, driftNanos, certificateSeconds, onDecision, reachability);
     }
 
     public CheckOptions withStrict(long drift) {
-        return new CheckOptions(timeoutSeconds, maxHeapBytes, solver, true, drift, certificateSeconds, onDecision);
+        return new CheckOptions(timeoutSeconds, maxHeapBytes, solver, true, drift, certificateSeconds, onDecision, reachability);
     }
 
     /** Seconds for shrinking a certificate found by search; 0 skips shrinking. */
     public CheckOptions withCertificateBudget(double seconds) {
         if (seconds < 0) throw new IllegalArgumentException("the certificate budget cannot be negative: " + seconds);
-        return new CheckOptions(timeoutSeconds, maxHeapBytes, solver, strict, driftNanos, seconds, onDecision);
+        return new CheckOptions(timeoutSeconds, maxHeapBytes, solver, strict, driftNanos, seconds, onDecision, reachability);
+    }
+
+    /** Pruning's reachability: the CPU chain cover (default) or another {@link ReachabilityEngine} (a GPU's). */
+    public CheckOptions withReachability(ReachabilityEngine engine) {
+        return new CheckOptions(timeoutSeconds, maxHeapBytes, solver, strict, driftNanos, certificateSeconds, onDecision, engine);
     }
 
     /** Hears a reject as soon as it is decided (before the certificate is shrunk). */
     public CheckOptions withDecisionListener(Consumer<Verdict> listener) {
-        return new CheckOptions(timeoutSeconds, maxHeapBytes, solver, strict, driftNanos, certificateSeconds, listener);
+        return new CheckOptions(timeoutSeconds, maxHeapBytes, solver, strict, driftNanos, certificateSeconds, listener, reachability);
     }
 }

@@ -11,6 +11,8 @@ public final class CheckStats {
     public int pruneRounds, components, largestComponent;
     public long conflicts, decisions;
     public String solver = "";
+    /** The engine that answered pruning's reachability queries ("cpu", or a GPU's name). */
+    public String reachability = "";
     /** Strict serializability was checked (real-time order included). */
     public boolean strict;
 

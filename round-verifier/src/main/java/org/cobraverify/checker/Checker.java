@@ -96,6 +96,7 @@ public final class Checker {
         startNanos = System.nanoTime();
         Budget budget = callerBudget != null ? callerBudget : Budget.of(options.timeoutSeconds(), options.maxHeapBytes());
         stats.solver = options.solver().name();
+        stats.reachability = options.reachability().name();
         stats.strict = options.strict();
         stats.transactions = h.size();
         stats.keys = h.keyCount();
@@ -117,7 +118,7 @@ public final class Checker {
             stats.constructNanos = t1 - t0;
 
             Pruner pruner = new Pruner();
-            int[] cycle = pruner.prune(g, cons, live, sessionPred, priority, budget);
+            int[] cycle = pruner.prune(g, cons, live, sessionPred, priority, options.reachability(), budget);
             long t2 = System.nanoTime();
             stats.pruneNanos = t2 - t1;
             stats.pruneRounds = pruner.rounds;
@@ -294,7 +295,7 @@ public final class Checker {
         cons = new Constraints(new Chains(h, rf, g, chainAnomalies));
         if (!chainAnomalies.isEmpty()) { lines.add("already: " + chainAnomalies.get(0).explanation()); return lines; }
         priority = serialGuess(sessionPred);
-        int[] cycle = new Pruner().prune(g, cons, live, sessionPred, priority, budget);
+        int[] cycle = new Pruner().prune(g, cons, live, sessionPred, priority, options.reachability(), budget);
         if (cycle != null) lines.add("already: " + certs().cycle(cycle).summary());
         else split(0, "", lines, budget);
         return lines;
@@ -315,7 +316,7 @@ public final class Checker {
             int activeCount = cons.activeCount;
             cons.addSide(g, c, b, -1);
             cons.deactivate(c);
-            int[] cycle = new Pruner().prune(g, cons, live, sessionPred, priority, budget);
+            int[] cycle = new Pruner().prune(g, cons, live, sessionPred, priority, options.reachability(), budget);
             if (cycle != null) lines.add(indent + text + ": " + certs().cycle(cycle).summary());
             else if (depth >= 2) lines.add(indent + text + ": (further cases omitted)");
             else {

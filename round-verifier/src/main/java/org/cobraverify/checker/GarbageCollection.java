@@ -87,7 +87,7 @@ public final class GarbageCollection {
         Reachability r;
         try {
             r = new Reachability(g, out, topo, c.sessionPredecessors(), facts);
-        } catch (Reachability.TooLarge e) {
+        } catch (ReachabilityEngine.TooLarge e) {
             return new GarbageCollection(none, noSup, e.getMessage(), 0);
         }
         int b = c.barrierVertex;

@@ -19,7 +19,7 @@ final class Pruner {
      * Runs pruning rounds. Returns null when a fixed point is reached with an acyclic known graph, or
      * the edge list of a cycle in the known graph.
      */
-    int[] prune(KnownGraph g, Constraints cons, boolean[] live, int[] sessionPred, long[] priority, Budget budget) {
+    int[] prune(KnownGraph g, Constraints cons, boolean[] live, int[] sessionPred, long[] priority, ReachabilityEngine engine, Budget budget) {
         while (true) {
             budget.check();
             KnownGraph.Csr out = g.outCsr();
@@ -27,10 +27,24 @@ final class Pruner {
             if (topo == null) return CycleFinder.findCycle(g, out, live);
             if (cons.activeCount == 0) return null;
             rounds++;
-            Reachability r;
+            // one batch of queries per round: for each side of each open constraint, does its target reach each source?
+            int[] rt = cons.chains.rt;
+            int[] first = new int[cons.size() * 2 + 1];
+            org.cobraverify.history.IntVec qs = new org.cobraverify.history.IntVec(), qd = new org.cobraverify.history.IntVec();
+            for (int c = 0; c < cons.size(); c++) {
+                for (int side = 0; side < 2; side++) {
+                    first[2 * c + side] = qs.size();
+                    if (!cons.active[c]) continue;
+                    boolean b = side == 1;
+                    int t = cons.target(c, b);
+                    for (int i = cons.sourcesStart(c, b); i < cons.sourcesEnd(c, b); i++) { qs.add(t); qd.add(rt[i]); }
+                }
+            }
+            first[2 * cons.size()] = qs.size();
+            boolean[] reach;
             try {
-                r = new Reachability(g, out, topo, sessionPred);
-            } catch (Reachability.TooLarge e) {
+                reach = engine.reaches(new ReachabilityEngine.Dag(g.n, out.start, out.target, topo, sessionPred), qs.toArray(), qd.toArray(), budget);
+            } catch (ReachabilityEngine.TooLarge e) {
                 // pruning only settles constraints early; without it the solver decides them all, exactly
                 skipped = e.getMessage() + "; pruning skipped, the solver decides every constraint";
                 return null;
@@ -38,12 +52,12 @@ final class Pruner {
             boolean changed = false;
             for (int c = 0; c < cons.size(); c++) {
                 if (!cons.active[c]) continue;
-                int blockA = blocked(cons, r, c, false);
-                int blockB = blocked(cons, r, c, true);
+                int blockA = blocked(cons, reach, first, c, false);
+                int blockB = blocked(cons, reach, first, c, true);
                 if (blockA < 0 && blockB < 0) continue;
                 boolean forceB = blockA >= 0;
                 int blocker = forceB ? blockA : blockB;
-                int d = g.derivation(c, cons.chains.rt[blocker], cons.target(c, !forceB));
+                int d = g.derivation(c, rt[blocker], cons.target(c, !forceB));
                 cons.addSide(g, c, forceB, d);
                 cons.deactivate(c);
                 forced++;
@@ -54,10 +68,9 @@ final class Pruner {
     }
 
     /** Index (into {@code chains.rt}) of an edge of the side whose target reaches its source, or -1. */
-    private static int blocked(Constraints cons, Reachability r, int c, boolean sideB) {
-        int t = cons.target(c, sideB);
-        int[] rt = cons.chains.rt;
-        for (int i = cons.sourcesStart(c, sideB); i < cons.sourcesEnd(c, sideB); i++) if (r.reaches(t, rt[i])) return i;
+    private static int blocked(Constraints cons, boolean[] reach, int[] first, int c, boolean sideB) {
+        int q = first[2 * c + (sideB ? 1 : 0)];
+        for (int i = cons.sourcesStart(c, sideB); i < cons.sourcesEnd(c, sideB); i++, q++) if (reach[q]) return i;
         return -1;
     }
 }

@@ -19,13 +19,25 @@ final class Reachability {
 
     /** As above, over the first {@code edges} edges of {@code g} only ({@code out} must be over the same edges). */
     Reachability(KnownGraph g, KnownGraph.Csr out, int[] topo, int[] sessionPred, int edges) {
-        int n = g.n;
+        this(g.n, out.start, out.target, g.csr(edges, true), topo, sessionPred);
+    }
+
+    /** Over a {@link ReachabilityEngine.Dag}. */
+    Reachability(ReachabilityEngine.Dag dag) {
+        this(dag.vertices(), dag.outStart(), dag.outTarget(), reverse(dag), dag.topo(), dag.sessionPred());
+    }
+
+    private static KnownGraph.Csr reverse(ReachabilityEngine.Dag dag) {
+        int[][] r = dag.reverse();
+        return new KnownGraph.Csr(r[0], null, r[1]);
+    }
+
+    private Reachability(int n, int[] outStart, int[] outTarget, KnownGraph.Csr in, int[] topo, int[] sessionPred) {
         chainOf = new int[n];
         pos = new int[n];
         Arrays.fill(chainOf, -1);
         // greedy chain cover in topological order: extend the chain whose tail is a direct predecessor,
         // trying the session predecessor first
-        KnownGraph.Csr in = g.csr(edges, true);
         int[] chainTail = new int[Math.max(1, topo.length)];
         int[] chainLen = new int[Math.max(1, topo.length)];
         int c = 0;
@@ -46,14 +58,15 @@ final class Reachability {
         }
         chains = Math.max(1, c);
         long cells = (long) n * chains;
-        if (cells > maxCells()) throw new TooLarge(n, chains);
+        if (cells > maxCells())
+            throw new ReachabilityEngine.TooLarge("a reachability index of " + n + " vertices x " + chains + " chains would not fit in memory");
         reach = new int[(int) cells];
         Arrays.fill(reach, INF);
         for (int i = topo.length - 1; i >= 0; i--) {
             int v = topo[i];
             int base = v * chains;
-            for (int p = out.start[v]; p < out.start[v + 1]; p++) {
-                int w = out.target[p];
+            for (int p = outStart[v]; p < outStart[v + 1]; p++) {
+                int w = outTarget[p];
                 int wb = w * chains;
                 for (int k = 0; k < chains; k++) {
                     int x = reach[wb + k];
@@ -61,13 +74,6 @@ final class Reachability {
                 }
             }
             reach[base + chainOf[v]] = pos[v];
-        }
-    }
-
-    /** The index would not fit: the graph is too wide (too many chains) for its size. */
-    static final class TooLarge extends RuntimeException {
-        TooLarge(int n, int chains) {
-            super("a reachability index of " + n + " vertices x " + chains + " chains would not fit in memory", null, false, false);
         }
     }
 

@@ -98,6 +98,7 @@ public final class JsonReport {
         g.writeNumberField("components", s.components);
         g.writeNumberField("conflicts", s.conflicts);
         g.writeStringField("solver", s.solver);
+        if (!s.reachability.isEmpty()) g.writeStringField("reachability", s.reachability);
         g.writeEndObject();
     }
 
