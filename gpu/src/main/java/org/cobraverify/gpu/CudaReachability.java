@@ -43,7 +43,7 @@ import org.cobraverify.solver.Budget;
  */
 public final class CudaReachability implements ReachabilityEngine, AutoCloseable {
     /** The largest bitset one pass keeps on the device. */
-    static final long MAX_BITSET_BYTES = 1L << 30;
+    static final long MAX_BITSET_BYTES = 256L << 20;
     private static final int THREADS = 256;
 
     /** No GPU path here, and why (no JCuda natives, no driver, no device). */
