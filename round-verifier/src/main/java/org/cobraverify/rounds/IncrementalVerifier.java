@@ -108,6 +108,13 @@ public final class IncrementalVerifier implements AutoCloseable {
 
     public int retainedCount() { return retained.size(); }
 
+    /** The sessions of the transactions kept (retained or waiting). */
+    public Set<String> sessionsHeld() {
+        Set<String> s = new HashSet<>();
+        for (Transaction t : byId.values()) s.add(t.getSession());
+        return s;
+    }
+
     public int pendingCount() { return pending.size(); }
 
     public long collectedCount() { return collectedTotal; }

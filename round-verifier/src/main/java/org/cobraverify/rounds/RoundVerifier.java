@@ -3,6 +3,8 @@ package org.cobraverify.rounds;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.HashMap;
 import java.util.Set;
 import org.cobraverify.checker.CheckOptions;
 import org.cobraverify.checker.Certificate;
@@ -72,12 +74,36 @@ public final class RoundVerifier implements AutoCloseable {
         return decide(List.of(c)).get(0);
     }
 
-    /** A round taken off the topic: its end marker, its number, and its transactions. */
-    public record Closed(RoundEnd end, long roundNo, List<Transaction> txns) {}
+    /** A round taken off the topic: its end marker, its number, its transactions, and the sessions retired as it ends. */
+    public record Closed(RoundEnd end, long roundNo, List<Transaction> txns, Set<String> retired) {}
+
+    /**
+     * Sessions retired so far, by the round that retired them: RoundEnds (v2) carry changes, applied here in
+     * order (revived, then retired). A session leaves this map once retired for {@code pendingRoundsLimit} rounds
+     * with none of its transactions held: the map does not grow with the sessions that ever existed. (A v1
+     * RoundEnd's full list replaces it.)
+     */
+    private final Map<String, Long> retiredSince = new HashMap<>();
 
     /** Ends the round {@code end} describes, without deciding it yet. */
     public Closed closeRound(RoundEnd end) {
-        Closed c = new Closed(end, rounds++, round);
+        long no = rounds++;
+        if (end != null) {
+            if (!end.getRetiredSessions().isEmpty()) { // a v1 producer: the full list
+                Set<String> all = new HashSet<>();
+                for (CharSequence x : end.getRetiredSessions()) all.add(x.toString());
+                retiredSince.keySet().retainAll(all);
+                for (String x : all) retiredSince.putIfAbsent(x, no);
+            }
+            for (CharSequence x : end.getRevivedNow()) retiredSince.remove(x.toString());
+            for (CharSequence x : end.getRetiredNow()) retiredSince.putIfAbsent(x.toString(), no);
+            if (retiredSince.size() > 0 && no % 16 == 0) {
+                Set<String> held = engine.sessionsHeld();
+                for (Transaction t : round) held.add(t.getSession());
+                retiredSince.entrySet().removeIf(e -> no - e.getValue() >= settings.pendingRoundsLimit() && !held.contains(e.getKey()));
+            }
+        }
+        Closed c = new Closed(end, no, round, Set.copyOf(retiredSince.keySet()));
         round = new ArrayList<>();
         roundIds.clear();
         return c;
@@ -120,11 +146,7 @@ public final class RoundVerifier implements AutoCloseable {
 
     private static long oldEpochMax(Closed c) { return c.end() == null ? -1 : c.end().getEpochAgree() - 2; }
 
-    private static Set<String> retired(Closed c) {
-        Set<String> s = new HashSet<>();
-        if (c.end() != null) for (CharSequence x : c.end().getRetiredSessions()) s.add(x.toString());
-        return s;
-    }
+    private static Set<String> retired(Closed c) { return c.retired(); }
 
     /** An earlier round of a batch whose last round was accepted. */
     private Verdict acceptedWith(Closed c, IncrementalVerifier.RoundResult last, long lastRound, long[] counts) {

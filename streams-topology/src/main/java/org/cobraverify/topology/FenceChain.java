@@ -29,7 +29,8 @@ import org.cobraverify.schemas.serde.WireFormat;
  * that reads an already chained write (a lost update of the fence key, which the verifier will report)
  * gets the epoch after the fence it read, without moving the head; fences that wait longer than the gap
  * timeout with none reading the head (the fence they read was lost or never finished) have the oldest
- * root of the waiting fences chained anyway, so a lost fence never stalls the pipeline.
+ * root of the waiting fences chained anyway, so a lost fence never stalls the pipeline. State is bounded:
+ * the head, the waiting fences, and the writes of the last {@link #KEEP_EPOCHS} epochs.
  */
 final class FenceChain implements Processor<String, byte[], String, byte[]> {
     static final String KEY = "fence-chain";
@@ -43,6 +44,15 @@ final class FenceChain implements Processor<String, byte[], String, byte[]> {
     private KeyValueStore<String, byte[]> pending;
     private KeyValueStore<String, Long> byWrite;
     private long pendingCount = -1; // -1: not counted yet in this instance; see pendingCount()
+    private int stampsSincePrune;
+
+    /**
+     * {@code fence-epochs-by-write} keeps the writes of the last {@code KEEP_EPOCHS} epochs (to recognise a
+     * duplicate or a fork off a recent write), pruned every {@code PRUNE_EVERY} fences: its size is bounded,
+     * not the history's. A fence that reads a write older than that waits like one whose predecessor is
+     * missing, and the gap timeout chains it (a store that old is broken anyway; the verifier says so).
+     */
+    static final int KEEP_EPOCHS = 4096, PRUNE_EVERY = 1024;
 
     FenceChain(WireFormat wire, TopologySettings settings) {
         this.wire = wire;
@@ -160,6 +170,17 @@ final class FenceChain implements Processor<String, byte[], String, byte[]> {
     private void stamp(Transaction f, long epoch, long timestamp) {
         f.setEpoch(epoch);
         byWrite.put(written(f), epoch);
+        if (++stampsSincePrune >= PRUNE_EVERY) {
+            stampsSincePrune = 0;
+            List<String> old = new ArrayList<>();
+            try (KeyValueIterator<String, Long> it = byWrite.all()) {
+                while (it.hasNext()) {
+                    KeyValue<String, Long> kv = it.next();
+                    if (kv.value < epoch - KEEP_EPOCHS) old.add(kv.key);
+                }
+            }
+            for (String k : old) byWrite.delete(k);
+        }
         ctx.forward(new Record<>(f.getSession(), wire.encode(f), timestamp), PipelineTopology.TO_FENCE_EPOCHS);
     }
 

@@ -32,7 +32,9 @@ import org.cobraverify.schemas.serde.WireFormat;
  * {@code epoch_agree} are closed. Invariants: only transactions of closed epochs are cut, whole epochs
  * at a time, in epoch order; a round is cut once at least {@code roundSize} such transactions wait, or,
  * after {@code idleCutMs} without input, with whatever closed epochs wait; every transaction is in
- * exactly one round.
+ * exactly one round. State does not grow with the sessions that ever existed: a retired session is announced
+ * in the next {@link RoundEnd} ({@code retiredNow}) and leaves the state; one that sends transactions again
+ * (with no state here, and no SessionStart) is announced as live ({@code revivedNow}), as is every session when it first appears.
  */
 final class RoundCutter implements Processor<String, byte[], String, byte[]> {
     static final String SESSIONS = "cutter-sessions", BUFFER = "cutter-buffer", META = "cutter-meta";
@@ -84,7 +86,8 @@ final class RoundCutter implements Processor<String, byte[], String, byte[]> {
             if (!sessionCache.containsKey(id)) {
                 // its transactions will have epochs at least the chain's head when it first fences: never below today's agreement
                 long agree = epochAgree();
-                putSession(id, new CutterSession(agree == Long.MAX_VALUE ? highestReached() : agree, now, false, false));
+                // revived: announced once as live, in case it is a retired session that starts again
+                putSession(id, new CutterSession(agree == Long.MAX_VALUE ? highestReached() : agree, now, false, false, true));
             }
         } else if (type.equals(SessionEnd.getClassSchema().getFullName())) {
             SessionEnd end = wire.decode(rec.value(), SessionEnd.class);
@@ -105,7 +108,7 @@ final class RoundCutter implements Processor<String, byte[], String, byte[]> {
             long epoch = Math.max(0, (Long) t.get("epoch"));
             String session = t.get("session").toString();
             CutterSession s = sessionCache.get(session);
-            if (s == null) s = new CutterSession(epoch, now, false, false);
+            if (s == null) s = new CutterSession(epoch, now, false, false, true); // no state: back after its retirement went out
             s.setReached(Math.max(s.getReached(), epoch));
             s.setLastSeen(now);
             s.setRetired(false);
@@ -165,11 +168,27 @@ final class RoundCutter implements Processor<String, byte[], String, byte[]> {
                 n++;
             }
         cut.clear();
-        List<String> retired = new ArrayList<>();
-        sessionCache.forEach((s, st) -> { if (st.getRetired()) retired.add(s); });
+        // retirements since the last RoundEnd go out once; then those sessions leave the state (a session that
+        // comes back starts afresh, and the verifier sees it live again by its transactions)
+        List<String> retired = new ArrayList<>(), revived = new ArrayList<>();
+        sessionCache.forEach((s, st) -> {
+            if (st.getRevived()) revived.add(s);
+            if (st.getRetired()) retired.add(s);
+        });
         retired.sort(null);
+        revived.sort(null);
+        for (String s : revived) {
+            CutterSession st = sessionCache.get(s);
+            if (st.getRetired()) continue; // leaves below
+            st.setRevived(false);
+            putSession(s, st);
+        }
+        for (String s : retired) {
+            sessionCache.remove(s);
+            sessions.delete(s);
+        }
         RoundEnd end = RoundEnd.newBuilder().setRound(round).setTxns(n).setFirstEpoch(firstEpoch).setLastEpoch(lastEpoch)
-                .setEpochAgree(agree == Long.MAX_VALUE ? -1 : agree).setRetiredSessions(retired).setReason(reason).setCutAt(now).build();
+                .setEpochAgree(agree == Long.MAX_VALUE ? -1 : agree).setRetiredNow(retired).setRevivedNow(revived).setReason(reason).setCutAt(now).build();
         ctx.forward(new Record<>(roundKey, wire.encode(end), now), PipelineTopology.TO_ROUNDS);
         m.setNextRound(round + 1);
     }

@@ -34,7 +34,8 @@ import org.cobraverify.schemas.serde.WireFormat;
  * the session's previous fence epoch). A session silent past the timeout, or one that ended, has its
  * buffer released with its last epoch, and a {@link SessionEnd} follows its transactions on
  * {@link Topics#TXNS}; a {@link SessionStart} precedes them, so the round cutter waits for a session from
- * its first operation on.
+ * its first operation on. A session ended (or silent) long enough leaves the state
+ * ({@link TopologySettings#forgetEndedMs}, {@link TopologySettings#forgetSilentMs}).
  */
 final class SessionAssembler implements Processor<String, byte[], String, byte[]> {
     static final String OPEN = "open-sessions", WAITING = "session-waiting";
@@ -335,12 +336,23 @@ final class SessionAssembler implements Processor<String, byte[], String, byte[]
     /** Punctuation: sessions silent past the timeout release what they hold and stop holding back epoch_agree. */
     private void retireSilent(long now) {
         List<KeyValue<String, OpenSession>> due = new ArrayList<>();
+        List<String> forget = new ArrayList<>();
         try (KeyValueIterator<String, OpenSession> it = open.all()) {
             while (it.hasNext()) {
                 KeyValue<String, OpenSession> kv = it.next();
                 OpenSession st = kv.value;
-                if (!st.getEnded() && !st.getRetired() && now - st.getLastActivity() >= settings.sessionTimeoutMs()) due.add(kv);
+                long silent = now - st.getLastActivity();
+                if (!st.getEnded() && !st.getRetired() && silent >= settings.sessionTimeoutMs()) due.add(kv);
+                else if (st.getOpen() == null && st.getWaiting() == 0
+                        && ((st.getEnded() && silent >= settings.forgetEndedMs()) || (st.getRetired() && silent >= settings.forgetSilentMs())))
+                    forget.add(kv.key);
             }
+        }
+        // the state holds the sessions of the last while, not every session that ever was
+        for (String s : forget) {
+            open.delete(s);
+            cache.remove(s);
+            waitingCache.remove(s);
         }
         for (KeyValue<String, OpenSession> kv : due) {
             OpenSession st = kv.value;

@@ -20,6 +20,18 @@ public record TopologySettings(String fenceKey, int roundSize, long sessionTimeo
         if (punctuateMs < 1) throw new IllegalArgumentException("punctuation interval must be positive");
     }
 
+    /**
+     * An ended session leaves the assembler's state this long after its last operation (until then, a late
+     * operation of it is dead-lettered as "after the session ended"; after, it would start a new session).
+     */
+    public long forgetEndedMs() { return Math.max(10 * sessionTimeoutMs, 300_000); }
+
+    /**
+     * A retired (silent) session leaves the assembler's state after this much silence: a client silent for
+     * longer that comes back starts afresh, its first operations waiting as a gap (up to {@code maxEarlyOps}).
+     */
+    public long forgetSilentMs() { return Math.max(100 * sessionTimeoutMs, 86_400_000L); }
+
     public static TopologySettings defaults() {
         return new TopologySettings("EPOCH", 5000, 30_000, 2_000, 10_000, 500, 10_000, 10_000);
     }

@@ -292,12 +292,27 @@ class PipelineTopologyTest {
         assertEquals(0, find(t, tb).getEpoch(), "b's waiting transaction is released with its last epoch");
         List<Round> rs = roundsOut();
         assertFalse(rs.isEmpty(), "with b retired, a's closed epochs are cut");
-        assertEquals(List.of("b"), rs.get(0).end().getRetiredSessions());
+        assertEquals(List.of("b"), rs.get(0).end().getRetiredNow(), "announced once");
+        assertTrue(rs.get(0).end().getRetiredSessions().isEmpty(), "v2: no full list");
+        for (int i = 1; i < rs.size(); i++) assertTrue(rs.get(i).end().getRetiredNow().isEmpty(), "only what changed");
         assertTrue(rs.stream().flatMap(r -> r.txns().stream()).anyMatch(x -> x.getId().equals(tb)));
-        // b speaks again: it is live again
+        assertNull(driver.getKeyValueStore(RoundCutter.SESSIONS).get("b"), "a retired session leaves the cutter's state once announced");
+        // b speaks again: it is live again, and the next RoundEnd says so
         b.fence("f5", "f6");
         b.send();
         assertTrue(txnsOut().stream().anyMatch(x -> x.getEpoch() == 6));
+        prev = "f6";
+        for (int i = 7; i <= 9; i++) {
+            a.txn("w x " + i);
+            a.fence(prev, "f" + i);
+            prev = "f" + i;
+        }
+        a.send();
+        b.txn("w z 2");
+        b.fence(prev, "f10");
+        b.send();
+        List<Round> later = roundsOut();
+        assertTrue(later.stream().anyMatch(r -> r.end().getRevivedNow().contains("b")), "revived: " + later.stream().map(r -> r.end().getRevivedNow()).toList());
         assertTrue(deadOut().isEmpty());
     }
 
@@ -348,5 +363,58 @@ class PipelineTopologyTest {
         SessionEnd end = WIRE.decode(out.get(2).value(), SessionEnd.class);
         assertEquals("closed", end.getReason());
         assertEquals(1, end.getTxns());
+    }
+
+    @Test
+    void theFenceChainRemembersOnlyRecentEpochs() throws Exception {
+        start(TopologySettings.defaults().withRoundSize(100_000).withIdleCutMs(600_000));
+        Client a = new Client("a");
+        String prev = null;
+        int fences = FenceChain.KEEP_EPOCHS + 2 * FenceChain.PRUNE_EVERY + 10;
+        for (int i = 1; i <= fences; i++) {
+            a.fence(prev, "f" + i);
+            prev = "f" + i;
+            if (i % 500 == 0) a.send();
+        }
+        a.send();
+        long kept = 0;
+        try (var it = driver.<String, Long>getKeyValueStore(FenceChain.BY_WRITE).all()) {
+            while (it.hasNext()) { it.next(); kept++; }
+        }
+        assertTrue(kept <= FenceChain.KEEP_EPOCHS + FenceChain.PRUNE_EVERY, "kept " + kept + " of " + fences);
+        assertTrue(kept >= FenceChain.KEEP_EPOCHS, "recent epochs stay: " + kept);
+        List<Transaction> out = txnsOut();
+        java.util.Map<String, Long> byId = out.stream().collect(java.util.stream.Collectors.groupingBy(Transaction::getId, java.util.stream.Collectors.counting()));
+        assertEquals(fences, (long) out.stream().filter(x -> x.getFence() && x.getEpoch() > 0).count(),
+                byId.entrySet().stream().filter(e -> e.getValue() > 1).map(java.util.Map.Entry::getKey).limit(10).toList() + " " + out.size());
+        // a fork off a recent write is still recognised: it gets the epoch after the write it read
+        Client b = new Client("b");
+        String fork = b.fence("f" + (fences - 5), "fork");
+        b.send();
+        assertEquals(fences - 4, find(txnsOut(), fork).getEpoch());
+    }
+
+    @Test
+    void endedAndLongSilentSessionsLeaveTheAssemblersState() throws Exception {
+        TopologySettings st = TopologySettings.defaults().withRoundSize(1000).withSessionTimeoutMs(1_000);
+        start(st);
+        Client a = new Client("a"), b = new Client("b");
+        a.fence(null, "f1");
+        a.txn("w x 1");
+        a.end();
+        a.send();
+        b.fence("f1", "f2");
+        b.txn("w y 1");
+        b.send();
+        var open = driver.<String, org.cobraverify.schemas.OpenSession>getKeyValueStore(SessionAssembler.OPEN);
+        driver.advanceWallClockTime(java.time.Duration.ofSeconds(2));
+        assertNotNull(open.get("a"), "an ended session stays a while: its late operations are dead-lettered");
+        assertNotNull(open.get("b"), "b is retired, not forgotten");
+        driver.advanceWallClockTime(java.time.Duration.ofMillis(st.forgetEndedMs()));
+        assertNull(open.get("a"), "then it leaves");
+        assertNotNull(open.get("b"), "a silent session stays longer");
+        driver.advanceWallClockTime(java.time.Duration.ofMillis(st.forgetSilentMs()));
+        assertNull(open.get("b"));
+        assertTrue(deadOut().isEmpty());
     }
 }
