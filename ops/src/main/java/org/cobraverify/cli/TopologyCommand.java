@@ -44,9 +44,17 @@ public final class TopologyCommand implements Callable<Integer> {
     @Option(names = "--fence-key", description = "The key fence transactions read and write (default: ${DEFAULT-VALUE}).")
     String fenceKey = "EPOCH";
 
+    @Option(names = "--retention-hours", paramLabel = "H", description = {"How long the history topics (operations to rounds) keep records:",
+            "the replay horizon (default: ${DEFAULT-VALUE}, a week). Set on creation, and on existing topics."})
+    int retentionHours = TopicSetup.DEFAULT_RETENTION_HOURS;
+
     @Override
     public Integer call() throws Exception {
-        var created = TopicSetup.ensure(bootstrap, partitions, replication);
+        if (retentionHours < 1) {
+            System.err.println("cobra topology: --retention-hours takes at least 1");
+            return 2;
+        }
+        var created = TopicSetup.ensure(bootstrap, partitions, replication, retentionHours);
         if (!created.isEmpty()) System.err.println("cobra topology: created topics " + created);
         WireFormat wire = new WireFormat(KafkaSchemaCatalog.attach(new SchemaCatalog(), bootstrap));
         KafkaSchemaCatalog.publish(bootstrap, wire.catalog());

@@ -15,18 +15,32 @@ import org.cobraverify.topology.Topics;
 /**
  * Creates the pipeline's topics where they are missing (DESIGN §3): the session-keyed ones with
  * {@code partitions} partitions, the ordered ones with one, the catalog and frontiers compacted.
- * Existing topics are left alone, but a session-keyed pair with different partition counts is refused,
+ * Existing topics keep their partitions, but a session-keyed pair with different partition counts is refused,
  * because one task must see a session's operations and its fence epochs.
+ *
+ * <p>Retention: the history topics (operations, fences, fence epochs, transactions, rounds) keep
+ * {@code retentionHours} hours, set on creation and re-set on existing topics (it is the replay horizon: a
+ * window older than that cannot be re-verified); verdicts and dead letters keep the broker's default.
  */
 public final class TopicSetup {
     private TopicSetup() {}
 
-    public static List<NewTopic> topics(int partitions, short replication) {
+    /** The default replay horizon: a week, Kafka's own default retention. */
+    public static final int DEFAULT_RETENTION_HOURS = 168;
+
+    /** The topics that hold the history, whose retention is the replay horizon. */
+    public static final List<String> HISTORY = List.of(Topics.OPS, Topics.FENCES, Topics.FENCE_EPOCHS, Topics.TXNS, Topics.ROUNDS);
+
+    public static List<NewTopic> topics(int partitions, short replication) { return topics(partitions, replication, DEFAULT_RETENTION_HOURS); }
+
+    public static List<NewTopic> topics(int partitions, short replication, int retentionHours) {
+        if (retentionHours < 1) throw new IllegalArgumentException("retention must be at least one hour, not " + retentionHours);
         List<NewTopic> l = new ArrayList<>();
-        l.add(new NewTopic(Topics.OPS, partitions, replication));
-        l.add(new NewTopic(Topics.FENCE_EPOCHS, partitions, replication));
-        for (String t : List.of(Topics.FENCES, Topics.TXNS, Topics.ROUNDS, Topics.VERDICTS, Topics.DEAD_LETTERS))
-            l.add(new NewTopic(t, 1, replication));
+        Map<String, String> retained = Map.of(TopicConfig.RETENTION_MS_CONFIG, Long.toString(retentionHours * 3_600_000L));
+        l.add(new NewTopic(Topics.OPS, partitions, replication).configs(retained));
+        l.add(new NewTopic(Topics.FENCE_EPOCHS, partitions, replication).configs(retained));
+        for (String t : List.of(Topics.FENCES, Topics.TXNS, Topics.ROUNDS)) l.add(new NewTopic(t, 1, replication).configs(retained));
+        for (String t : List.of(Topics.VERDICTS, Topics.DEAD_LETTERS)) l.add(new NewTopic(t, 1, replication));
         Map<String, String> compacted = Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT);
         l.add(new NewTopic(Topics.SCHEMAS, 1, replication).configs(compacted));
         l.add(new NewTopic(Topics.GC_FRONTIERS, 1, replication).configs(compacted));
@@ -50,14 +64,27 @@ public final class TopicSetup {
         }
     }
 
-    /** Creates what is missing; returns the names created. */
+    /** Creates what is missing, with the default retention; returns the names created. */
     public static List<String> ensure(String bootstrap, int partitions, short replication) {
+        return ensure(bootstrap, partitions, replication, DEFAULT_RETENTION_HOURS);
+    }
+
+    /** Creates what is missing and sets the history topics' retention; returns the names created. */
+    public static List<String> ensure(String bootstrap, int partitions, short replication, int retentionHours) {
         Properties p = new Properties();
         p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         try (Admin admin = Admin.create(p)) {
             Set<String> existing = admin.listTopics().names().get();
-            List<NewTopic> missing = topics(partitions, replication).stream().filter(t -> !existing.contains(t.name())).toList();
+            List<NewTopic> missing = topics(partitions, replication, retentionHours).stream().filter(t -> !existing.contains(t.name())).toList();
             if (!missing.isEmpty()) admin.createTopics(missing).all().get();
+            Map<org.apache.kafka.common.config.ConfigResource, java.util.Collection<org.apache.kafka.clients.admin.AlterConfigOp>> alter = new java.util.HashMap<>();
+            for (String t : HISTORY) {
+                if (!existing.contains(t)) continue;
+                alter.put(new org.apache.kafka.common.config.ConfigResource(org.apache.kafka.common.config.ConfigResource.Type.TOPIC, t),
+                        List.of(new org.apache.kafka.clients.admin.AlterConfigOp(new org.apache.kafka.clients.admin.ConfigEntry(
+                                TopicConfig.RETENTION_MS_CONFIG, Long.toString(retentionHours * 3_600_000L)), org.apache.kafka.clients.admin.AlterConfigOp.OpType.SET)));
+            }
+            if (!alter.isEmpty()) admin.incrementalAlterConfigs(alter).all().get();
             var d = describeWhenKnown(admin);
             int a = d.get(Topics.OPS).partitions().size(), b = d.get(Topics.FENCE_EPOCHS).partitions().size();
             if (a != b) throw new IllegalStateException(Topics.OPS + " has " + a + " partitions but " + Topics.FENCE_EPOCHS + " has " + b
