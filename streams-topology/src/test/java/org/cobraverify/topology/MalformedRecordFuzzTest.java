@@ -58,7 +58,8 @@ class MalformedRecordFuzzTest {
 
     @Property(tries = 60)
     void everyUndecodableRecordIsDeadLetteredAndNothingStops(@ForAll("breaks") List<Break> breaks) throws Exception {
-        Properties p = PipelineTopology.config("fuzz", "unused:9092", Files.createTempDirectory("fuzz").toString());
+        java.nio.file.Path state = Files.createTempDirectory("fuzz");
+        Properties p = PipelineTopology.config("fuzz", "unused:9092", state.toString());
         try (TopologyTestDriver driver = new TopologyTestDriver(PipelineTopology.build(TopologySettings.defaults(), WIRE), p, Instant.ofEpochMilli(1_000_000))) {
             TestInputTopic<String, byte[]> ops = driver.createInputTopic(Topics.OPS, new StringSerializer(), new ByteArraySerializer());
             TestOutputTopic<String, byte[]> dead = driver.createOutputTopic(Topics.DEAD_LETTERS, new StringDeserializer(), new ByteArrayDeserializer());
@@ -98,6 +99,10 @@ class MalformedRecordFuzzTest {
             }
             List<String> out = txns.readValuesToList().stream().map(WIRE::typeOf).toList();
             assertEquals(1, out.stream().filter(t -> t.endsWith(".Transaction")).count(), out + " " + letters.stream().map(DeadLetter::getReason).toList());
+        } finally {
+            try (var w = Files.walk(state)) {
+                w.sorted(java.util.Comparator.reverseOrder()).forEach(x -> x.toFile().delete());
+            }
         }
     }
 }

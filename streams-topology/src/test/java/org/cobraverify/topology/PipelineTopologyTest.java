@@ -36,7 +36,8 @@ class PipelineTopologyTest {
     TestOutputTopic<String, byte[]> txns, rounds, dead;
 
     void start(TopologySettings settings) throws Exception {
-        Properties p = PipelineTopology.config("topology-test", "unused:9092", Files.createTempDirectory("tt").toString());
+        stateDir = Files.createTempDirectory("tt");
+        Properties p = PipelineTopology.config("topology-test", "unused:9092", stateDir.toString());
         driver = new TopologyTestDriver(PipelineTopology.build(settings, WIRE), p, Instant.ofEpochMilli(1_000_000));
         ops = driver.createInputTopic(Topics.OPS, new StringSerializer(), new ByteArraySerializer());
         txns = driver.createOutputTopic(Topics.TXNS, new StringDeserializer(), new ByteArrayDeserializer());
@@ -46,8 +47,15 @@ class PipelineTopologyTest {
 
     static TopologySettings small() { return TopologySettings.defaults().withRoundSize(1000).withIdleCutMs(60_000); }
 
+    java.nio.file.Path stateDir;
+
     @AfterEach
-    void close() { if (driver != null) driver.close(); }
+    void close() throws Exception {
+        if (driver != null) driver.close();
+        if (stateDir != null) try (var w = Files.walk(stateDir)) {
+            w.sorted(java.util.Comparator.reverseOrder()).forEach(x -> x.toFile().delete());
+        }
+    }
 
     /** Builds a session's operations with consecutive seqs; {@link #send} or {@link #take} them. */
     final class Client {

@@ -47,8 +47,11 @@ class PipelineTest {
     }
 
     @AfterEach
-    void stop() {
+    void stop() throws Exception {
         if (kafka != null) kafka.close();
+        if (dir != null) try (var w = Files.walk(dir)) {
+            w.sorted(java.util.Comparator.reverseOrder()).forEach(x -> x.toFile().delete());
+        }
     }
 
     Pipeline start(int roundSize) {
