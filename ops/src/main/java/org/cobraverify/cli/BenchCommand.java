@@ -82,10 +82,21 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--gpu", paramLabel = "MODE", description = GpuOption.DESCRIPTION)
     String gpu = "auto";
 
+    @Option(names = "--pipeline", description = {"Benchmark the whole pipeline (cobra demo) at each of --rates: per offered rate, the workload's",
+            "and the verdicts' throughput, verdict lag p50/p99/max, and the last verdict's delay after the workload."})
+    boolean pipeline;
+
+    @Option(names = "--rates", split = ",", paramLabel = "TXN/S", description = "With --pipeline: offered rates, 0 for full speed (default: 1000,2500,5000,0).")
+    List<Double> rates = List.of(1000.0, 2500.0, 5000.0, 0.0);
+
+    @Option(names = "--pipeline-txns", description = "With --pipeline: transactions per run (default: ${DEFAULT-VALUE}).")
+    long pipelineTxns = 60_000;
+
     private org.cobraverify.checker.ReachabilityEngine reachability;
 
     @Override
     public Integer call() throws Exception {
+        if (pipeline) return new PipelineSweep(System.out).run(rates, pipelineTxns, "blindw-rm", 8, 5000);
         reachability = GpuOption.resolve(gpu, "bench", System.err);
         if (reachability == null) return 2;
         if (rounds) return new RoundsBench(System.out, reachability).run(roundWorkloads, histories, txns, roundSizes, 24, timeout);

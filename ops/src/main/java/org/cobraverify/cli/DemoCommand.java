@@ -142,6 +142,24 @@ public final class DemoCommand implements Callable<Integer> {
         return last.getCheckedTxns() + last.getPendingTxns();
     }
 
+    /**
+     * What one run showed: transactions recorded, verdict counts, the workload's own speed, how long after it
+     * ended the last verdict came, the end-to-end rate, and the verdict lags (a round's last commit to its
+     * verdict, seconds, sorted).
+     */
+    record Result(long recorded, int rounds, int accepts, int rejects, int unknowns, double workloadSeconds, double lastVerdictAfterEnd,
+                  double endToEndPerSecond, List<Double> lags, boolean complete) {
+        double workloadPerSecond() { return recorded / workloadSeconds; }
+
+        double lagQuantile(double q) { return lags.isEmpty() ? Double.NaN : lags.get(Math.min(lags.size() - 1, (int) Math.floor(q * lags.size()))); }
+    }
+
+    /** The result of the last {@link #call}, for {@code cobra bench --pipeline}. */
+    Result result;
+
+    /** False: compute the result without printing the summary (a sweep prints its own table). */
+    boolean printSummary = true;
+
     private int summary(List<Verdict> vs, long recorded, long wl0, long wl1, long done) {
         Verdict reject = vs.stream().filter(v -> v.getOutcome() == Outcome.REJECT).findFirst().orElse(null);
         int accepts = 0, rejects = 0, unknowns = 0;
@@ -157,6 +175,9 @@ public final class DemoCommand implements Callable<Integer> {
         lags.sort(null);
         long covered = covered(vs);
         double total = (done - wl0) / 1e9;
+        result = new Result(recorded, vs.size(), accepts, rejects, unknowns, (wl1 - wl0) / 1e9, (done - wl1) / 1e9, covered / total, List.copyOf(lags),
+                covered >= recorded);
+        if (!printSummary) return reject != null ? 1 : covered < recorded || unknowns > 0 ? 3 : 0;
         System.out.printf("cobra demo: %d transactions, %d rounds: %d accepted, %d rejected, %d unknown%n", recorded, vs.size(), accepts, rejects, unknowns);
         System.out.printf("  workload %.1f s (%.0f txn/s); last verdict %.1f s after the workload ended; end to end %.0f txn/s%n",
                 (wl1 - wl0) / 1e9, recorded / ((wl1 - wl0) / 1e9), (done - wl1) / 1e9, covered / total);
