@@ -89,8 +89,8 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--rates", split = ",", paramLabel = "TXN/S", description = "With --pipeline: offered rates, 0 for full speed (default: 1000,2500,5000,0).")
     List<Double> rates = List.of(1000.0, 2500.0, 5000.0, 0.0);
 
-    @Option(names = "--pipeline-txns", description = "With --pipeline: transactions per run (default: ${DEFAULT-VALUE}).")
-    long pipelineTxns = 60_000;
+    @Option(names = "--pipeline-txns", description = "With --pipeline: transactions per run (default: ${DEFAULT-VALUE}: a short run hides a backlog that builds up).")
+    long pipelineTxns = 300_000;
 
     private org.cobraverify.checker.ReachabilityEngine reachability;
 
