@@ -136,24 +136,13 @@ public final class IncrementalVerifier implements AutoCloseable {
                 waiting.add(t);
                 for (TxnOp o : t.getOps()) if (o.getWrite()) writes.putIfAbsent(o.getKey() + '\0' + o.getValue(), t);
             }
-            boolean changed = true;
-            while (changed && !waiting.isEmpty()) {
-                changed = false;
-                List<Transaction> still = new ArrayList<>();
-                for (Transaction t : waiting) {
-                    boolean ok = true;
-                    for (TxnOp o : t.getOps()) {
-                        if (o.getWrite() || o.getValue() == null) continue;
-                        String id = o.getKey() + '\0' + o.getValue();
-                        Transaction w = writerOf.get(id);
-                        if (w == null) w = writes.get(id);
-                        if (w == null) { ok = collected.get(o.getKey(), o.getValue()) != null || isStale(t, o); if (!ok) break; continue; }
-                        if (w != t && !retainedIds.contains(w.getId()) && !admittedIds.contains(w.getId())) { ok = false; break; }
-                    }
-                    if (ok) { admittedIds.add(t.getId()); checked++; changed = true; } else still.add(t);
-                }
-                waiting = still;
-            }
+            List<Transaction> now = admissible(waiting, id -> { Transaction w = writerOf.get(id); return w != null ? w : writes.get(id); },
+                    (t, o) -> collected.get(o.getKey(), o.getValue()) != null || isStale(t, o), admittedIds);
+            Set<String> nowIds = new HashSet<>();
+            for (Transaction t : now) nowIds.add(t.getId());
+            admittedIds.addAll(nowIds);
+            checked += now.size();
+            if (!now.isEmpty()) waiting.removeIf(t -> nowIds.contains(t.getId()));
             out[i] = new long[] {checked, waiting.size()};
         }
         return out;
@@ -392,26 +381,40 @@ public final class IncrementalVerifier implements AutoCloseable {
      * verifier far behind, deciding 200k transactions at once, spent minutes there).
      */
     private List<Transaction> admit() {
-        List<Transaction> admitted = new ArrayList<>();
-        if (pending.isEmpty()) return admitted;
-        Set<String> pendingIds = new HashSet<>(pending.size() * 2);
-        for (Transaction t : pending) pendingIds.add(t.getId());
+        if (pending.isEmpty()) return new ArrayList<>();
+        List<Transaction> admitted = admissible(pending, id -> writerOf.get(id), this::isStale, Set.of());
+        Set<String> admittedIds = new HashSet<>();
+        for (Transaction t : admitted) { admittedIds.add(t.getId()); pendingSince.remove(t.getId()); }
+        if (!admitted.isEmpty()) pending.removeIf(t -> admittedIds.contains(t.getId()));
+        return admitted;
+    }
+
+    /**
+     * Of {@code candidates}, those whose reads all resolve, to a fixed point, in time linear in their reads: a
+     * read resolves to a retained writer, an admitted one, itself, or a candidate admitted first; a read with no
+     * writer resolves only if {@code writerless} says so (a stale read, judged after the check). A worklist: each
+     * candidate counts the candidates it waits for and is admitted when the last of them is.
+     */
+    private List<Transaction> admissible(List<Transaction> candidates, java.util.function.Function<String, Transaction> writerOfRead,
+                                         java.util.function.BiPredicate<Transaction, TxnOp> writerless, Set<String> admittedBefore) {
+        Set<String> candidateIds = new HashSet<>(candidates.size() * 2);
+        for (Transaction t : candidates) candidateIds.add(t.getId());
         Map<String, List<Transaction>> readersWaitingOn = new HashMap<>();
         Map<String, int[]> blockers = new HashMap<>();
         java.util.ArrayDeque<Transaction> ready = new java.util.ArrayDeque<>();
-        for (Transaction t : pending) {
+        for (Transaction t : candidates) {
             Set<String> waitsOn = new HashSet<>();
             boolean unresolved = false;
             for (TxnOp o : t.getOps()) {
                 if (o.getWrite() || o.getValue() == null) continue;
-                Transaction w = writerOf.get(o.getKey() + '\0' + o.getValue());
+                Transaction w = writerOfRead.apply(o.getKey() + '\0' + o.getValue());
                 if (w == null) {
-                    if (isStale(t, o)) continue; // a read of a collected write: judged after the check
+                    if (writerless.test(t, o)) continue;
                     unresolved = true;
                     break;
                 }
-                if (w == t || retainedIds.contains(w.getId())) continue;
-                if (pendingIds.contains(w.getId())) waitsOn.add(w.getId());
+                if (w == t || retainedIds.contains(w.getId()) || admittedBefore.contains(w.getId())) continue;
+                if (candidateIds.contains(w.getId())) waitsOn.add(w.getId());
                 else { unresolved = true; break; }
             }
             if (unresolved) continue;
@@ -419,16 +422,13 @@ public final class IncrementalVerifier implements AutoCloseable {
             blockers.put(t.getId(), new int[] {waitsOn.size()});
             for (String w : waitsOn) readersWaitingOn.computeIfAbsent(w, x -> new ArrayList<>()).add(t);
         }
-        Set<String> admittedIds = new HashSet<>();
+        List<Transaction> admitted = new ArrayList<>();
         while (!ready.isEmpty()) {
             Transaction t = ready.poll();
             admitted.add(t);
-            admittedIds.add(t.getId());
-            pendingSince.remove(t.getId());
             for (Transaction r : readersWaitingOn.getOrDefault(t.getId(), List.of()))
                 if (--blockers.get(r.getId())[0] == 0) ready.add(r);
         }
-        if (!admitted.isEmpty()) pending.removeIf(t -> admittedIds.contains(t.getId()));
         return admitted;
     }
 
