@@ -140,6 +140,7 @@ class VerifyCommandTest {
         Run s = cobra("verify", "--rounds", "20", stale.toString());
         assertEquals(1, s.exit(), s.out() + s.err());
         assertTrue(s.out().contains("stale read") && s.out().contains("late") && s.out().contains("t4"), s.out());
+        assertTrue(s.out().contains("late  session A  committed  line " + lines.size()), "the file's line numbers, in rounds mode too: " + s.out());
         assertEquals(1, cobra("verify", stale.toString()).exit(), "one-shot agrees");
         assertEquals(2, cobra("verify", "--rounds", "-3", ok.toString()).exit());
     }

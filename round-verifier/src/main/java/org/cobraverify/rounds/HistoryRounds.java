@@ -80,12 +80,35 @@ public final class HistoryRounds {
             Set<String> ended = new HashSet<>();
             for (int s = 0; s < h.sessionCount(); s++) if (lastPos[s] < cut) ended.add(String.valueOf(h.sessionName(s)));
             IncrementalVerifier.RoundResult res = v.endRound(oldEpochMax, ended::contains, last);
+            if (res.certificate() != null) res = withLines(res, h);
             results.add(res);
             if (progress != null) progress.round(res);
             start = end;
             if (res.outcome() == org.cobraverify.checker.Verdict.Outcome.REJECT) break; // every later round contains the violation
         }
         return new Run(results, ep.fenceCount());
+    }
+
+    /**
+     * The round's certificate with each transaction's line in the file: the rounds see transactions as the
+     * pipeline delivers them, which carry no line, but a person reading a file's certificate wants to find them.
+     */
+    static IncrementalVerifier.RoundResult withLines(IncrementalVerifier.RoundResult r, History h) {
+        org.cobraverify.checker.Certificate c = r.certificate();
+        Set<String> ids = new HashSet<>();
+        for (org.cobraverify.checker.Certificate.Txn t : c.transactions()) if (t.line() < 0) ids.add(t.id());
+        if (ids.isEmpty()) return r;
+        java.util.Map<String, Integer> line = new java.util.HashMap<>();
+        for (int t = 0; t < h.size(); t++) if (h.line(t) >= 0 && ids.contains(h.name(t))) line.putIfAbsent(h.name(t), h.line(t));
+        if (line.isEmpty()) return r;
+        List<org.cobraverify.checker.Certificate.Txn> txns = new ArrayList<>();
+        for (org.cobraverify.checker.Certificate.Txn t : c.transactions())
+            txns.add(t.line() >= 0 || !line.containsKey(t.id()) ? t : new org.cobraverify.checker.Certificate.Txn(t.id(), t.session(), t.status(), t.ops(), line.get(t.id())));
+        org.cobraverify.checker.Certificate lined = new org.cobraverify.checker.Certificate(c.kind(), c.summary(), c.cycle(), txns, c.subHistory(), c.cases(),
+                c.alsoFound(), c.reduction());
+        return new IncrementalVerifier.RoundResult(r.round(), r.outcome(), r.reason(), lined, r.verdict(), r.stats(), r.roundTxns(), r.checkedTxns(),
+                r.pendingTxns(), r.historySize(), r.retained(), r.collectedNow(), r.collectedTotal(), r.buildNanos(), r.checkNanos(), r.gcNanos(),
+                r.gcNote(), r.superseded(), r.old());
     }
 
     /** Transaction {@code t} of {@code h} as the pipeline would deliver it, with its epoch. */
