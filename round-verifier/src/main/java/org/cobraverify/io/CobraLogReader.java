@@ -71,8 +71,12 @@ public final class CobraLogReader {
         if (files.isEmpty()) throw new MalformedHistoryException(dir.toString(), "", "no T<n>.log files in this directory");
         files.sort((a, b) -> Long.compare(clientNo(a), clientNo(b)));
         List<SessionLog> logs;
+        long bytes = 0;
+        for (Path f : files) bytes += Files.size(f);
         try {
-            logs = files.parallelStream().map(f -> {
+            // small logs: one thread (starting the common pool costs more than it saves below a few MB)
+            Stream<Path> each = bytes < (4 << 20) ? files.stream() : files.parallelStream();
+            logs = each.map(f -> {
                 try {
                     return parse(f, timestamps);
                 } catch (IOException e) {
