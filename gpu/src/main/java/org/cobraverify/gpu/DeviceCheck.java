@@ -3,7 +3,6 @@ package org.cobraverify.gpu;
 import java.util.Random;
 import org.cobraverify.checker.ChainCoverReachability;
 import org.cobraverify.checker.ReachabilityEngine;
-import org.cobraverify.history.IntVec;
 import org.cobraverify.solver.Budget;
 
 /**
@@ -30,7 +29,7 @@ public final class DeviceCheck {
         try (gpu) {
             for (int n : sizes) {
                 Random rnd = new Random(n);
-                ReachabilityEngine.Dag d = dag(rnd, n, 24, 1.5);
+                ReachabilityEngine.Dag d = org.cobraverify.synth.RandomDags.of(rnd, n, 24, 1.5, 2000); // cross edges from the last 2,000: local, as in histories
                 int sources = Math.min(n, 4096), q = 4 * n;
                 int[] pool = new int[sources];
                 for (int i = 0; i < sources; i++) pool[i] = rnd.nextInt(n);
@@ -51,29 +50,5 @@ public final class DeviceCheck {
             System.out.println("FAILED: the GPU and the CPU disagree");
             System.exit(1);
         }
-    }
-
-    /** {@code sessions} chains in a random interleaving plus forward cross edges (as the contract tests make). */
-    static ReachabilityEngine.Dag dag(Random rnd, int n, int sessions, double crossPerVertex) {
-        int[] perm = new int[n];
-        for (int i = 0; i < n; i++) perm[i] = i;
-        for (int i = n - 1; i > 0; i--) { int j = rnd.nextInt(i + 1); int t = perm[i]; perm[i] = perm[j]; perm[j] = t; }
-        IntVec src = new IntVec(), dst = new IntVec();
-        int[] last = new int[sessions], pred = new int[n];
-        java.util.Arrays.fill(last, -1);
-        java.util.Arrays.fill(pred, -1);
-        for (int i = 0; i < n; i++) {
-            int v = perm[i], s = rnd.nextInt(sessions);
-            if (last[s] >= 0) { src.add(last[s]); dst.add(v); pred[v] = last[s]; }
-            last[s] = v;
-            int cross = (int) crossPerVertex + (rnd.nextDouble() < crossPerVertex - (int) crossPerVertex ? 1 : 0);
-            for (int k = 0; k < cross && i > 0; k++) { src.add(perm[Math.max(0, i - 1 - rnd.nextInt(Math.min(i, 2000)))]); dst.add(v); }
-        }
-        int[] start = new int[n + 1];
-        for (int e = 0; e < src.size(); e++) start[src.get(e) + 1]++;
-        for (int v = 0; v < n; v++) start[v + 1] += start[v];
-        int[] fill = java.util.Arrays.copyOf(start, n), target = new int[src.size()];
-        for (int e = 0; e < src.size(); e++) target[fill[src.get(e)]++] = dst.get(e);
-        return new ReachabilityEngine.Dag(n, start, target, perm, pred);
     }
 }

@@ -72,9 +72,7 @@ public final class FuzzCommand implements Callable<Integer> {
                 System.out.printf("%-12s %7d %8d %6d %6d %6d %6d %9d %8d%n", f.cliName(), samples.size(), count, exits[0], exits[1], exits[2], exits[3], mine, max);
             }
         } finally {
-            try (var w = Files.walk(scratch)) {
-                w.sorted(java.util.Comparator.reverseOrder()).forEach(x -> x.toFile().delete());
-            }
+            RecordCommand.deleteTree(scratch);
         }
         for (String p : problems) System.out.println("  " + p);
         return bad == 0 ? 0 : 1;

@@ -63,7 +63,7 @@ public final class FuzzTarget implements AutoCloseable {
         } catch (Exception e) {
             return new Outcome(-1, "", e.toString(), (System.nanoTime() - t0) / 1_000_000, "the run itself failed: " + e);
         } finally {
-            delete(where.getParent());
+            RecordCommand.deleteTree(where.getParent());
         }
     }
 
@@ -119,14 +119,6 @@ public final class FuzzTarget implements AutoCloseable {
         Path logs = Files.createDirectories(dir.resolve(s.name()));
         for (Map.Entry<String, byte[]> e : files.entrySet()) Files.write(logs.resolve(e.getKey()), e.getValue());
         return logs;
-    }
-
-    private static void delete(Path caseDir) {
-        try (java.util.stream.Stream<Path> w = Files.walk(caseDir)) {
-            w.sorted(java.util.Comparator.reverseOrder()).forEach(x -> x.toFile().delete());
-        } catch (IOException ignored) {
-            // scratch space: the caller's temporary directory goes anyway
-        }
     }
 
     @Override

@@ -41,9 +41,7 @@ class ReaderFuzzTest {
     @AfterContainer
     static void tearDown() throws Exception {
         target.close();
-        try (var w = Files.walk(scratch)) {
-            w.sorted(java.util.Comparator.reverseOrder()).forEach(x -> x.toFile().delete());
-        }
+        RecordCommand.deleteTree(scratch);
     }
 
     @Provide

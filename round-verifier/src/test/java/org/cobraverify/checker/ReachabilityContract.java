@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.ArrayDeque;
 import java.util.Random;
-import org.cobraverify.history.IntVec;
 import org.cobraverify.solver.Budget;
 import org.junit.jupiter.api.Test;
 
@@ -18,30 +17,9 @@ import org.junit.jupiter.api.Test;
 public abstract class ReachabilityContract {
     protected abstract ReachabilityEngine engine();
 
-    /** A random DAG: {@code sessions} chains in a random interleaving, plus forward cross edges. */
+    /** A random DAG: {@code sessions} chains in a random interleaving, plus forward cross edges from anywhere before. */
     public static ReachabilityEngine.Dag randomDag(Random rnd, int n, int sessions, double crossPerVertex) {
-        int[] perm = new int[n]; // topological position -> vertex, shuffled so ids do not follow the order
-        for (int i = 0; i < n; i++) perm[i] = i;
-        for (int i = n - 1; i > 0; i--) { int j = rnd.nextInt(i + 1); int t = perm[i]; perm[i] = perm[j]; perm[j] = t; }
-        IntVec src = new IntVec(), dst = new IntVec();
-        int[] lastOfSession = new int[Math.max(1, sessions)];
-        java.util.Arrays.fill(lastOfSession, -1);
-        int[] sessionPred = new int[n];
-        java.util.Arrays.fill(sessionPred, -1);
-        for (int i = 0; i < n; i++) {
-            int v = perm[i];
-            int s = rnd.nextInt(lastOfSession.length);
-            if (lastOfSession[s] >= 0) { src.add(lastOfSession[s]); dst.add(v); sessionPred[v] = lastOfSession[s]; }
-            lastOfSession[s] = v;
-            int cross = (int) crossPerVertex + (rnd.nextDouble() < crossPerVertex - (int) crossPerVertex ? 1 : 0);
-            for (int k = 0; k < cross && i > 0; k++) { src.add(perm[rnd.nextInt(i)]); dst.add(v); }
-        }
-        int[] start = new int[n + 1];
-        for (int e = 0; e < src.size(); e++) start[src.get(e) + 1]++;
-        for (int v = 0; v < n; v++) start[v + 1] += start[v];
-        int[] fill = java.util.Arrays.copyOf(start, n), target = new int[src.size()];
-        for (int e = 0; e < src.size(); e++) target[fill[src.get(e)]++] = dst.get(e);
-        return new ReachabilityEngine.Dag(n, start, target, perm, sessionPred);
+        return org.cobraverify.synth.RandomDags.of(rnd, n, sessions, crossPerVertex, Integer.MAX_VALUE);
     }
 
     public static boolean[] bruteForce(ReachabilityEngine.Dag d, int[] qs, int[] qd) {
@@ -93,12 +71,11 @@ public abstract class ReachabilityContract {
     @Test
     void aCrossCheckRefusesAnEngineThatDisagrees() {
         ReachabilityEngine e = engine();
-        ReachabilityEngine liar = new ReachabilityEngine() {
+        ReachabilityEngine liar = new ReachabilityEngine() { // wrong about one pair only
             public String name() { return "liar"; }
-            public boolean[] reaches(Dag dag, int[] src, int[] dst, Budget b) {
-                boolean[] r = e.reaches(dag, src, dst, b);
-                r[r.length - 1] = !r[r.length - 1];
-                return r;
+            public Index index(Dag dag, int[] sources, Budget b) {
+                Index ix = e.index(dag, sources, b);
+                return (s, t) -> s == 2 && t == 5 ? !ix.reaches(s, t) : ix.reaches(s, t);
             }
         };
         ReachabilityEngine.Dag d = randomDag(new Random(2), 50, 3, 1);
