@@ -32,10 +32,10 @@ import org.cobraverify.solver.Budget;
 
 /**
  * Pruning's reachability on an NVIDIA GPU, through JCuda's driver API: the PTX of {@code closure.cu} is
- * loaded once; each batch uploads the graph's in-edges (CSR) and its topological levels, then, per pass of
- * up to {@code 32 * words} distinct query sources, sets each source's bit and launches {@code propagate}
- * once per level; the rows come back and answer the queries. Memory per pass: vertices × words × 4 bytes,
- * kept under {@link #MAX_BITSET_BYTES}.
+ * loaded once; each index uploads the graph's in-edges (CSR) and its topological levels, then, per pass of
+ * up to {@code 32 * words} sources, sets each source's bit and launches {@code propagate} once per level; the
+ * rows come back into the host index (one bit per vertex and source, at most {@link #MAX_INDEX_BYTES}, else
+ * {@link TooLarge}). Device memory per pass: vertices × words × 4 bytes, under {@link #MAX_BITSET_BYTES}.
  *
  * <p>It never decides alone: answers are exact or an exception is thrown (a CUDA error is an {@link
  * IllegalStateException} naming the call), and {@code --gpu verify} checks every batch against the CPU.
@@ -105,18 +105,21 @@ public final class CudaReachability implements ReachabilityEngine, AutoCloseable
 
     public String device() { return device; }
 
+    /** The results of one index, host side: a row of {@code words} words per vertex, bit j for source j. */
+    static final long MAX_INDEX_BYTES = 1L << 30;
+
     @Override
-    public synchronized boolean[] reaches(Dag dag, int[] src, int[] dst, Budget budget) {
-        int n = dag.vertices();
-        boolean[] answer = new boolean[src.length];
-        if (src.length == 0) return answer;
-        cuCtxSetCurrent(context);
-        // distinct sources, numbered
+    public synchronized Index index(Dag dag, int[] sources, Budget budget) {
+        int n = dag.vertices(), s = sources.length;
         int[] sourceIndex = new int[n];
         java.util.Arrays.fill(sourceIndex, -1);
-        int[] sources = new int[Math.min(n, src.length)];
-        int s = 0;
-        for (int v : src) if (sourceIndex[v] < 0) { sourceIndex[v] = s; sources[s++] = v; }
+        for (int j = 0; j < s; j++) sourceIndex[sources[j]] = j;
+        int allWords = Math.max(1, (s + 31) / 32);
+        if ((long) n * allWords * Sizeof.INT > MAX_INDEX_BYTES)
+            throw new TooLarge("a GPU reachability index of " + n + " vertices x " + s + " sources would not fit in " + (MAX_INDEX_BYTES >> 20) + " MiB");
+        int[] all = new int[n * allWords];
+        if (s == 0) return (x, t) -> x == t;
+        cuCtxSetCurrent(context);
         // in-edges and topological levels
         int[][] rev = dag.reverse();
         int[] inStart = rev[0], inSource = rev[1];
@@ -135,14 +138,14 @@ public final class CudaReachability implements ReachabilityEngine, AutoCloseable
         int[] fill = java.util.Arrays.copyOf(levelStart, levels);
         for (int v : dag.topo()) byLevel[fill[level[v]]++] = v;
 
-        int words = (int) Math.max(1, Math.min((s + 31) / 32, MAX_BITSET_BYTES / 4 / Math.max(1, n)));
+        int words = (int) Math.max(1, Math.min(allWords, MAX_BITSET_BYTES / 4 / Math.max(1, n)));
         CUdeviceptr dInStart = upload(inStart), dInSource = upload(inSource.length == 0 ? new int[1] : inSource), dByLevel = upload(byLevel.length == 0 ? new int[1] : byLevel);
         CUdeviceptr dBits = new CUdeviceptr();
         long bitsBytes = (long) n * words * Sizeof.INT;
         cuMemAlloc(dBits, Math.max(4, bitsBytes));
         try {
             int[] bits = new int[n * words];
-            for (int first = 0; first < s; first += 32 * words) {
+            for (int first = 0; first < s; first += 32 * words) { // one pass: sources first .. first + 32·words − 1
                 budget.check();
                 int last = Math.min(s, first + 32 * words);
                 java.util.Arrays.fill(bits, 0);
@@ -158,12 +161,8 @@ public final class CudaReachability implements ReachabilityEngine, AutoCloseable
                 }
                 cuCtxSynchronize();
                 cuMemcpyDtoH(Pointer.to(bits), dBits, bitsBytes);
-                for (int i = 0; i < src.length; i++) {
-                    int j = sourceIndex[src[i]];
-                    if (j < first || j >= last) continue;
-                    int k = j - first;
-                    answer[i] = (bits[dst[i] * words + k / 32] >>> (k % 32) & 1) != 0;
-                }
+                int w0 = first / 32; // passes start on word boundaries
+                for (int v = 0; v < n; v++) System.arraycopy(bits, v * words, all, v * allWords + w0, Math.min(words, allWords - w0));
             }
         } finally {
             cuMemFree(dBits);
@@ -171,7 +170,12 @@ public final class CudaReachability implements ReachabilityEngine, AutoCloseable
             cuMemFree(dInSource);
             cuMemFree(dByLevel);
         }
-        return answer;
+        int aw = allWords;
+        return (x, t) -> {
+            int j = sourceIndex[x];
+            if (j < 0) throw new IllegalArgumentException(x + " is not a source of this index");
+            return (all[t * aw + j / 32] >>> (j % 32) & 1) != 0;
+        };
     }
 
     private static CUdeviceptr upload(int[] a) {

@@ -45,7 +45,7 @@ public final class GpuSelection {
         }
 
         @Override
-        public boolean[] reaches(Dag dag, int[] src, int[] dst, Budget budget) {
+        public Index index(Dag dag, int[] sources, Budget budget) {
             ReachabilityEngine e = ChainCoverReachability.INSTANCE;
             synchronized (this) {
                 if (dag.vertices() >= AUTO_MIN_VERTICES && noGpu == null) {
@@ -59,7 +59,7 @@ public final class GpuSelection {
                     if (gpu != null) { e = gpu; usedGpu = true; }
                 }
             }
-            return e.reaches(dag, src, dst, budget);
+            return e.index(dag, sources, budget);
         }
     }
 }

@@ -27,23 +27,20 @@ final class Pruner {
             if (topo == null) return CycleFinder.findCycle(g, out, live);
             if (cons.activeCount == 0) return null;
             rounds++;
-            // one batch of queries per round: for each side of each open constraint, does its target reach each source?
+            // one index per round, from the targets of the open constraints' sides
             int[] rt = cons.chains.rt;
-            int[] first = new int[cons.size() * 2 + 1];
-            org.cobraverify.history.IntVec qs = new org.cobraverify.history.IntVec(), qd = new org.cobraverify.history.IntVec();
+            boolean[] isSource = new boolean[g.n];
+            org.cobraverify.history.IntVec sources = new org.cobraverify.history.IntVec();
             for (int c = 0; c < cons.size(); c++) {
+                if (!cons.active[c]) continue;
                 for (int side = 0; side < 2; side++) {
-                    first[2 * c + side] = qs.size();
-                    if (!cons.active[c]) continue;
-                    boolean b = side == 1;
-                    int t = cons.target(c, b);
-                    for (int i = cons.sourcesStart(c, b); i < cons.sourcesEnd(c, b); i++) { qs.add(t); qd.add(rt[i]); }
+                    int t = cons.target(c, side == 1);
+                    if (!isSource[t]) { isSource[t] = true; sources.add(t); }
                 }
             }
-            first[2 * cons.size()] = qs.size();
-            boolean[] reach;
+            ReachabilityEngine.Index reach;
             try {
-                reach = engine.reaches(new ReachabilityEngine.Dag(g.n, out.start, out.target, topo, sessionPred), qs.toArray(), qd.toArray(), budget);
+                reach = engine.index(new ReachabilityEngine.Dag(g.n, out.start, out.target, topo, sessionPred), sources.toArray(), budget);
             } catch (ReachabilityEngine.TooLarge e) {
                 // pruning only settles constraints early; without it the solver decides them all, exactly
                 skipped = e.getMessage() + "; pruning skipped, the solver decides every constraint";
@@ -52,8 +49,8 @@ final class Pruner {
             boolean changed = false;
             for (int c = 0; c < cons.size(); c++) {
                 if (!cons.active[c]) continue;
-                int blockA = blocked(cons, reach, first, c, false);
-                int blockB = blocked(cons, reach, first, c, true);
+                int blockA = blocked(cons, reach, c, false);
+                int blockB = blocked(cons, reach, c, true);
                 if (blockA < 0 && blockB < 0) continue;
                 boolean forceB = blockA >= 0;
                 int blocker = forceB ? blockA : blockB;
@@ -68,9 +65,10 @@ final class Pruner {
     }
 
     /** Index (into {@code chains.rt}) of an edge of the side whose target reaches its source, or -1. */
-    private static int blocked(Constraints cons, boolean[] reach, int[] first, int c, boolean sideB) {
-        int q = first[2 * c + (sideB ? 1 : 0)];
-        for (int i = cons.sourcesStart(c, sideB); i < cons.sourcesEnd(c, sideB); i++, q++) if (reach[q]) return i;
+    private static int blocked(Constraints cons, ReachabilityEngine.Index reach, int c, boolean sideB) {
+        int t = cons.target(c, sideB);
+        int[] rt = cons.chains.rt;
+        for (int i = cons.sourcesStart(c, sideB); i < cons.sourcesEnd(c, sideB); i++) if (reach.reaches(t, rt[i])) return i;
         return -1;
     }
 }
