@@ -28,7 +28,8 @@ import org.cobraverify.history.History;
  * @param oldMaxStart latest start time of any old transaction, or {@link History#NO_TIME}
  * @param description how certificates explain a path through B
  * @param carriedSrc  carried facts: sources (indexes), with {@code carriedDst}, {@code carriedKind}
- *                    ({@link KnownGraph#RW} or {@link KnownGraph#WW}) and {@code carriedKey} (key ids)
+ *                    ({@link KnownGraph#RW}, {@link KnownGraph#WW}, {@link KnownGraph#PATH} or
+ *                    {@link KnownGraph#SETTLED}) and {@code carriedKey} (key ids)
  */
 public record Barrier(int[] before, int[] after, long oldMaxEnd, long oldMaxStart, String description,
                       int[] carriedSrc, int[] carriedDst, int[] carriedKind, int[] carriedKey) {

@@ -125,7 +125,10 @@ final class CertificateBuilder {
 
     private Certificate.Edge edge(int e) {
         int k = g.kind.get(e), key = g.key.get(e);
-        String why = k == KnownGraph.PATH ? "a path of known dependencies through transactions since garbage-collected" : null;
+        String why = k == KnownGraph.PATH ? "a path of known dependencies through transactions since garbage-collected"
+                : k == KnownGraph.SETTLED ? "an order of key " + History.show(h.keyName(key)) + "'s versions that no read observed, settled when"
+                        + " garbage collection closed this part of the history (nothing later could reach it; a serial order exists with it"
+                        + " if one exists at all)" : null;
         int d = g.deriv.get(e);
         if (d >= 0) {
             int a = g.derivA.get(d), b = g.derivB.get(d);

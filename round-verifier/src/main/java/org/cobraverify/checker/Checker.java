@@ -247,8 +247,7 @@ public final class Checker {
             IntVec grp = groups.get(gi);
             for (int x = 0; x < grp.size(); x++) {
                 int c = grp.get(x);
-                cons.addSide(g, c, !r.sideA()[x], -1);
-                cons.deactivate(c);
+                cons.choose(g, c, !r.sideA()[x]);
             }
         }
         return null;

@@ -14,6 +14,8 @@ final class Constraints {
     final IntVec first = new IntVec(), second = new IntVec();
     boolean[] active;
     int activeCount;
+    /** The side each constraint took when search or decomposition chose it ({@link #choose}); pruning's forced sides are not recorded. */
+    boolean[] choseB;
 
     /** Pairs of single unread writes left out: no read tells their order, and any serial order puts one first. */
     int trivial;
@@ -32,6 +34,7 @@ final class Constraints {
                 }
         }
         active = new boolean[first.size()];
+        choseB = new boolean[first.size()];
         java.util.Arrays.fill(active, true);
         activeCount = first.size();
     }
@@ -66,6 +69,23 @@ final class Constraints {
             if (s == t) continue; // cannot happen for a consistent pair; a self-loop would be caught by reachability
             g.add(s, t, chains.rtIsTail[i] ? KnownGraph.WW : KnownGraph.RW, k, derivation);
         }
+    }
+
+    /** Adds the edges of the side {@code c} took ({@link #choseB}) as {@link KnownGraph#SETTLED} edges. */
+    void addSettledSide(KnownGraph g, int c) {
+        boolean sideB = choseB[c];
+        int t = target(c, sideB), k = key(c);
+        for (int i = sourcesStart(c, sideB); i < sourcesEnd(c, sideB); i++) {
+            int s = chains.rt[i];
+            if (s != t) g.add(s, t, KnownGraph.SETTLED, k);
+        }
+    }
+
+    /** Search or decomposition decided {@code c}: its side's edges join the graph and it is recorded in {@link #choseB}. */
+    void choose(KnownGraph g, int c, boolean sideB) {
+        addSide(g, c, sideB, -1);
+        choseB[c] = sideB;
+        deactivate(c);
     }
 
     void deactivate(int c) {

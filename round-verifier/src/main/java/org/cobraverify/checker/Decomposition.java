@@ -47,8 +47,8 @@ final class Decomposition {
         for (int c = 0; c < cons.size(); c++) {
             if (!cons.active[c]) continue;
             int ca = internalComponent(cons, c, false, comp), cb = internalComponent(cons, c, true, comp);
-            if (ca < 0) { cons.addSide(g, c, false, -1); cons.deactivate(c); continue; }
-            if (cb < 0) { cons.addSide(g, c, true, -1); cons.deactivate(c); continue; }
+            if (ca < 0) { cons.choose(g, c, false); continue; }
+            if (cb < 0) { cons.choose(g, c, true); continue; }
             for (int side = 0; side < 2; side++) {
                 boolean b = side == 1;
                 int t = cons.target(c, b);

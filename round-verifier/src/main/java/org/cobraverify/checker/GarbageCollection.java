@@ -40,6 +40,8 @@ public final class GarbageCollection {
     public final String skipped;
     /** How many transactions were superseded (collected or not). */
     public final int superseded;
+    /** How many open constraints were settled for good ({@link Settlement}); their sides are carried as facts. */
+    public final int settled;
     /**
      * Facts to carry into later rounds: the rw and ww edges of the facts between transactions that stay
      * (a rebuild of the retained history would lose those whose proof involved collected ones), as
@@ -53,11 +55,19 @@ public final class GarbageCollection {
      */
     public static volatile boolean carelessForTests;
 
-    private GarbageCollection(boolean[] collect, int[] supersededBy, String skipped, int superseded, IntVec[] carry) {
+    /**
+     * For tests only: settle open constraints without treating old frontier writers as sources of the future
+     * (a later read of one of two unordered frontier writers then contradicts a settled order). Never set
+     * in production.
+     */
+    public static volatile boolean carelessSettlingForTests;
+
+    private GarbageCollection(boolean[] collect, int[] supersededBy, String skipped, int superseded, int settled, IntVec[] carry) {
         this.collect = collect;
         this.supersededBy = supersededBy;
         this.skipped = skipped;
         this.superseded = superseded;
+        this.settled = settled;
         this.carrySrc = carry == null ? new int[0] : carry[0].toArray();
         this.carryDst = carry == null ? new int[0] : carry[1].toArray();
         this.carryKind = carry == null ? new int[0] : carry[2].toArray();
@@ -65,7 +75,7 @@ public final class GarbageCollection {
     }
 
     private GarbageCollection(boolean[] collect, int[] supersededBy, String skipped, int superseded) {
-        this(collect, supersededBy, skipped, superseded, null);
+        this(collect, supersededBy, skipped, superseded, 0, null);
     }
 
     /**
@@ -77,7 +87,8 @@ public final class GarbageCollection {
         KnownGraph g = c.graph();
         ReadFromIndex rf = c.readFrom();
         boolean[] live = c.liveVertices();
-        int n = h.size(), vn = g.n, facts = c.factEdges;
+        int n = h.size(), vn = g.n;
+        int facts = c.factEdges;
         boolean[] none = new boolean[n];
         int[] noSup = new int[h.opCount()];
         Arrays.fill(noSup, -1);
@@ -152,16 +163,33 @@ public final class GarbageCollection {
             superseded[t] = sup;
             if (sup) supersededCount++;
         }
+        // open constraints that nothing later can reach are settled on the side this round chose (Settlement)
+        Constraints cons = c.constraints();
+        boolean[] settled = carelessForTests ? new boolean[cons.size()]
+                : Settlement.settle(vn, out, cons, c.openAfterPrune, sourcesOfTheFuture(h, rf, r, old, frontierWrite, vn, b));
+        int settledCount = 0;
+        for (boolean x : settled) if (x) settledCount++;
+        if (settledCount > 0) {
+            // the facts become the facts plus the settled sides (the other choices of this round are dropped)
+            g.truncate(facts, g.derivConstraint.size());
+            for (int ci = 0; ci < cons.size(); ci++) if (settled[ci]) cons.addSettledSide(g, ci);
+            facts = g.edgeCount();
+            out = g.csr(facts, false);
+            topo = CycleFinder.topologicalOrder(g, out, live, null);
+            if (topo == null) return new GarbageCollection(none, noSup, "internal: the settled sides of an accepted round have a cycle", 0);
+            try {
+                r = new Reachability(g, out, topo, c.sessionPredecessors(), facts);
+            } catch (ReachabilityEngine.TooLarge e) {
+                return new GarbageCollection(none, noSup, e.getMessage(), 0);
+            }
+        }
         // open constraints pin: every transaction of a chain in a constraint pruning left open, and every source
         // of its sides (the readers of a chain's tail, or the tail itself). Their future resolution may still
         // matter; everything else a collected transaction took part in is a fact, and facts and paths are kept.
-        Constraints cons = c.constraints();
         Chains ch = cons.chains;
         boolean[] inOpen = new boolean[n];
-        int open = 0;
         for (int ci = 0; ci < cons.size(); ci++) {
-            if (!c.openAfterPrune[ci]) continue;
-            open++;
+            if (!c.openAfterPrune[ci] || settled[ci]) continue;
             for (int side = 0; side < 2; side++) {
                 boolean sb = side == 1;
                 int chain = cons.fromChain(ci, sb);
@@ -204,17 +232,17 @@ public final class GarbageCollection {
             }
         }
         IntVec[] carry = {new IntVec(), new IntVec(), new IntVec(), new IntVec()};
-        if (carelessForTests) return new GarbageCollection(collect, supBy, null, supersededCount, carry);
+        if (carelessForTests) return new GarbageCollection(collect, supBy, null, supersededCount, 0, carry);
         org.cobraverify.history.LongIntMap pairs = new org.cobraverify.history.LongIntMap(Math.max(16, facts / 4));
         for (int e = 0; e < facts; e++) {
             int k = g.kind.get(e), u = g.src.get(e), v = g.dst.get(e);
-            if ((k != KnownGraph.RW && k != KnownGraph.WW && k != KnownGraph.PATH) || u >= n || v >= n || collect[u] || collect[v]) continue;
+            if ((k != KnownGraph.RW && k != KnownGraph.WW && k != KnownGraph.PATH && k != KnownGraph.SETTLED) || u >= n || v >= n || collect[u] || collect[v]) continue;
             if (!addPair(pairs, u, v)) continue;
             carry[0].add(u); carry[1].add(v); carry[2].add(k); carry[3].add(g.key.get(e));
         }
         String why = contract(g, rf, r, topo, facts, n, b, collect, pairs, carry);
         if (why != null) return new GarbageCollection(new boolean[n], noSup, why, supersededCount);
-        return new GarbageCollection(collect, supBy, null, supersededCount, carry);
+        return new GarbageCollection(collect, supBy, null, supersededCount, settledCount, carry);
     }
 
     /**
@@ -282,6 +310,44 @@ public final class GarbageCollection {
                         + " edges per transaction; nothing collected this round";
         }
         return null;
+    }
+
+    /**
+     * The sources of the future for {@link Settlement}: every included transaction that is not old, the
+     * barrier, and each old frontier writer F of a key x that shares the frontier of x or does not reach
+     * some writer of x that is not old. Time points are not sources: a later transaction's edge into one
+     * would lead it to an old transaction, which a serializable completion cannot have.
+     */
+    private static boolean[] sourcesOfTheFuture(History h, ReadFromIndex rf, Reachability r, boolean[] old, boolean[] frontierWrite, int vn, int b) {
+        int n = h.size(), keys = h.keyCount();
+        boolean[] seed = new boolean[vn];
+        if (b >= 0) seed[b] = true;
+        int[] frontierCount = new int[keys];
+        IntVec[] laterWriters = new IntVec[keys];
+        for (int t = 0; t < n; t++) {
+            if (!rf.included[t]) continue;
+            if (!old[t]) seed[t] = true;
+            for (int op = h.opStart(t); op < h.opEnd(t); op++) {
+                if (!rf.finalWrite[op]) continue;
+                int k = h.key(op);
+                if (old[t]) { if (frontierWrite[op]) frontierCount[k]++; }
+                else {
+                    if (laterWriters[k] == null) laterWriters[k] = new IntVec(2);
+                    laterWriters[k].add(t);
+                }
+            }
+        }
+        for (int t = 0; t < n && !carelessSettlingForTests; t++) {
+            if (!rf.included[t] || !old[t] || seed[t]) continue;
+            for (int op = h.opStart(t); op < h.opEnd(t) && !seed[t]; op++) {
+                if (!frontierWrite[op]) continue;
+                int k = h.key(op);
+                if (frontierCount[k] > 1) { seed[t] = true; break; }
+                IntVec later = laterWriters[k];
+                for (int i = 0; later != null && i < later.size() && !seed[t]; i++) if (!r.reaches(t, later.get(i))) seed[t] = true;
+            }
+        }
+        return seed;
     }
 
     /** A bound on the facts and paths carried into the next round, per transaction of the round: beyond it GC waits. */

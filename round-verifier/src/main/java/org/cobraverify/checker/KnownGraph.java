@@ -9,14 +9,15 @@ import org.cobraverify.history.IntVec;
  * mode, vertices from {@code History.size()} on are the auxiliary time points of {@link RealTimeOrder}
  * and {@link #RT} edges the real-time order; the last vertex of an incremental check may be a {@link Barrier}
  * standing for the collected past, joined by {@link #PAST} edges; {@link #PATH} edges stand for known paths
- * through transactions since collected. Edges are
+ * through transactions since collected, {@link #SETTLED} edges for write orders garbage collection settled
+ * for good ({@link Settlement}). Edges are
  * append-only, each with a kind ({@link #SO}, {@link #WR}, {@link #WW}, {@link #RW}), the key it
  * concerns (-1 for session order) and, for an edge that pruning or decomposition derived from a
  * constraint, a derivation.
  */
 public final class KnownGraph {
-    public static final int SO = 0, WR = 1, WW = 2, RW = 3, RT = 4, PAST = 5, PATH = 6;
-    private static final String[] KIND_NAMES = {"so", "wr", "ww", "rw", "rt", "past", "path"};
+    public static final int SO = 0, WR = 1, WW = 2, RW = 3, RT = 4, PAST = 5, PATH = 6, SETTLED = 7;
+    private static final String[] KIND_NAMES = {"so", "wr", "ww", "rw", "rt", "past", "path", "settled"};
 
     final int n;
     final IntVec src = new IntVec(1024), dst = new IntVec(1024), kind = new IntVec(1024), key = new IntVec(1024), deriv = new IntVec(1024);

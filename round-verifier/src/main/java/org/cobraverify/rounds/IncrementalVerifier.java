@@ -55,7 +55,8 @@ public final class IncrementalVerifier implements AutoCloseable {
     /** What one round's check found. {@code verdict} is the checker's own answer on the round's history (null if none ran). */
     public record RoundResult(long round, Verdict.Outcome outcome, String reason, Certificate certificate, Verdict verdict, CheckStats stats,
                               int roundTxns, long checkedTxns, int pendingTxns, int historySize, int retained, int collectedNow,
-                              long collectedTotal, long buildNanos, long checkNanos, long gcNanos, String gcNote, int superseded, int old) {
+                              long collectedTotal, long buildNanos, long checkNanos, long gcNanos, String gcNote, int superseded, int old,
+                              int settled) {
         public double millis() { return (buildNanos + checkNanos + gcNanos) / 1e6; }
     }
 
@@ -73,8 +74,8 @@ public final class IncrementalVerifier implements AutoCloseable {
     private Set<String> barrierBefore = new HashSet<>(), barrierAfter = new HashSet<>();
     private long oldMaxEnd = History.NO_TIME, oldMaxStart = History.NO_TIME, barrierEpoch = -1;
     private boolean hasBarrier;
-    private long rounds, checkedTotal, collectedTotal, duplicates;
-    private int lastSuperseded, lastOld;
+    private long rounds, checkedTotal, collectedTotal, duplicates, settledTotal;
+    private int lastSuperseded, lastOld, lastSettled;
     /**
      * Transactions of unknown outcome retained or waiting, with the round they arrived in. One that nobody has
      * read may still turn out committed when a later transaction reads its write, so, like a waiting
@@ -118,6 +119,9 @@ public final class IncrementalVerifier implements AutoCloseable {
     public int pendingCount() { return pending.size(); }
 
     public long collectedCount() { return collectedTotal; }
+
+    /** Open constraints settled for good by garbage collection so far ({@link org.cobraverify.checker.GarbageCollection#settled}). */
+    public long settledCount() { return settledTotal; }
 
     public long checkedCount() { return checkedTotal; }
 
@@ -298,9 +302,14 @@ public final class IncrementalVerifier implements AutoCloseable {
         String gcNote = plan == null ? null : plan.skip != null ? plan.skip : r.gc() != null ? r.gc().skipped : null;
         int collectedNow = 0;
         lastSuperseded = r.gc() == null ? 0 : r.gc().superseded;
+        lastSettled = 0;
         lastOld = 0;
         if (plan != null && plan.old != null) for (boolean o : plan.old) if (o) lastOld++;
-        if (plan != null && plan.skip == null && r.gc() != null && r.gc().skipped == null) collectedNow = collect(h, order, plan, r.gc(), plan.oldEpochMax);
+        if (plan != null && plan.skip == null && r.gc() != null && r.gc().skipped == null) {
+            collectedNow = collect(h, order, plan, r.gc(), plan.oldEpochMax);
+            lastSettled = r.gc().settled;
+            settledTotal += lastSettled;
+        }
         long t3 = System.nanoTime();
         Verdict.Outcome outcome = Verdict.Outcome.ACCEPT;
         String reason = "serializable" + (settings.check().strict() ? " (strictly)" : "") + ": " + checkedTotal + " transactions";
@@ -329,7 +338,7 @@ public final class IncrementalVerifier implements AutoCloseable {
     private RoundResult result(long roundNo, Verdict.Outcome o, String reason, Certificate cert, Verdict v, List<Transaction> thisRound, int hSize,
                                long t0, long t1, long t2, long t3, int collectedNow, String gcNote) {
         return new RoundResult(roundNo, o, reason, cert, v, v == null ? null : v.stats(), thisRound.size(), checkedTotal, pending.size(), hSize,
-                retained.size(), collectedNow, collectedTotal, t1 - t0, t2 - t1, t3 - t2, gcNote, lastSuperseded, lastOld);
+                retained.size(), collectedNow, collectedTotal, t1 - t0, t2 - t1, t3 - t2, gcNote, lastSuperseded, lastOld, lastSettled);
     }
 
     private void retainAll(List<Transaction> admitted) {

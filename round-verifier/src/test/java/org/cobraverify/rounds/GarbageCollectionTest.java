@@ -23,7 +23,10 @@ import org.junit.jupiter.api.Test;
  */
 class GarbageCollectionTest {
     @AfterEach
-    void reset() { GarbageCollection.carelessForTests = false; }
+    void reset() {
+        GarbageCollection.carelessForTests = false;
+        GarbageCollection.carelessSettlingForTests = false;
+    }
 
     static Transaction txn(String id, String session, long index, long epoch, boolean fence, String... ops) {
         List<TxnOp> l = new ArrayList<>();
@@ -58,10 +61,12 @@ class GarbageCollectionTest {
         return List.of(r1, r2);
     }
 
-    private static IncrementalVerifier.RoundResult[] runTwoRounds(List<List<Transaction>> rounds) {
+    private static IncrementalVerifier.RoundResult[] runTwoRounds(List<List<Transaction>> rounds) { return runTwoRounds(rounds, 4); }
+
+    private static IncrementalVerifier.RoundResult[] runTwoRounds(List<List<Transaction>> rounds, long oldEpochMax) {
         try (IncrementalVerifier v = new IncrementalVerifier(IncrementalVerifier.Settings.defaults(), new InMemoryCollectedWrites())) {
             for (Transaction t : rounds.get(0)) v.add(t);
-            IncrementalVerifier.RoundResult a = v.endRound(4, s -> false);
+            IncrementalVerifier.RoundResult a = v.endRound(oldEpochMax, s -> false);
             for (Transaction t : rounds.get(1)) v.add(t);
             IncrementalVerifier.RoundResult b = v.endRound(4, s -> false);
             return new IncrementalVerifier.RoundResult[] {a, b};
@@ -168,5 +173,65 @@ class GarbageCollectionTest {
             assertNull(a.gcNote(), a.gcNote());
             assertTrue(a.collectedNow() > 0);
         }
+    }
+
+    /**
+     * Sessions A, B, C with fences chained through EPOCH. On x: W1 (A) and W2 (B) write blind, unordered;
+     * R1 (C) reads W1's x; W3 (C) writes x after all of them. The constraint "W1 (and R1) before W2, or W2
+     * before W1" is open and no later read can resolve it (a later read of W1's or W2's x is stale: W3
+     * overwrote both). On z: F1 (A) and F2 (B) write blind, unordered, RZ (C) reads F1's z, and nothing
+     * overwrites z: both are on the frontier of z, and a later read of either decides their order.
+     */
+    private static List<Transaction> blindWrites() {
+        return List.of(
+                txn("fA1", "A", 1, 1, true, "r EPOCH -", "w EPOCH e1"),
+                txn("fB1", "B", 1, 2, true, "r EPOCH e1", "w EPOCH e2"),
+                txn("fC1", "C", 1, 3, true, "r EPOCH e2", "w EPOCH e3"),
+                txn("W1", "A", 2, 3, false, "w x x1"),
+                txn("F1", "A", 3, 3, false, "w z z1"),
+                txn("W2", "B", 2, 4, false, "w x x2"),
+                txn("F2", "B", 3, 4, false, "w z z2"),
+                txn("R1", "C", 2, 5, false, "r x x1"),
+                txn("RZ", "C", 3, 5, false, "r z z1"),
+                txn("fA2", "A", 4, 4, true, "r EPOCH e3", "w EPOCH e4"),
+                txn("fB2", "B", 4, 5, true, "r EPOCH e4", "w EPOCH e5"),
+                txn("fC2", "C", 4, 6, true, "r EPOCH e5", "w EPOCH e6"),
+                txn("W3", "C", 5, 8, false, "w x x3"),
+                txn("fA3", "A", 5, 7, true, "r EPOCH e6", "w EPOCH e7"),
+                txn("fB3", "B", 5, 8, true, "r EPOCH e7", "w EPOCH e8"),
+                txn("fC3", "C", 6, 9, true, "r EPOCH e8", "w EPOCH e9"),
+                txn("fA4", "A", 6, 10, true, "r EPOCH e9", "w EPOCH e10"),
+                txn("fB4", "B", 6, 11, true, "r EPOCH e10", "w EPOCH e11"));
+    }
+
+    @Test
+    void anOpenConstraintNoLaterReadCanResolveIsSettledAndItsTransactionsCollected() {
+        // a later read of W1's x: W1 must have been collected (not kept for its open constraint with W2), so it is a stale read
+        IncrementalVerifier.RoundResult[] res = runTwoRounds(List.of(blindWrites(), List.of(txn("N", "A", 7, -1, false, "r x x1"))), 8);
+        assertEquals(Verdict.Outcome.ACCEPT, res[0].outcome(), res[0].reason());
+        assertNull(res[0].gcNote(), res[0].gcNote());
+        assertEquals(1, res[0].settled(), "the order of W1 and W2 is settled; F1 and F2 stay open");
+        assertEquals(Verdict.Outcome.REJECT, res[1].outcome(), res[1].reason());
+        assertEquals(AnomalyKind.STALE_READ, res[1].certificate().kind(), res[1].certificate().summary());
+        String s = res[1].certificate().summary();
+        assertTrue(s.contains("N") && s.contains("W1") && s.contains("W3"), s);
+    }
+
+    @Test
+    void frontierWritersOfOneKeyAreNotSettledAgainstEachOther() {
+        // whichever order of F1 and F2 round 1 chose, one of these later reads contradicts it; both are serializable
+        for (String read : List.of("r z z1", "r z z2")) {
+            IncrementalVerifier.RoundResult[] res = runTwoRounds(List.of(blindWrites(), List.of(txn("N", "A", 7, -1, false, read))), 8);
+            assertEquals(Verdict.Outcome.ACCEPT, res[0].outcome(), res[0].reason());
+            assertEquals(Verdict.Outcome.ACCEPT, res[1].outcome(), read + ": " + res[1].reason());
+        }
+        GarbageCollection.carelessSettlingForTests = true;
+        int rejected = 0;
+        for (String read : List.of("r z z1", "r z z2")) {
+            IncrementalVerifier.RoundResult[] res = runTwoRounds(List.of(blindWrites(), List.of(txn("N", "A", 7, -1, false, read))), 8);
+            assertEquals(2, res[0].settled(), "careless: F1 and F2 settled too");
+            if (res[1].outcome() == Verdict.Outcome.REJECT) rejected++;
+        }
+        assertEquals(1, rejected, "settling the frontier writers of z against each other rejects a serializable history: this test has teeth");
     }
 }
