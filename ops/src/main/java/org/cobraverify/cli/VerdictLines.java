@@ -25,4 +25,64 @@ final class VerdictLines {
     static String full(Verdict v) {
         return v.getCertificate() == null ? line(v) : line(v) + System.lineSeparator() + v.getCertificate().getText();
     }
+
+    /**
+     * One verdict as one JSON object on one line, for scripts and alerting: {@code round}, {@code verdict}
+     * (accept, reject, unknown), {@code reason}, {@code transactions} (in the round), {@code checked},
+     * {@code pending}, {@code retained} (-1: not reported), {@code collected}, {@code millis}, the epochs,
+     * {@code lagSeconds} (when known), {@code verifierRestarts}, and on a reject the {@code certificate}
+     * (anomaly, summary, cycle edges, transactions, text).
+     */
+    static String json(Verdict v) {
+        java.io.StringWriter w = new java.io.StringWriter();
+        try (com.fasterxml.jackson.core.JsonGenerator g = new com.fasterxml.jackson.core.JsonFactory().createGenerator(w)) {
+            g.writeStartObject();
+            g.writeNumberField("round", v.getRound());
+            g.writeStringField("verdict", v.getOutcome().name().toLowerCase());
+            g.writeStringField("reason", v.getReason());
+            g.writeNumberField("transactions", v.getRoundTxns());
+            g.writeNumberField("checked", v.getCheckedTxns());
+            g.writeNumberField("pending", v.getPendingTxns());
+            g.writeNumberField("retained", v.getRetainedTxns());
+            g.writeNumberField("collected", v.getCollectedTxns());
+            g.writeNumberField("millis", v.getTotalMs());
+            g.writeNumberField("firstEpoch", v.getFirstEpoch());
+            g.writeNumberField("lastEpoch", v.getLastEpoch());
+            if (v.getRoundLatestEnd() > 0) g.writeNumberField("lagSeconds", Math.round(lagSeconds(v) * 1000) / 1000.0);
+            g.writeNumberField("verifierRestarts", v.getVerifierRestarts());
+            g.writeBooleanField("strict", v.getStrict());
+            org.cobraverify.schemas.Certificate c = v.getCertificate();
+            if (c != null) {
+                g.writeObjectFieldStart("certificate");
+                g.writeStringField("anomaly", c.getAnomaly());
+                g.writeStringField("summary", c.getSummary());
+                g.writeArrayFieldStart("cycle");
+                for (org.cobraverify.schemas.CycleEdge e : c.getCycle()) {
+                    g.writeStartObject();
+                    g.writeStringField("from", e.getFrom());
+                    g.writeStringField("to", e.getTo());
+                    g.writeStringField("kind", e.getKind());
+                    if (e.getKey() != null) g.writeStringField("key", e.getKey());
+                    if (e.getWhy() != null) g.writeStringField("why", e.getWhy());
+                    g.writeEndObject();
+                }
+                g.writeEndArray();
+                g.writeArrayFieldStart("transactions");
+                for (org.cobraverify.schemas.CertTxn t : c.getTransactions()) {
+                    g.writeStartObject();
+                    g.writeStringField("id", t.getId());
+                    g.writeStringField("session", t.getSession());
+                    g.writeStringField("ops", t.getOps());
+                    g.writeEndObject();
+                }
+                g.writeEndArray();
+                g.writeStringField("text", c.getText());
+                g.writeEndObject();
+            }
+            g.writeEndObject();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return w.toString();
+    }
 }

@@ -1,6 +1,10 @@
 package org.cobraverify.cli;
 
 import com.sun.net.httpserver.HttpServer;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -30,8 +34,10 @@ import picocli.CommandLine.Option;
 /**
  * {@code cobra verdicts}: the alerting consumer. Prints every verdict (read-committed, from the start),
  * exits 1 at the first violation (with its certificate) unless {@code --keep-going}, and with
- * {@code --follow} waits for new verdicts instead of stopping at the topic's end. {@code --metrics-port}
- * serves the counts as Prometheus metrics.
+ * {@code --follow} waits for new verdicts instead of stopping at the topic's end. {@code --json} prints one
+ * JSON object per verdict. {@code --metrics-port} serves Micrometer's Prometheus registry: verdicts by
+ * outcome, the last round, checked and pending transactions, lag, the verifier's retained set, collected
+ * transactions and restarts.
  */
 @Command(name = "verdicts", mixinStandardHelpOptions = true,
         description = {"Prints the verdicts on cobra.verdicts. Exit 1 at the first violation, 3 if the last verdict is unknown, 0 otherwise.",
@@ -49,12 +55,37 @@ public final class VerdictsCommand implements Callable<Integer> {
     @Option(names = "--metrics-port", paramLabel = "PORT", description = "Serve Prometheus metrics on http://0.0.0.0:PORT/metrics.")
     Integer metricsPort;
 
+    @Option(names = "--json", description = "One JSON object per verdict, one per line (round, verdict, reason, transactions, retained, millis, certificate...).")
+    boolean json;
+
     final Map<Outcome, AtomicLong> counts = new ConcurrentHashMap<>();
-    final AtomicLong lastRound = new AtomicLong(-1), checked = new AtomicLong(), pending = new AtomicLong(), lagMs = new AtomicLong();
+    final AtomicLong lastRound = new AtomicLong(-1), checked = new AtomicLong(), pending = new AtomicLong(), lagMs = new AtomicLong(),
+            retained = new AtomicLong(-1), collected = new AtomicLong(), restarts = new AtomicLong();
+    /** The metrics, in Micrometer's Prometheus registry (gauges read the fields above). */
+    final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final Map<Outcome, Counter> verdictCounters = new ConcurrentHashMap<>();
+
+    VerdictsCommand() {
+        for (Outcome o : Outcome.values()) {
+            counts.put(o, new AtomicLong());
+            verdictCounters.put(o, Counter.builder("cobra.verdicts").description("Verdicts read from cobra.verdicts, by outcome.")
+                    .tag("outcome", o.name().toLowerCase()).register(registry));
+        }
+        Gauge.builder("cobra.last.round", lastRound, AtomicLong::get).description("The last round with a verdict.").register(registry);
+        Gauge.builder("cobra.checked.transactions", checked, AtomicLong::get).description("Transactions in the history the last verdict checked.").register(registry);
+        Gauge.builder("cobra.pending.transactions", pending, AtomicLong::get).description("Transactions waiting for writes not yet seen.").register(registry);
+        Gauge.builder("cobra.verdict.lag", lagMs, x -> x.get() / 1000.0).baseUnit("seconds")
+                .description("From the last commit in the round to its verdict.").register(registry);
+        Gauge.builder("cobra.verifier.retained.transactions", retained, AtomicLong::get)
+                .description("Transactions the verifier kept in its graph after the last round's garbage collection (-1: not reported).").register(registry);
+        Gauge.builder("cobra.verifier.collected.transactions", collected, AtomicLong::get)
+                .description("Transactions the verifier has garbage-collected so far.").register(registry);
+        Gauge.builder("cobra.verifier.restarts", restarts, AtomicLong::get)
+                .description("How many times the verifier had restarted when it published the last verdict.").register(registry);
+    }
 
     @Override
     public Integer call() throws Exception {
-        for (Outcome o : Outcome.values()) counts.put(o, new AtomicLong());
         HttpServer http = metricsPort == null ? null : serveMetrics(metricsPort);
         WireFormat wire = new WireFormat(KafkaSchemaCatalog.attach(new SchemaCatalog(), bootstrap));
         Properties p = new Properties();
@@ -78,7 +109,7 @@ public final class VerdictsCommand implements Callable<Integer> {
                     }
                     count(v);
                     last = v.getOutcome();
-                    System.out.println(VerdictLines.full(v));
+                    System.out.println(json ? VerdictLines.json(v) : VerdictLines.full(v));
                     System.out.flush();
                     if (v.getOutcome() == Outcome.REJECT && !keepGoing) {
                         if (http != null) http.stop(0);
@@ -95,27 +126,18 @@ public final class VerdictsCommand implements Callable<Integer> {
 
     void count(Verdict v) {
         counts.get(v.getOutcome()).incrementAndGet();
+        verdictCounters.get(v.getOutcome()).increment();
         lastRound.set(v.getRound());
         checked.set(v.getCheckedTxns());
         pending.set(v.getPendingTxns());
+        retained.set(v.getRetainedTxns());
+        collected.set(v.getCollectedTxns());
+        restarts.set(v.getVerifierRestarts());
         if (v.getRoundLatestEnd() > 0) lagMs.set(Math.round(VerdictLines.lagSeconds(v) * 1000));
     }
 
     /** The metrics, in the Prometheus text format. */
-    String metrics() {
-        StringBuilder sb = new StringBuilder();
-        sb.append("# HELP cobra_verdicts_total Verdicts read from cobra.verdicts, by outcome.\n# TYPE cobra_verdicts_total counter\n");
-        for (Outcome o : Outcome.values())
-            sb.append("cobra_verdicts_total{outcome=\"").append(o.name().toLowerCase()).append("\"} ").append(counts.get(o).get()).append('\n');
-        sb.append("# HELP cobra_last_round The last round with a verdict.\n# TYPE cobra_last_round gauge\ncobra_last_round ").append(lastRound.get()).append('\n');
-        sb.append("# HELP cobra_checked_transactions Transactions in the history the last verdict checked.\n# TYPE cobra_checked_transactions gauge\ncobra_checked_transactions ")
-                .append(checked.get()).append('\n');
-        sb.append("# HELP cobra_pending_transactions Transactions waiting for writes not yet seen.\n# TYPE cobra_pending_transactions gauge\ncobra_pending_transactions ")
-                .append(pending.get()).append('\n');
-        sb.append("# HELP cobra_verdict_lag_seconds From the last commit in the round to its verdict.\n# TYPE cobra_verdict_lag_seconds gauge\ncobra_verdict_lag_seconds ")
-                .append(lagMs.get() / 1000.0).append('\n');
-        return sb.toString();
-    }
+    String metrics() { return registry.scrape(); }
 
     private HttpServer serveMetrics(int port) throws java.io.IOException {
         HttpServer s = HttpServer.create(new InetSocketAddress(port), 0);

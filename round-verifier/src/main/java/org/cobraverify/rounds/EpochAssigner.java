@@ -6,21 +6,16 @@ import org.cobraverify.history.IntVec;
 import org.cobraverify.history.LongIntMap;
 
 /**
- * Epochs from fence transactions (paper §4.2), for a whole history at once.
- *
- * <p>Rules. A <em>fence</em> is a committed transaction that reads the fence key and then writes it.
- * Fences chain through their read-from: a fence that read the initial state has epoch 1; one that read
- * fence F's write has epoch {@code epoch(F) + 1} (two fences reading one write, a lost update the
- * checker rejects, get the same epoch). A fence whose read does not lead back to the initial state
- * through fences has no epoch and counts as an ordinary transaction. An ordinary transaction between
- * its session's fences of epochs i and j gets epoch {@code j − 1}; one after its session's last fence
- * gets {@link #OPEN} (its epoch never closes within the history). {@link #previousFence} is the epoch
- * of the session's last fence before a transaction (0: none): every transaction of epoch
- * {@code previousFence(T) − 1} or less precedes T through the fence chain and session order.
+ * Epochs from fence transactions for a whole history at once, by the rules of {@link EpochRules} (fences
+ * chain through their read-from; a transaction between its session's fences of epochs i and j gets
+ * {@code max(j − 1, i)}; one after its session's last fence gets {@link #OPEN}). A fence whose read does not
+ * lead back to the initial state through fences has no epoch and counts as an ordinary transaction (the
+ * pipeline instead bridges such a gap after a timeout: a file has no later fence to wait for).
+ * {@link #previousFence} is the epoch of the session's last fence before a transaction (0: none).
  */
 public final class EpochAssigner {
     /** The epoch of a transaction that no later fence of its session closes. */
-    public static final long OPEN = Long.MAX_VALUE;
+    public static final long OPEN = EpochRules.OPEN;
     public static final String DEFAULT_FENCE_KEY = "EPOCH";
 
     private final long[] epoch, previousFence;
@@ -34,23 +29,25 @@ public final class EpochAssigner {
         fence = new boolean[n];
         int key = -1;
         for (int k = 0; k < h.keyCount(); k++) if (String.valueOf(h.keyName(k)).equals(fenceKey)) key = k;
-        // candidate fences: committed, external read of the key, then a write of it
+        // candidate fences (EpochRules rule 1)
         int[] readValue = new int[n];
         int[] wroteValue = new int[n];
         LongIntMap byWrite = new LongIntMap(64);
+        final int fenceKeyId = key;
         for (int t = 0; t < n && key >= 0; t++) {
-            if (h.status(t) != History.COMMITTED) continue;
-            int read = Integer.MIN_VALUE, wrote = Integer.MIN_VALUE;
-            for (int op = h.opStart(t); op < h.opEnd(t); op++) {
-                if (h.key(op) != key) continue;
-                if (h.kind(op) == History.READ && read == Integer.MIN_VALUE && wrote == Integer.MIN_VALUE) read = h.value(op);
-                else if (h.kind(op) == History.WRITE && read != Integer.MIN_VALUE) wrote = h.value(op);
-            }
-            if (read == Integer.MIN_VALUE || wrote == Integer.MIN_VALUE) continue;
+            final int first = h.opStart(t), count = h.opEnd(t) - first;
+            int[] f = EpochRules.fenceOps(h.status(t) == History.COMMITTED, new EpochRules.Ops() {
+                public int size() { return count; }
+
+                public boolean isWrite(int i) { return h.kind(first + i) == History.WRITE; }
+
+                public boolean onFenceKey(int i) { return h.key(first + i) == fenceKeyId; }
+            });
+            if (f == null) continue;
             fence[t] = true;
-            readValue[t] = read;
-            wroteValue[t] = wrote;
-            byWrite.put(wrote, t);
+            readValue[t] = h.value(first + f[0]);
+            wroteValue[t] = h.value(first + f[1]);
+            byWrite.put(wroteValue[t], t);
         }
         // chain: resolve each fence's epoch through what it read, iteratively
         long[] fe = new long[n];
@@ -75,7 +72,7 @@ public final class EpochAssigner {
             }
             for (int i = path.size() - 1; i >= 0; i--) {
                 int f = path.get(i);
-                if (base >= 0) { base++; fe[f] = base; } else fe[f] = -2;
+                if (base >= 0) { base = EpochRules.fenceEpoch(base); fe[f] = base; } else fe[f] = -2;
             }
         }
         for (int t = 0; t < n; t++) {
@@ -101,7 +98,7 @@ public final class EpochAssigner {
         Arrays.fill(nextFence, OPEN);
         for (int t = n - 1; t >= 0; t--) {
             int s = h.session(t);
-            if (fence[t]) { epoch[t] = fe[t]; nextFence[s] = fe[t]; } else epoch[t] = nextFence[s] == OPEN ? OPEN : nextFence[s] - 1;
+            if (fence[t]) { epoch[t] = fe[t]; nextFence[s] = fe[t]; } else epoch[t] = EpochRules.ordinaryEpoch(previousFence[t], nextFence[s]);
         }
     }
 

@@ -75,7 +75,7 @@ public final class HistoryRounds {
             for (int i = start; i < end; i++) v.add(toTransaction(h, order[i], ep, sessionIndex[order[i]]));
             boolean last = r == ends.size() - 1;
             // nothing to come: every epoch is closed (GC still runs, so the figures show what a verifier would keep)
-            long oldEpochMax = last || suffixMinPrev[end] == Long.MAX_VALUE ? (ep.fenceCount() > 0 ? Long.MAX_VALUE - 1 : -1) : suffixMinPrev[end] - 1;
+            long oldEpochMax = last || suffixMinPrev[end] == Long.MAX_VALUE ? (ep.fenceCount() > 0 ? Long.MAX_VALUE - 1 : -1) : EpochRules.lastClosedEpochBefore(suffixMinPrev[end]);
             final int cut = end;
             Set<String> ended = new HashSet<>();
             for (int s = 0; s < h.sessionCount(); s++) if (lastPos[s] < cut) ended.add(String.valueOf(h.sessionName(s)));

@@ -144,7 +144,7 @@ public final class RoundVerifier implements AutoCloseable {
         return out;
     }
 
-    private static long oldEpochMax(Closed c) { return c.end() == null ? -1 : c.end().getEpochAgree() - 2; }
+    private static long oldEpochMax(Closed c) { return c.end() == null ? -1 : EpochRules.lastClosedEpoch(c.end().getEpochAgree()); }
 
     private static Set<String> retired(Closed c) { return c.retired(); }
 

@@ -99,6 +99,7 @@ public final class VerifierService implements AutoCloseable {
             cons.assign(List.of(tp));
             OffsetAndMetadata committed = cons.committed(java.util.Set.of(tp)).get(tp);
             long resumeAt = committed == null ? 0 : committed.offset();
+            restarts = committed == null ? 0 : restartsIn(committed.metadata()) + 1;
             cons.seekToBeginning(List.of(tp));
             try (RoundVerifier verifier = new RoundVerifier(verifierSettings)) {
             List<RoundVerifier.Closed> replayed = new java.util.ArrayList<>();
@@ -163,9 +164,10 @@ public final class VerifierService implements AutoCloseable {
     private void publish(KafkaProducer<String, byte[]> prod, KafkaConsumer<String, byte[]> cons, TopicPartition tp, RoundVerifier verifier,
                          List<RoundVerifier.Closed> ends, long commitAt) {
         List<Verdict> vs = verifier.decide(ends);
+        for (Verdict v : vs) v.setVerifierRestarts(restarts);
         prod.beginTransaction();
         for (Verdict v : vs) prod.send(new ProducerRecord<>(settings.verdictsTopic(), Long.toString(v.getRound()), wire.encode(v)));
-        prod.sendOffsetsToTransaction(Map.of(tp, new OffsetAndMetadata(commitAt)), cons.groupMetadata());
+        prod.sendOffsetsToTransaction(Map.of(tp, offset(commitAt)), cons.groupMetadata());
         for (Verdict v : vs) crashPoint.reached(v.getRound());
         prod.commitTransaction();
         for (Verdict v : vs) listener.accept(v);
@@ -177,8 +179,28 @@ public final class VerifierService implements AutoCloseable {
         DeadLetter d = Quarantine.of(reason, r.topic(), r.partition(), r.offset(), r.key(), r.value());
         prod.beginTransaction();
         prod.send(new ProducerRecord<>(settings.deadLettersTopic(), Quarantine.key(d), wire.encode(d)));
-        prod.sendOffsetsToTransaction(Map.of(tp, new OffsetAndMetadata(r.offset() + 1)), cons.groupMetadata());
+        prod.sendOffsetsToTransaction(Map.of(tp, offset(r.offset() + 1)), cons.groupMetadata());
         prod.commitTransaction();
+    }
+
+    /**
+     * How many times this verifier has resumed from a committed offset: kept in the committed offset's
+     * metadata ({@code restarts=N}), so it is exact under exactly-once and survives any crash.
+     */
+    private volatile long restarts;
+
+    /** Restarts so far (0 until {@link #run} has read the committed offset, and for a first start). */
+    public long restarts() { return restarts; }
+
+    private OffsetAndMetadata offset(long at) { return new OffsetAndMetadata(at, "restarts=" + restarts); }
+
+    static long restartsIn(String metadata) {
+        if (metadata == null || !metadata.startsWith("restarts=")) return 0;
+        try {
+            return Long.parseLong(metadata.substring("restarts=".length()));
+        } catch (NumberFormatException e) {
+            return 0;
+        }
     }
 
     /** Asks {@link #run} to return (from any thread). */

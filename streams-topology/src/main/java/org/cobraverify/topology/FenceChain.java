@@ -13,6 +13,7 @@ import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
+import org.cobraverify.rounds.EpochRules;
 import org.cobraverify.schemas.FenceChainHead;
 import org.cobraverify.schemas.Transaction;
 import org.cobraverify.schemas.TxnOp;
@@ -20,7 +21,7 @@ import org.cobraverify.schemas.serde.MalformedRecordException;
 import org.cobraverify.schemas.serde.WireFormat;
 
 /**
- * Chains fence transactions into epochs (paper §4.2). All fences come here under one key. A fence reads
+ * Chains fence transactions into epochs by {@link EpochRules} (paper §4.2). All fences come here under one key. A fence reads
  * the fence key's latest value (a write id) and writes a new one; the fence that reads the chain head's
  * write becomes the next link, and its position in the chain is its epoch (the first fence has epoch 1).
  *
@@ -77,11 +78,12 @@ final class FenceChain implements Processor<String, byte[], String, byte[]> {
             ctx.forward(DeadLetters.of(ctx, wire, rec, "undecodable fence: " + e.getMessage()), PipelineTopology.TO_DEAD_LETTERS + "-chain");
             return;
         }
-        String w = written(f), r = read(f);
+        String w = written(f);
         if (w == null) {
-            ctx.forward(DeadLetters.of(ctx, wire, rec, "fence " + f.getId() + " does not write " + settings.fenceKey()), PipelineTopology.TO_DEAD_LETTERS + "-chain");
+            ctx.forward(DeadLetters.of(ctx, wire, rec, "fence " + f.getId() + " is not a committed read-modify-write of " + settings.fenceKey()), PipelineTopology.TO_DEAD_LETTERS + "-chain");
             return;
         }
+        String r = read(f);
         if (byWrite.get(w) != null || pending.get(pendingKey(r, f.getId())) != null) {
             ctx.forward(DeadLetters.of(ctx, wire, rec, "duplicate fence " + f.getId()), PipelineTopology.TO_DEAD_LETTERS + "-chain");
             return;
@@ -89,11 +91,11 @@ final class FenceChain implements Processor<String, byte[], String, byte[]> {
         FenceChainHead h = head();
         Long readEpoch = r.isEmpty() ? null : byWrite.get(r);
         if (readEpoch != null && !r.equals(h.getHeadWrite())) {
-            stamp(f, readEpoch + 1, rec.timestamp()); // a fork: two fences read the same write
+            stamp(f, EpochRules.fenceEpoch(readEpoch), rec.timestamp()); // a fork: two fences read the same write
             return;
         }
         if (r.isEmpty() && h.getEpoch() > 0) {
-            stamp(f, 1, rec.timestamp()); // a second genesis: it read the initial state after a fence had written
+            stamp(f, EpochRules.fenceEpoch(0), rec.timestamp()); // a second genesis: it read the initial state after a fence had written
             return;
         }
         pendingCount = pendingCount() + 1;
@@ -110,7 +112,7 @@ final class FenceChain implements Processor<String, byte[], String, byte[]> {
             pendingCount = pendingCount() - readers.size();
             for (KeyValue<String, byte[]> kv : readers) pending.delete(kv.key);
             Transaction next = wire.decode(readers.get(0).value, Transaction.class);
-            long epoch = h.getEpoch() + 1;
+            long epoch = EpochRules.fenceEpoch(h.getEpoch());
             stamp(next, epoch, timestamp);
             for (int i = 1; i < readers.size(); i++) stamp(wire.decode(readers.get(i).value, Transaction.class), epoch, timestamp);
             h.setEpoch(epoch);
@@ -192,15 +194,8 @@ final class FenceChain implements Processor<String, byte[], String, byte[]> {
     private static String pendingKey(String read, String id) { return read + SEP + id; }
 
     /** The write id the fence read from the fence key ("" for the initial state). */
-    private String read(Transaction f) {
-        for (TxnOp o : f.getOps()) if (!o.getWrite() && o.getKey().equals(settings.fenceKey())) return o.getValue() == null ? "" : o.getValue();
-        return "";
-    }
+    private String read(Transaction f) { return EpochRules.fenceRead(f, settings.fenceKey()); }
 
-    /** The write id the fence installed last on the fence key. */
-    private String written(Transaction f) {
-        String w = null;
-        for (TxnOp o : f.getOps()) if (o.getWrite() && o.getKey().equals(settings.fenceKey())) w = o.getValue();
-        return w;
-    }
+    /** The write id the fence installed last on the fence key; null if it is not a fence. */
+    private String written(Transaction f) { return EpochRules.isFence(f, settings.fenceKey()) ? EpochRules.fenceWrite(f, settings.fenceKey()) : null; }
 }

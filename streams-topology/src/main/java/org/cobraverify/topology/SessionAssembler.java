@@ -11,6 +11,7 @@ import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
+import org.cobraverify.rounds.EpochRules;
 import org.cobraverify.schemas.OpKind;
 import org.cobraverify.schemas.OpenSession;
 import org.cobraverify.schemas.Operation;
@@ -238,7 +239,7 @@ final class SessionAssembler implements Processor<String, byte[], String, byte[]
         t.setEnd(end);
         st.setTxnCount(st.getTxnCount() + 1);
         t.setSessionIndex(st.getTxnCount());
-        t.setFence(status == TxnStatus.COMMITTED && isFence(t, settings.fenceKey()));
+        t.setFence(EpochRules.isFence(t, settings.fenceKey()));
         st.setLastFinishedTxn(t.getId());
         String s = t.getSession();
         waitingOf(s).add(t);
@@ -249,16 +250,6 @@ final class SessionAssembler implements Processor<String, byte[], String, byte[]
             ctx.forward(new Record<>(FenceChain.KEY, wire.encode(t), rec.timestamp()), PipelineTopology.TO_FENCES);
         }
         if (st.getWaiting() > settings.maxBufferedTxns()) release(st, s, rec.timestamp());
-    }
-
-    /** A committed read-modify-write of the fence key. */
-    static boolean isFence(Transaction t, String fenceKey) {
-        boolean r = false, w = false;
-        for (TxnOp o : t.getOps()) {
-            if (!o.getKey().equals(fenceKey)) continue;
-            if (o.getWrite()) w = true; else r = true;
-        }
-        return r && w;
     }
 
     // ---- epochs
@@ -287,7 +278,7 @@ final class SessionAssembler implements Processor<String, byte[], String, byte[]
             save(s, st);
             return;
         }
-        long before = Math.max(e - 1, st.getLastEpoch());
+        long before = EpochRules.ordinaryEpoch(st.getLastEpoch(), e);
         int at = 0;
         long fences = 0;
         while (true) {

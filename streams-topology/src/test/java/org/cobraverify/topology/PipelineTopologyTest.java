@@ -425,4 +425,92 @@ class PipelineTopologyTest {
         assertNull(open.get("b"));
         assertTrue(deadOut().isEmpty());
     }
+
+    /**
+     * The epoch rules exist once ({@link org.cobraverify.rounds.EpochRules}); this compares the two code paths
+     * that apply them: the topology (fence chain, assembler; streaming, fences arriving out of chain order)
+     * and the file mode's {@link org.cobraverify.rounds.EpochAssigner} (whole history at once), on random
+     * histories of several sessions with fences, aborted fence-like transactions and writes of the fence key
+     * before reading it (not fences; no later fence reads them: a chain broken that way is bridged after a
+     * timeout by the topology and ends the chain in a file, by design). Every transaction gets the same epoch; one after its session's last
+     * fence, open in a file, gets its session's last fence epoch when the session ends.
+     */
+    @Test
+    void epochsFromTheTopologyEqualTheFileModes() throws Exception {
+        for (long seed = 1; seed <= 3; seed++) {
+            start(small());
+            java.util.Random rnd = new java.util.Random(seed);
+            int sessions = 3 + rnd.nextInt(4);
+            List<Client> clients = new ArrayList<>();
+            for (int i = 0; i < sessions; i++) clients.add(new Client("s" + seed + "-" + i));
+            org.cobraverify.history.HistoryBuilder hb = new org.cobraverify.history.HistoryBuilder();
+            int epochKey = hb.key("EPOCH");
+            String head = null; // the fence key's current value in the serial execution
+            java.util.Map<String, String> store = new java.util.HashMap<>();
+            int fenceNo = 0;
+            for (int step = 0; step < 1500; step++) {
+                Client c = clients.get(rnd.nextInt(sessions));
+                String id = c.session + "-t" + (c.n + 1);
+                int roll = rnd.nextInt(100);
+                List<String> ops = new ArrayList<>();
+                boolean commit = true, fence = false;
+                if (roll < 15) { ops.add("r EPOCH " + (head == null ? "-" : head)); ops.add("w EPOCH f" + (++fenceNo)); fence = true; }
+                else if (roll < 17) { ops.add("r EPOCH " + (head == null ? "-" : head)); ops.add("w EPOCH a" + step); commit = false; }
+                else if (roll < 18) { ops.add("w EPOCH b" + step); ops.add("r EPOCH b" + step); }
+                else {
+                    for (int k = 0; k < 1 + rnd.nextInt(3); k++) {
+                        String key = "x" + rnd.nextInt(4);
+                        if (rnd.nextBoolean()) ops.add("r " + key + " " + store.getOrDefault(key, "-"));
+                        else { String v = id + "-" + k; ops.add("w " + key + " " + v); store.put(key, v); }
+                    }
+                }
+                if (commit && fence) head = "f" + fenceNo;
+                // the transaction, to the topology (via the client) and to the file-mode history
+                if (commit) c.txn(ops.toArray(new String[0]));
+                else {
+                    c.n++;
+                    c.op(id, OpKind.BEGIN, null, null);
+                    for (String o : ops) {
+                        String[] f = o.split(" ");
+                        c.op(id, f[0].equals("w") ? OpKind.WRITE : OpKind.READ, f[1], f[2].equals("-") ? null : f[2]);
+                    }
+                    c.op(id, OpKind.ABORT, null, null);
+                }
+                hb.begin(id, hb.session(c.session), commit ? org.cobraverify.history.History.COMMITTED : org.cobraverify.history.History.ABORTED,
+                        org.cobraverify.history.History.NO_TIME, org.cobraverify.history.History.NO_TIME, -1);
+                for (String o : ops) {
+                    String[] f = o.split(" ");
+                    int k = f[1].equals("EPOCH") ? epochKey : hb.key(f[1]);
+                    if (f[0].equals("w")) hb.write(k, hb.value(f[2]));
+                    else hb.read(k, f[2].equals("-") ? org.cobraverify.history.History.NIL : hb.value(f[2]));
+                }
+                hb.end();
+            }
+            for (Client c : clients) c.end();
+            // deliver: sessions interleaved in random chunks, so fences often arrive before the fence they read
+            List<List<Operation>> left = new ArrayList<>();
+            for (Client c : clients) left.add(new ArrayList<>(c.take()));
+            while (left.stream().anyMatch(l -> !l.isEmpty())) {
+                List<Operation> l = left.get(rnd.nextInt(sessions));
+                for (int i = 0, k = 1 + rnd.nextInt(40); i < k && !l.isEmpty(); i++) pipe(l.remove(0));
+            }
+            org.cobraverify.history.History h = hb.build();
+            org.cobraverify.rounds.EpochAssigner file = new org.cobraverify.rounds.EpochAssigner(h, "EPOCH");
+            java.util.Map<String, Transaction> out = new java.util.HashMap<>();
+            for (Transaction t : txnsOut()) out.put(t.getId(), t);
+            assertEquals(h.size(), out.size(), "every transaction comes out once");
+            int fences = 0;
+            for (int t = 0; t < h.size(); t++) {
+                Transaction got = out.get(h.name(t));
+                long want = file.epoch(t) == org.cobraverify.rounds.EpochAssigner.OPEN ? file.previousFence(t) : file.epoch(t);
+                assertEquals(want, got.getEpoch(), "seed " + seed + ": epoch of " + h.name(t) + " (file mode: " + file.epoch(t) + ")");
+                assertEquals(file.isFence(t), got.getFence(), "seed " + seed + ": is " + h.name(t) + " a fence");
+                if (file.isFence(t)) fences++;
+            }
+            assertTrue(fences > 100, "the histories have fences: " + fences);
+            close();
+            driver = null;
+            stateDir = null;
+        }
+    }
 }

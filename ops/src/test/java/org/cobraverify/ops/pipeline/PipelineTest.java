@@ -164,6 +164,11 @@ class PipelineTest {
             List<Long> expected = new ArrayList<>();
             for (long r = 0; r < committed.size(); r++) expected.add(r);
             assertEquals(expected, rounds, "every round once, in order");
+            // the restart count travels in the committed offset's metadata: 0 before the crash, then it only grows
+            assertEquals(0, committed.get(0).getVerifierRestarts());
+            assertTrue(committed.get(committed.size() - 1).getVerifierRestarts() >= 1, "restarts after the crash: " + committed.get(committed.size() - 1));
+            for (int i = 1; i < committed.size(); i++)
+                assertTrue(committed.get(i).getVerifierRestarts() >= committed.get(i - 1).getVerifierRestarts(), "restarts never go back");
 
             // ground truth: a fresh verifier over the rounds topic
             List<Verdict> truth = new ArrayList<>();

@@ -79,6 +79,23 @@ class WireFormatTest {
         assertFalse(read.getFence());
     }
 
+    /** A verdict written by a version-2 verifier (no restart count) is read by this build: the count takes its default. */
+    @Test
+    void readsVerdictsOfThePreviousVersion() throws Exception {
+        Schema v2 = SchemaCatalog.bundledPrevious().stream()
+                .filter(s -> s.getName().equals("Verdict") && s.getField("gcMs") != null && s.getField("verifierRestarts") == null)
+                .findFirst().orElseThrow();
+        org.apache.avro.generic.GenericRecordBuilder b = new org.apache.avro.generic.GenericRecordBuilder(v2);
+        b.set("round", 7L).set("outcome", new GenericData.EnumSymbol(v2.getField("outcome").schema(), "ACCEPT")).set("reason", "ok")
+                .set("roundTxns", 3).set("checkedTxns", 30L).set("pendingTxns", 0L).set("firstEpoch", 1L).set("lastEpoch", 2L)
+                .set("constraints", 0L).set("constraintsAfterPruning", 0L).set("buildMs", 0L).set("constructMs", 0L).set("pruneMs", 0L)
+                .set("solveMs", 0L).set("totalMs", 5L).set("verifiedAt", 99L).set("retainedTxns", 12L);
+        org.cobraverify.schemas.Verdict read = wire.decode(singleObject(v2, b.build()), org.cobraverify.schemas.Verdict.class);
+        assertEquals(7L, read.getRound());
+        assertEquals(12L, read.getRetainedTxns());
+        assertEquals(0L, read.getVerifierRestarts());
+    }
+
     /** A newer producer's schema (an extra field) is unknown to this build: found through the catalog's fallback. */
     @Test
     void readsRecordsWrittenWithANewerVersionThroughTheCatalog() throws Exception {
