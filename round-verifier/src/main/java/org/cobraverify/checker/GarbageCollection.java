@@ -40,6 +40,8 @@ public final class GarbageCollection {
     public final String skipped;
     /** How many transactions were superseded (collected or not). */
     public final int superseded;
+    /** The operations that are frontier writes (an old writer's last write of a key that reaches no other old writer of it). */
+    public int[] frontierOps = new int[0];
     /** How many open constraints were settled for good ({@link Settlement}); their sides are carried as facts. */
     public final int settled;
     /**
@@ -242,7 +244,11 @@ public final class GarbageCollection {
         }
         String why = contract(g, rf, r, topo, facts, n, b, collect, pairs, carry);
         if (why != null) return new GarbageCollection(new boolean[n], noSup, why, supersededCount);
-        return new GarbageCollection(collect, supBy, null, supersededCount, settledCount, carry);
+        GarbageCollection done = new GarbageCollection(collect, supBy, null, supersededCount, settledCount, carry);
+        IntVec fops = new IntVec();
+        for (int op = 0; op < frontierWrite.length; op++) if (frontierWrite[op]) fops.add(op);
+        done.frontierOps = fops.toArray();
+        return done;
     }
 
     /**

@@ -23,8 +23,12 @@ public interface CollectedWrites extends AutoCloseable {
         UNKNOWN_OUTCOME
     }
 
-    /** A collected write: its transaction, and for a superseded one the transaction whose write of the key superseded it. */
-    record Entry(String writer, String supersededBy, Fate fate) {}
+    /**
+     * A collected write: its transaction, for a superseded one the transaction whose write of the key
+     * superseded it, and the round and verifier incarnation (restart count) that collected it: after a
+     * restart from a checkpoint, entries an earlier incarnation wrote after that checkpoint are ignored.
+     */
+    record Entry(String writer, String supersededBy, Fate fate, long round, long incarnation) {}
 
     void put(String key, String value, Entry e);
 
@@ -33,6 +37,9 @@ public interface CollectedWrites extends AutoCloseable {
 
     /** How many writes have been collected. */
     long size();
+
+    /** Makes what was put so far durable (a checkpoint is about to be committed). */
+    default void sync() {}
 
     @Override
     void close();

@@ -41,6 +41,14 @@ public final class HistoryRounds {
 
     /** Requires a register history (no list reads: {@link IllegalArgumentException} otherwise). */
     public static Run run(History h, int roundSize, String fenceKey, IncrementalVerifier v, Progress progress) {
+        return run(h, roundSize, fenceKey, v, progress, 0);
+    }
+
+    /**
+     * As above, from round {@code fromRound} on: {@code v} already holds the state after the rounds before
+     * it (restored from a checkpoint), which are neither fed nor reported.
+     */
+    public static Run run(History h, int roundSize, String fenceKey, IncrementalVerifier v, Progress progress, int fromRound) {
         if (h.hasLists()) throw new IllegalArgumentException("verification in rounds supports register histories; this one has list reads (check it one-shot)");
         EpochAssigner ep = new EpochAssigner(h, fenceKey);
         int n = h.size();
@@ -72,6 +80,7 @@ public final class HistoryRounds {
         int start = 0;
         for (int r = 0; r < ends.size(); r++) {
             int end = ends.get(r);
+            if (r < fromRound) { start = end; continue; }
             for (int i = start; i < end; i++) v.add(toTransaction(h, order[i], ep, sessionIndex[order[i]]));
             boolean last = r == ends.size() - 1;
             // nothing to come: every epoch is closed (GC still runs, so the figures show what a verifier would keep)

@@ -141,7 +141,7 @@ public final class IncrementalVerifier implements AutoCloseable {
                 for (TxnOp o : t.getOps()) if (o.getWrite()) writes.putIfAbsent(o.getKey() + '\0' + o.getValue(), t);
             }
             List<Transaction> now = admissible(waiting, id -> { Transaction w = writerOf.get(id); return w != null ? w : writes.get(id); },
-                    (t, o) -> collected.get(o.getKey(), o.getValue()) != null || isStale(t, o), admittedIds);
+                    (t, o) -> collectedEntry(o.getKey(), o.getValue()) != null || isStale(t, o), admittedIds);
             Set<String> nowIds = new HashSet<>();
             for (Transaction t : now) nowIds.add(t.getId());
             admittedIds.addAll(nowIds);
@@ -195,7 +195,7 @@ public final class IncrementalVerifier implements AutoCloseable {
         for (Transaction t : thisRound) {
             for (TxnOp o : t.getOps()) {
                 if (o.getWrite() || o.getValue() == null || writerOf.containsKey(o.getKey() + '\0' + o.getValue())) continue;
-                CollectedWrites.Entry e = collected.get(o.getKey(), o.getValue());
+                CollectedWrites.Entry e = collectedEntry(o.getKey(), o.getValue());
                 if (e != null) staleByReader.computeIfAbsent(t.getId(), x -> new ArrayList<>()).add(new StaleRead(t, o, e));
             }
         }
@@ -597,7 +597,7 @@ public final class IncrementalVerifier implements AutoCloseable {
                         : t.getStatus() == TxnStatus.UNKNOWN ? CollectedWrites.Fate.UNKNOWN_OUTCOME
                         : lastWrite.get(h.key(op)) == op ? CollectedWrites.Fate.SUPERSEDED : CollectedWrites.Fate.INTERMEDIATE;
                 int by = gc.supersededBy[op];
-                collected.put(key, value, new CollectedWrites.Entry(t.getId(), by >= 0 ? h.name(by) : null, fate));
+                collected.put(key, value, new CollectedWrites.Entry(t.getId(), by >= 0 ? h.name(by) : null, fate, rounds - 1, incarnation));
             }
             byId.remove(t.getId());
             retainedIds.remove(t.getId());
@@ -622,6 +622,14 @@ public final class IncrementalVerifier implements AutoCloseable {
             next.add(new CarriedEdge(h.name(gc.carrySrc[i]), h.name(gc.carryDst[i]), gc.carryKind[i],
                     gc.carryKey[i] < 0 ? null : String.valueOf(h.keyName(gc.carryKey[i]))));
         carried = next;
+        boolean[] isFrontier = new boolean[h.opCount()];
+        for (int op : gc.frontierOps) isFrontier[op] = true;
+        List<org.cobraverify.schemas.FrontierWrite> frontier = new ArrayList<>(gc.frontierOps.length);
+        for (int t = 0; t < h.size(); t++)
+            for (int op = h.opStart(t); op < h.opEnd(t); op++)
+                if (isFrontier[op]) frontier.add(new org.cobraverify.schemas.FrontierWrite(String.valueOf(h.keyName(h.key(op))), h.name(t),
+                        String.valueOf(h.valueName(h.value(op)))));
+        lastFrontier = frontier;
         return count;
     }
 
@@ -729,6 +737,108 @@ public final class IncrementalVerifier implements AutoCloseable {
         unknownSince.clear(); unknownSince.putAll((Map<String, Long>) a[13]);
         collections = (Long) a[14];
         endedSince.clear(); endedSince.putAll((Map<String, Long>) a[15]);
+    }
+
+    // ---- checkpoints: the state as records, to publish and to resume from
+
+    /** The verifier's incarnation (how many times it restarted): collected writes carry it. */
+    private long incarnation;
+    /** After a restart from a checkpoint: the checkpoint's round. Collected writes of an earlier incarnation after it are ignored. */
+    private long visibleThrough = Long.MAX_VALUE;
+    /** The frontier the last garbage collection found (key, writer, value), for checkpoints. */
+    private List<org.cobraverify.schemas.FrontierWrite> lastFrontier = new ArrayList<>();
+
+    /**
+     * A collected write, unless an earlier incarnation collected it after the checkpoint this one resumed
+     * from (that round is being decided again; its collection will be redone if it still holds).
+     */
+    private CollectedWrites.Entry collectedEntry(String key, String value) {
+        CollectedWrites.Entry e = collected.get(key, value);
+        if (e != null && e.incarnation() != incarnation && e.round() > visibleThrough) return null;
+        return e;
+    }
+
+    /** Sets the incarnation that collected writes are stamped with (the service's restart count). */
+    public void incarnation(long n) { this.incarnation = n; }
+
+    /**
+     * The state, as records: every held transaction (retained, then waiting, in admission order) and the
+     * rest. Requires: no round is open (nothing added since the last {@link #endRound}). The collected
+     * writes stay where they are ({@link CollectedWrites#sync} makes them durable).
+     */
+    public Checkpoint checkpoint() {
+        if (!incoming.isEmpty()) throw new IllegalStateException("a checkpoint is taken between rounds, not with " + incoming.size() + " transactions added");
+        collected.sync();
+        List<org.cobraverify.schemas.HeldTxn> held = new ArrayList<>(retained.size() + pending.size());
+        for (Transaction t : retained) held.add(new org.cobraverify.schemas.HeldTxn(t, -1L, unknownSince.getOrDefault(t.getId(), -1L)));
+        for (Transaction t : pending) held.add(new org.cobraverify.schemas.HeldTxn(t, pendingSince.getOrDefault(t.getId(), rounds), unknownSince.getOrDefault(t.getId(), -1L)));
+        List<org.cobraverify.schemas.CarriedFact> facts = new ArrayList<>(carried.size());
+        for (CarriedEdge e : carried) facts.add(new org.cobraverify.schemas.CarriedFact(e.src(), e.dst(), e.kind(), e.key()));
+        List<org.cobraverify.schemas.StaleReadRef> stale = new ArrayList<>();
+        for (List<StaleRead> l : staleByReader.values())
+            for (StaleRead r : l)
+                stale.add(new org.cobraverify.schemas.StaleReadRef(r.reader().getId(), r.op().getKey(), r.op().getValue(), r.entry().writer(),
+                        r.entry().supersededBy(), r.entry().fate().name(), r.entry().round()));
+        org.cobraverify.schemas.VerifierCore core = org.cobraverify.schemas.VerifierCore.newBuilder()
+                .setRounds(rounds).setServiceRounds(0).setChecked(checkedTotal).setCollected(collectedTotal).setSettled(settledTotal)
+                .setCollections(collections).setDuplicates(duplicates).setServiceDuplicates(0).setHasBarrier(hasBarrier)
+                .setBarrierBefore(new ArrayList<>(barrierBefore)).setBarrierAfter(new ArrayList<>(barrierAfter))
+                .setOldMaxEnd(oldMaxEnd).setOldMaxStart(oldMaxStart).setBarrierEpoch(barrierEpoch).setCarried(facts).setStaleReads(stale)
+                .setEndedSince(new HashMap<>(endedSince)).setRetiredSince(new HashMap<>()).setRejectedIn(rejectedIn).setDroppedState(droppedState)
+                .setFrontier(new ArrayList<>(lastFrontier)).build();
+        return new Checkpoint(held, core);
+    }
+
+    /** The state {@link #checkpoint} exports: held transactions in admission order, and the rest. */
+    public record Checkpoint(List<org.cobraverify.schemas.HeldTxn> held, org.cobraverify.schemas.VerifierCore core) {}
+
+    /**
+     * Replaces this (fresh) verifier's state by a checkpoint's, taken by {@code incarnation − 1} or earlier.
+     * Collected writes stamped after the checkpoint's last round by an earlier incarnation are ignored from
+     * now on; this one stamps its own with {@code incarnation}.
+     */
+    public void restore(Checkpoint c, long incarnation) {
+        if (!byId.isEmpty() || !incoming.isEmpty() || rounds != 0) throw new IllegalStateException("restore needs a fresh verifier");
+        org.cobraverify.schemas.VerifierCore k = c.core();
+        this.incarnation = incarnation;
+        rounds = k.getRounds();
+        visibleThrough = rounds - 1;
+        checkedTotal = k.getChecked();
+        collectedTotal = k.getCollected();
+        settledTotal = k.getSettled();
+        collections = k.getCollections();
+        duplicates = k.getDuplicates();
+        hasBarrier = k.getHasBarrier();
+        barrierBefore = new HashSet<>();
+        for (CharSequence x : k.getBarrierBefore()) barrierBefore.add(x.toString());
+        barrierAfter = new HashSet<>();
+        for (CharSequence x : k.getBarrierAfter()) barrierAfter.add(x.toString());
+        oldMaxEnd = k.getOldMaxEnd();
+        oldMaxStart = k.getOldMaxStart();
+        barrierEpoch = k.getBarrierEpoch();
+        carried = new ArrayList<>();
+        for (org.cobraverify.schemas.CarriedFact f : k.getCarried())
+            carried.add(new CarriedEdge(f.getSrc().toString(), f.getDst().toString(), f.getKind(), f.getKey() == null ? null : f.getKey().toString()));
+        endedSince.putAll(k.getEndedSince());
+        rejectedIn = k.getRejectedIn() == null ? null : k.getRejectedIn().toString();
+        droppedState = k.getDroppedState() == null ? null : k.getDroppedState().toString();
+        lastFrontier = new ArrayList<>(k.getFrontier());
+        for (org.cobraverify.schemas.HeldTxn x : c.held()) {
+            Transaction t = x.getTxn();
+            byId.put(t.getId(), t);
+            for (TxnOp o : t.getOps()) if (o.getWrite()) writerOf.putIfAbsent(o.getKey() + '\0' + o.getValue(), t);
+            if (x.getUnknownSince() >= 0) unknownSince.put(t.getId(), x.getUnknownSince());
+            if (x.getPendingSince() < 0) { retained.add(t); retainedIds.add(t.getId()); }
+            else { pending.add(t); pendingSince.put(t.getId(), x.getPendingSince()); }
+        }
+        for (org.cobraverify.schemas.StaleReadRef r : k.getStaleReads()) {
+            Transaction reader = byId.get(r.getReader().toString());
+            if (reader == null) continue;
+            TxnOp op = new TxnOp(false, r.getKey().toString(), r.getValue() == null ? null : r.getValue().toString());
+            CollectedWrites.Entry e = new CollectedWrites.Entry(r.getWriter().toString(), r.getSupersededBy() == null ? null : r.getSupersededBy().toString(),
+                    CollectedWrites.Fate.valueOf(r.getFate().toString()), r.getCollectedIn(), incarnation);
+            staleByReader.computeIfAbsent(reader.getId(), x -> new ArrayList<>()).add(new StaleRead(reader, op, e));
+        }
     }
 
     /** Every transaction retained, in the order it was admitted (for tests and checkpoints). */

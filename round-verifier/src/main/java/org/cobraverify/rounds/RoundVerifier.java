@@ -17,6 +17,7 @@ import org.cobraverify.schemas.Outcome;
 import org.cobraverify.schemas.RoundEnd;
 import org.cobraverify.schemas.Transaction;
 import org.cobraverify.schemas.Verdict;
+import org.cobraverify.schemas.VerifierCheckpoint;
 
 /**
  * The verifier service's view of rounds, without I/O: transactions are {@link #add}ed as they arrive on
@@ -112,6 +113,8 @@ public final class RoundVerifier implements AutoCloseable {
     /** Feeds rounds decided before a restart (their verdicts are already published): one check for all of them. */
     public void replay(List<Closed> closed) {
         if (closed.isEmpty()) return;
+        Closed lastReplayed = closed.get(closed.size() - 1);
+        lastDecided = lastReplayed.end() != null ? lastReplayed.end().getRound() : lastReplayed.roundNo();
         for (Closed c : closed) for (Transaction t : c.txns()) engine.add(t);
         engine.skipRounds(closed.size() - 1);
         Closed last = closed.get(closed.size() - 1);
@@ -120,6 +123,10 @@ public final class RoundVerifier implements AutoCloseable {
 
     /** Decides rounds closed earlier, in order; one verdict per round. */
     public List<Verdict> decide(List<Closed> closed) {
+        if (!closed.isEmpty()) {
+            Closed last = closed.get(closed.size() - 1);
+            lastDecided = last.end() != null ? last.end().getRound() : last.roundNo();
+        }
         List<Verdict> out = new ArrayList<>(closed.size());
         if (closed.size() > 1) {
             List<List<Transaction>> txns = new ArrayList<>();
@@ -213,6 +220,80 @@ public final class RoundVerifier implements AutoCloseable {
         for (Certificate.Txn t : c.transactions()) txns.add(new CertTxn(t.label(), t.session(), t.ops()));
         return org.cobraverify.schemas.Certificate.newBuilder().setAnomaly(c.kind().title()).setSummary(c.summary())
                 .setCycle(cycle).setTransactions(txns).setText(text).build();
+    }
+
+    // ---- checkpoints (cobra.gc-frontiers)
+
+    /** The last round decided (its RoundEnd's number), or -1. */
+    private long lastDecided = -1;
+
+    public long lastDecidedRound() { return lastDecided; }
+
+    /** Stamps collected writes with the service's restart count (see {@link IncrementalVerifier#restore}). */
+    public void incarnation(long n) { engine.incarnation(n); }
+
+    /**
+     * The state after the last decided round, as checkpoint records: chunk 0 carries the core and the first
+     * held transactions, each further chunk about {@code maxChunkBytes} of held transactions. Requires: no
+     * transaction of the next round added yet on the engine's side (the service's open round is not part of
+     * it: it lies after {@code inputOffset} and is read again on a restart).
+     */
+    public List<VerifierCheckpoint> checkpoint(String verifierId, long inputOffset, long epochAgree, int maxChunkBytes) {
+        IncrementalVerifier.Checkpoint c = engine.checkpoint();
+        org.cobraverify.schemas.VerifierCore core = c.core();
+        core.setServiceRounds(rounds);
+        core.setServiceDuplicates(duplicates);
+        core.setRetiredSince(new HashMap<>(retiredSince));
+        List<List<org.cobraverify.schemas.HeldTxn>> parts = new ArrayList<>();
+        List<org.cobraverify.schemas.HeldTxn> cur = new ArrayList<>();
+        long bytes = 0;
+        for (org.cobraverify.schemas.HeldTxn h : c.held()) {
+            long b = estimate(h.getTxn());
+            if (!cur.isEmpty() && bytes + b > maxChunkBytes) { parts.add(cur); cur = new ArrayList<>(); bytes = 0; }
+            cur.add(h);
+            bytes += b;
+        }
+        parts.add(cur);
+        List<VerifierCheckpoint> out = new ArrayList<>(parts.size());
+        for (int i = 0; i < parts.size(); i++)
+            out.add(VerifierCheckpoint.newBuilder().setVerifier(verifierId).setRound(lastDecided).setInputOffset(inputOffset).setEpochAgree(epochAgree)
+                    .setChunk(i).setChunks(parts.size()).setHeld(parts.get(i)).setCore(i == 0 ? core : null).build());
+        return out;
+    }
+
+    private static long estimate(Transaction t) {
+        long b = 48 + t.getId().length() + t.getSession().length();
+        for (org.cobraverify.schemas.TxnOp o : t.getOps()) b += 8 + o.getKey().length() + (o.getValue() == null ? 0 : o.getValue().length());
+        return b;
+    }
+
+    /**
+     * Resumes from a checkpoint's records (every chunk of one checkpoint, any order) in a fresh verifier;
+     * {@code incarnation}: the service's restart count. Throws {@link IllegalArgumentException} naming what
+     * is missing when the chunks are not one whole checkpoint.
+     */
+    public void restore(List<VerifierCheckpoint> chunks, long incarnation) {
+        if (chunks.isEmpty()) throw new IllegalArgumentException("no checkpoint records");
+        VerifierCheckpoint[] byChunk = new VerifierCheckpoint[chunks.get(0).getChunks()];
+        for (VerifierCheckpoint c : chunks) {
+            if (c.getRound() != chunks.get(0).getRound() || c.getChunks() != byChunk.length || c.getChunk() < 0 || c.getChunk() >= byChunk.length)
+                throw new IllegalArgumentException("checkpoint records of different checkpoints: round " + c.getRound() + " chunk " + c.getChunk() + "/"
+                        + c.getChunks() + " with round " + chunks.get(0).getRound());
+            byChunk[c.getChunk()] = c;
+        }
+        List<org.cobraverify.schemas.HeldTxn> held = new ArrayList<>();
+        for (int i = 0; i < byChunk.length; i++) {
+            if (byChunk[i] == null) throw new IllegalArgumentException("checkpoint of round " + chunks.get(0).getRound() + ": chunk " + i + " of " + byChunk.length + " is missing");
+            held.addAll(byChunk[i].getHeld());
+        }
+        org.cobraverify.schemas.VerifierCore core = byChunk[0].getCore();
+        if (core == null) throw new IllegalArgumentException("checkpoint of round " + chunks.get(0).getRound() + ": chunk 0 has no core");
+        engine.restore(new IncrementalVerifier.Checkpoint(held, core), incarnation);
+        rounds = core.getServiceRounds();
+        duplicates = core.getServiceDuplicates();
+        retiredSince.clear();
+        retiredSince.putAll(core.getRetiredSince());
+        lastDecided = byChunk[0].getRound();
     }
 
     @Override

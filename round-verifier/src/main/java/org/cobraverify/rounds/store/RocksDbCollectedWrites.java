@@ -15,9 +15,10 @@ import org.rocksdb.WriteOptions;
 
 /**
  * {@link CollectedWrites} in RocksDB on local disk: exact, and off the heap (the memtable is bounded by
- * RocksDB's settings). Writes are batched and skip the write-ahead log: the store is a cache of what the
- * verifier's input already holds, rebuilt by replaying it, never the only copy. Lookups happen only for
- * reads whose writer is not in memory, so they are rare on a healthy database.
+ * RocksDB's settings). Writes are batched and skip the write-ahead log; {@link #sync} flushes them before
+ * the verifier commits a checkpoint, so a verifier restarted on the same disk finds every write collected
+ * up to its checkpoint. Lookups happen only for reads whose writer is not in memory, so they are rare on a
+ * healthy database.
  */
 public final class RocksDbCollectedWrites implements CollectedWrites {
     static { RocksDB.loadLibrary(); }
@@ -92,16 +93,27 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
     private static byte[] id(String key, String value) { return (key + '\0' + value).getBytes(StandardCharsets.UTF_8); }
 
     private static byte[] encode(Entry e) {
-        String s = e.fate().ordinal() + e.writer() + '\0' + (e.supersededBy() == null ? "" : e.supersededBy());
+        String s = e.fate().ordinal() + e.writer() + '\0' + (e.supersededBy() == null ? "" : e.supersededBy()) + '\0' + e.round() + '\0' + e.incarnation();
         return s.getBytes(StandardCharsets.UTF_8);
     }
 
     private static Entry decode(byte[] b) {
         String s = new String(b, StandardCharsets.UTF_8);
-        int z = s.indexOf('\0');
-        Fate f = Fate.values()[s.charAt(0) - '0'];
-        String by = s.substring(z + 1);
-        return new Entry(s.substring(1, z), by.isEmpty() ? null : by, f);
+        String[] f = s.substring(1).split("\0", -1);
+        Fate fate = Fate.values()[s.charAt(0) - '0'];
+        return new Entry(f[0], f[1].isEmpty() ? null : f[1], fate, Long.parseLong(f[2]), Long.parseLong(f[3]));
+    }
+
+    /** Writes the batch and flushes the memtable to disk (the store writes no log): what was put survives a crash. */
+    @Override
+    public void sync() {
+        if (db == null) return;
+        try (org.rocksdb.FlushOptions fo = new org.rocksdb.FlushOptions().setWaitForFlush(true)) {
+            flush();
+            db.flush(fo);
+        } catch (RocksDBException ex) {
+            throw new IllegalStateException("collected-writes store: " + ex.getMessage(), ex);
+        }
     }
 
     @Override

@@ -17,7 +17,7 @@ import org.cobraverify.schemas.Certificate;
 import org.cobraverify.schemas.CycleEdge;
 import org.cobraverify.schemas.DeadLetter;
 import org.cobraverify.schemas.FrontierWrite;
-import org.cobraverify.schemas.GcFrontier;
+import org.cobraverify.schemas.VerifierCheckpoint;
 import org.cobraverify.schemas.Operation;
 import org.cobraverify.schemas.RoundEnd;
 import org.cobraverify.schemas.Transaction;
@@ -32,7 +32,7 @@ import org.cobraverify.schemas.Verdict;
 public final class SchemaCatalog implements SchemaStore {
     /** The top-level records that travel on topics, in this build's versions. */
     public static final List<Schema> CURRENT = List.of(Operation.getClassSchema(), org.cobraverify.schemas.OperationBatch.getClassSchema(), Transaction.getClassSchema(),
-            RoundEnd.getClassSchema(), Verdict.getClassSchema(), GcFrontier.getClassSchema(), DeadLetter.getClassSchema(),
+            RoundEnd.getClassSchema(), Verdict.getClassSchema(), VerifierCheckpoint.getClassSchema(), DeadLetter.getClassSchema(),
             org.cobraverify.schemas.SessionEnd.getClassSchema(), org.cobraverify.schemas.SessionStart.getClassSchema(),
             // state of the topology's stores (their changelog topics are on the wire too)
             org.cobraverify.schemas.OpenSession.getClassSchema(),
