@@ -35,16 +35,34 @@ public final class VerifierCommand implements Callable<Integer> {
     @Option(names = "--gpu", paramLabel = "MODE", description = GpuOption.DESCRIPTION)
     String gpu = "auto";
 
+    @Option(names = "--state-dir", paramLabel = "DIR", description = "Where the collected writes live on disk, kept across restarts (default: ${DEFAULT-VALUE}).")
+    java.nio.file.Path stateDir = java.nio.file.Path.of(System.getProperty("java.io.tmpdir"), "cobra-verifier");
+
+    @Option(names = "--checkpoint-every", paramLabel = "ROUNDS", description = "Publish the verifier's state to cobra.gc-frontiers every N rounds; 0: never (default: ${DEFAULT-VALUE}). A restart resumes from the latest one.")
+    int checkpointEvery = 1;
+
     @Override
     public Integer call() {
         org.cobraverify.checker.ReachabilityEngine reach = GpuOption.resolve(gpu, "verifier", System.err);
         if (reach == null) return 2;
         CheckOptions co = CheckOptions.defaults().withTimeout(timeout).withReachability(reach);
         if (strict) co = co.withStrict(driftMs * 1_000_000L);
-        VerifierService.Settings s = new VerifierService.Settings(bootstrap, "cobra.rounds", "cobra.verdicts", "cobra.dead-letters", group, id);
+        VerifierService.Settings s = new VerifierService.Settings(bootstrap, "cobra.rounds", "cobra.verdicts", "cobra.dead-letters", group, id)
+                .withState(stateDir, checkpointEvery);
         VerifierService v = new VerifierService(s, new RoundVerifier.Settings(co, pendingRounds), x -> System.out.println(VerdictLines.full(x)));
         Runtime.getRuntime().addShutdownHook(new Thread(v::stop));
-        System.err.println("cobra verifier: consuming cobra.rounds on " + bootstrap + " as " + id);
+        System.err.println("cobra verifier: consuming cobra.rounds on " + bootstrap + " as " + id + " (collected writes in " + stateDir + ")");
+        Thread report = new Thread(() -> {
+            try {
+                while (v.resumedFromRound() < 0 && v.replayedRecords() == 0) Thread.sleep(200);
+                if (v.resumedFromRound() >= 0)
+                    System.err.printf("cobra verifier: resumed from the checkpoint of round %d in %.2f s (restart %d)%n", v.resumedFromRound(), v.resumeSeconds(), v.restarts());
+            } catch (InterruptedException ignored) {
+                // exiting
+            }
+        }, "cobra-verifier-report");
+        report.setDaemon(true);
+        report.start();
         v.run();
         return 0;
     }

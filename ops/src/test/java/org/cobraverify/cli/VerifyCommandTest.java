@@ -19,13 +19,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code cobra verify} as a user runs it: exit codes, text and JSON output, witnesses, several files. */
-class VerifyCommandTest {
+public class VerifyCommandTest {
     @TempDir
     Path dir;
 
-    record Run(int exit, String out, String err) {}
+    public record Run(int exit, String out, String err) {}
 
-    static Run cobra(String... args) {
+    /** Runs the cobra command in-process, capturing what it prints. */
+    public static Run cobra(String... args) {
         PrintStream oldOut = System.out, oldErr = System.err;
         ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
         try {

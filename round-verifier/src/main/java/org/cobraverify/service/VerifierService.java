@@ -44,11 +44,25 @@ import org.cobraverify.schemas.serde.WireFormat;
 public final class VerifierService implements AutoCloseable {
     /** Where to run: the servers, topics, the consumer group and the transactional id (one verifier per id). */
     public record Settings(String bootstrap, String roundsTopic, String verdictsTopic, String deadLettersTopic, String group,
-                           String transactionalId) {
+                           String transactionalId, String checkpointsTopic, java.nio.file.Path stateDir, int checkpointEvery) {
+        public Settings(String bootstrap, String roundsTopic, String verdictsTopic, String deadLettersTopic, String group, String transactionalId) {
+            this(bootstrap, roundsTopic, verdictsTopic, deadLettersTopic, group, transactionalId, "cobra.gc-frontiers", null, 1);
+        }
+
         public static Settings defaults(String bootstrap) {
             return new Settings(bootstrap, "cobra.rounds", "cobra.verdicts", "cobra.dead-letters", "cobra-verifier", "cobra-verifier-0");
         }
+
+        /** Where collected writes live on disk (null: a temporary directory, lost with the process) and how often to checkpoint (0: never). */
+        public Settings withState(java.nio.file.Path dir, int every) {
+            return new Settings(bootstrap, roundsTopic, verdictsTopic, deadLettersTopic, group, transactionalId, checkpointsTopic, dir, every);
+        }
     }
+
+    /** Largest share of held transactions in one checkpoint record (the topic allows {@link #MAX_RECORD_BYTES}). */
+    static final int CHUNK_BYTES = 512 << 10;
+    /** Largest record this service sends (its producer's limit; topic set-up gives cobra.gc-frontiers the same). */
+    public static final int MAX_RECORD_BYTES = 16 << 20;
 
     private final Settings settings;
     private final RoundVerifier.Settings verifierSettings;
@@ -91,6 +105,8 @@ public final class VerifierService implements AutoCloseable {
         p.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, settings.transactionalId());
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
         p.put(ProducerConfig.ACKS_CONFIG, "all");
+        p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, Integer.toString(MAX_RECORD_BYTES));
+        p.put(ProducerConfig.BUFFER_MEMORY_CONFIG, Long.toString(4L * MAX_RECORD_BYTES));
         try (KafkaConsumer<String, byte[]> cons = new KafkaConsumer<>(c, new StringDeserializer(), new ByteArrayDeserializer());
              KafkaProducer<String, byte[]> prod = new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer())) {
             consumer = cons;
@@ -100,8 +116,17 @@ public final class VerifierService implements AutoCloseable {
             OffsetAndMetadata committed = cons.committed(java.util.Set.of(tp)).get(tp);
             long resumeAt = committed == null ? 0 : committed.offset();
             restarts = committed == null ? 0 : restartsIn(committed.metadata()) + 1;
-            cons.seekToBeginning(List.of(tp));
-            try (RoundVerifier verifier = new RoundVerifier(verifierSettings)) {
+            replayedRecords = 0;
+            resumedFromRound = -1;
+            checkpointAt = -1;
+            checkpointRound = -1;
+            sinceCheckpoint = 0;
+            org.cobraverify.rounds.CollectedWrites store = settings.stateDir() == null ? null
+                    : new org.cobraverify.rounds.store.RocksDbCollectedWrites(settings.stateDir().resolve(settings.transactionalId()).resolve("collected-writes"), false);
+            try (RoundVerifier verifier = new RoundVerifier(verifierSettings, store)) {
+            verifier.incarnation(restarts);
+            long startAt = committed == null ? 0 : resume(verifier, committed.metadata());
+            if (startAt > 0) cons.seek(tp, startAt); else cons.seekToBeginning(List.of(tp));
             List<RoundVerifier.Closed> replayed = new java.util.ArrayList<>();
             while (running.get()) {
                 // a poll may hold several whole rounds (the verifier catching up): they are decided together and
@@ -110,6 +135,7 @@ public final class VerifierService implements AutoCloseable {
                 long commitAt = -1;
                 for (ConsumerRecord<String, byte[]> r : drain(cons)) {
                     boolean replay = r.offset() < resumeAt;
+                    if (replay) replayedRecords++;
                     String type;
                     try {
                         type = wire.typeOf(r.value());
@@ -167,6 +193,11 @@ public final class VerifierService implements AutoCloseable {
         for (Verdict v : vs) v.setVerifierRestarts(restarts);
         prod.beginTransaction();
         for (Verdict v : vs) prod.send(new ProducerRecord<>(settings.verdictsTopic(), Long.toString(v.getRound()), wire.encode(v)));
+        RoundEnd lastEnd = ends.get(ends.size() - 1).end();
+        if (settings.checkpointEvery() > 0 && ++sinceCheckpoint >= settings.checkpointEvery()) {
+            sinceCheckpoint = 0;
+            checkpoint(prod, verifier, commitAt, lastEnd == null ? -1 : lastEnd.getEpochAgree());
+        }
         prod.sendOffsetsToTransaction(Map.of(tp, offset(commitAt)), cons.groupMetadata());
         for (Verdict v : vs) crashPoint.reached(v.getRound());
         prod.commitTransaction();
@@ -192,13 +223,101 @@ public final class VerifierService implements AutoCloseable {
     /** Restarts so far (0 until {@link #run} has read the committed offset, and for a first start). */
     public long restarts() { return restarts; }
 
-    private OffsetAndMetadata offset(long at) { return new OffsetAndMetadata(at, "restarts=" + restarts); }
+    private OffsetAndMetadata offset(long at) {
+        return new OffsetAndMetadata(at, "restarts=" + restarts + (checkpointAt < 0 ? "" : ";checkpoint=" + checkpointAt + ";round=" + checkpointRound));
+    }
 
-    static long restartsIn(String metadata) {
-        if (metadata == null || !metadata.startsWith("restarts=")) return 0;
+    static long restartsIn(String metadata) { return field(metadata, "restarts"); }
+
+    /** A {@code name=value} field of the offset metadata ({@code restarts=2;checkpoint=1234;round=56}); -1 if absent. */
+    static long field(String metadata, String name) {
+        if (metadata == null) return -1;
+        for (String f : metadata.split(";")) {
+            if (!f.startsWith(name + "=")) continue;
+            try {
+                return Long.parseLong(f.substring(name.length() + 1));
+            } catch (NumberFormatException e) {
+                return -1;
+            }
+        }
+        return -1;
+    }
+
+    // ---- checkpoints on cobra.gc-frontiers
+
+    private int sinceCheckpoint;
+    /** Offset (on the checkpoints topic) of chunk 0 of the latest checkpoint committed or being committed, and its round; -1: none. */
+    private long checkpointAt = -1, checkpointRound = -1;
+    private volatile long replayedRecords, resumedFromRound = -1;
+    private volatile double resumeSeconds;
+
+    /** Records of cobra.rounds read again after the last start (0 when it resumed from a checkpoint of its last round). */
+    public long replayedRecords() { return replayedRecords; }
+
+    /** The round of the checkpoint the last start resumed from; -1 if it started from the beginning. */
+    public long resumedFromRound() { return resumedFromRound; }
+
+    /** How long the last start took to load its checkpoint, in seconds. */
+    public double resumeSeconds() { return resumeSeconds; }
+
+    /**
+     * Publishes the verifier's state after the rounds just decided, in the open transaction, and records
+     * where it went (the committed offset's metadata will point at it). A state too large for the topic is
+     * not checkpointed (the previous checkpoint stays the one to resume from).
+     */
+    private void checkpoint(KafkaProducer<String, byte[]> prod, RoundVerifier verifier, long inputOffset, long epochAgree) {
+        List<org.cobraverify.schemas.VerifierCheckpoint> chunks = verifier.checkpoint(settings.transactionalId(), inputOffset, epochAgree, CHUNK_BYTES);
+        List<byte[]> encoded = new java.util.ArrayList<>(chunks.size());
+        for (org.cobraverify.schemas.VerifierCheckpoint c : chunks) {
+            byte[] b = wire.encode(c);
+            if (b.length > MAX_RECORD_BYTES - 1024) {
+                System.err.println("cobra verifier: the checkpoint of round " + c.getRound() + " has a record of " + b.length
+                        + " bytes, over the limit; the previous checkpoint stays the one to resume from");
+                return;
+            }
+            encoded.add(b);
+        }
+        List<java.util.concurrent.Future<org.apache.kafka.clients.producer.RecordMetadata>> sent = new java.util.ArrayList<>();
+        for (int i = 0; i < chunks.size(); i++) {
+            org.cobraverify.schemas.VerifierCheckpoint c = chunks.get(i);
+            sent.add(prod.send(new ProducerRecord<>(settings.checkpointsTopic(), checkpointKey(c.getVerifier(), c.getRound(), c.getChunk()), encoded.get(i))));
+        }
+        prod.flush();
         try {
-            return Long.parseLong(metadata.substring("restarts=".length()));
-        } catch (NumberFormatException e) {
+            checkpointAt = sent.get(0).get().offset();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while publishing a checkpoint", e);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new IllegalStateException("publishing a checkpoint failed: " + e.getCause().getMessage(), e.getCause());
+        }
+        checkpointRound = chunks.get(0).getRound();
+    }
+
+    /** The key of a checkpoint record: verifier, round and chunk (so compaction keeps every retained round's checkpoint). */
+    public static String checkpointKey(String verifier, long round, int chunk) { return verifier + "/" + round + "/" + chunk; }
+
+    /**
+     * After a restart: loads the checkpoint the committed offset's metadata names into {@code verifier} and
+     * returns the offset on the rounds topic to read from (the checkpoint's input offset); 0 when there is
+     * none or it cannot be loaded (then everything is read again, as before checkpoints existed).
+     */
+    private long resume(RoundVerifier verifier, String metadata) {
+        long at = field(metadata, "checkpoint"), round = field(metadata, "round");
+        if (at < 0) return 0;
+        long t0 = System.nanoTime();
+        try {
+            List<org.cobraverify.schemas.VerifierCheckpoint> chunks = Checkpoints.read(settings.bootstrap(), settings.checkpointsTopic(), wire,
+                    settings.transactionalId(), at, round, Duration.ofSeconds(30));
+            verifier.restore(chunks, restarts);
+            checkpointAt = at;
+            checkpointRound = round;
+            resumedFromRound = round;
+            resumeSeconds = (System.nanoTime() - t0) / 1e9;
+            return chunks.get(0).getInputOffset();
+        } catch (RuntimeException e) {
+            System.err.println("cobra verifier: cannot resume from the checkpoint of round " + round + " at " + settings.checkpointsTopic() + "@" + at
+                    + " (" + e.getMessage() + "); reading " + settings.roundsTopic() + " from the beginning");
             return 0;
         }
     }

@@ -28,9 +28,12 @@ public final class Pipeline implements AutoCloseable {
     private final RoundVerifier.Settings verifierSettings;
     private final Consumer<Verdict> listener;
     private volatile Throwable verifierFailure;
+    /** Where the verifier keeps its collected writes (beside the topology's state), so a restart finds them. */
+    private final Path verifierStateDir;
 
-    private Pipeline(String bootstrap, KafkaStreams streams, RoundVerifier.Settings verifierSettings, Consumer<Verdict> listener) {
+    private Pipeline(String bootstrap, KafkaStreams streams, RoundVerifier.Settings verifierSettings, Consumer<Verdict> listener, Path verifierStateDir) {
         this.bootstrap = bootstrap;
+        this.verifierStateDir = verifierStateDir;
         this.streams = streams;
         this.verifierSettings = verifierSettings;
         this.listener = listener;
@@ -44,7 +47,7 @@ public final class Pipeline implements AutoCloseable {
         KafkaSchemaCatalog.publish(bootstrap, wire.catalog());
         KafkaStreams streams = new KafkaStreams(PipelineTopology.build(topology, wire),
                 PipelineTopology.config("cobra-topology", bootstrap, stateDir.toString()));
-        Pipeline p = new Pipeline(bootstrap, streams, verifier, listener);
+        Pipeline p = new Pipeline(bootstrap, streams, verifier, listener, stateDir.resolve("verifier"));
         streams.setUncaughtExceptionHandler(e -> {
             System.err.println("cobra: the topology failed: " + e);
             return org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
@@ -69,7 +72,7 @@ public final class Pipeline implements AutoCloseable {
     /** As {@link #startVerifier()}, with a crash point (tests). */
     public synchronized void startVerifier(VerifierService.CrashPoint crash) {
         verifierFailure = null;
-        VerifierService v = new VerifierService(VerifierService.Settings.defaults(bootstrap), verifierSettings, x -> {
+        VerifierService v = new VerifierService(VerifierService.Settings.defaults(bootstrap).withState(verifierStateDir, 1), verifierSettings, x -> {
             verdicts.add(x);
             listener.accept(x);
         });
@@ -85,6 +88,9 @@ public final class Pipeline implements AutoCloseable {
         }, "cobra-verifier");
         verifierThread.start();
     }
+
+    /** The verifier of the latest {@link #startVerifier} (its restart figures). */
+    public synchronized VerifierService verifier() { return verifier; }
 
     /** Whether the verifier's thread is still running. */
     public boolean verifierRunning() { return verifierThread != null && verifierThread.isAlive(); }

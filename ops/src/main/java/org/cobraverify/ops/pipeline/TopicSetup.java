@@ -43,7 +43,7 @@ public final class TopicSetup {
         for (String t : List.of(Topics.VERDICTS, Topics.DEAD_LETTERS)) l.add(new NewTopic(t, 1, replication));
         Map<String, String> compacted = Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT);
         l.add(new NewTopic(Topics.SCHEMAS, 1, replication).configs(compacted));
-        l.add(new NewTopic(Topics.GC_FRONTIERS, 1, replication).configs(compacted));
+        l.add(new NewTopic(Topics.GC_FRONTIERS, 1, replication).configs(checkpoints(retentionHours)));
         return l;
     }
 
@@ -62,6 +62,18 @@ public final class TopicSetup {
                 Thread.sleep(100);
             }
         }
+    }
+
+    /**
+     * {@code cobra.gc-frontiers}: the verifier's checkpoints, keyed verifier/round/chunk. Compacted (a
+     * re-published round replaces its records) and deleted after the history topics' retention, so that
+     * a replay finds a checkpoint for every round whose input is still retained, and no older one; records
+     * up to {@link org.cobraverify.service.VerifierService#MAX_RECORD_BYTES}.
+     */
+    static Map<String, String> checkpoints(int retentionHours) {
+        return Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT + "," + TopicConfig.CLEANUP_POLICY_DELETE,
+                TopicConfig.RETENTION_MS_CONFIG, Long.toString(retentionHours * 3_600_000L),
+                TopicConfig.MAX_MESSAGE_BYTES_CONFIG, Integer.toString(org.cobraverify.service.VerifierService.MAX_RECORD_BYTES));
     }
 
     /** Creates what is missing, with the default retention; returns the names created. */
@@ -83,6 +95,13 @@ public final class TopicSetup {
                 alter.put(new org.apache.kafka.common.config.ConfigResource(org.apache.kafka.common.config.ConfigResource.Type.TOPIC, t),
                         List.of(new org.apache.kafka.clients.admin.AlterConfigOp(new org.apache.kafka.clients.admin.ConfigEntry(
                                 TopicConfig.RETENTION_MS_CONFIG, Long.toString(retentionHours * 3_600_000L)), org.apache.kafka.clients.admin.AlterConfigOp.OpType.SET)));
+            }
+            if (existing.contains(Topics.GC_FRONTIERS)) {
+                List<org.apache.kafka.clients.admin.AlterConfigOp> ops = new ArrayList<>();
+                for (Map.Entry<String, String> e : checkpoints(retentionHours).entrySet())
+                    ops.add(new org.apache.kafka.clients.admin.AlterConfigOp(new org.apache.kafka.clients.admin.ConfigEntry(e.getKey(), e.getValue()),
+                            org.apache.kafka.clients.admin.AlterConfigOp.OpType.SET));
+                alter.put(new org.apache.kafka.common.config.ConfigResource(org.apache.kafka.common.config.ConfigResource.Type.TOPIC, Topics.GC_FRONTIERS), ops);
             }
             if (!alter.isEmpty()) admin.incrementalAlterConfigs(alter).all().get();
             var d = describeWhenKnown(admin);

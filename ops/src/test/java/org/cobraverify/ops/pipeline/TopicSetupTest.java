@@ -31,13 +31,16 @@ class TopicSetupTest {
                 for (Config c : configs(admin, TopicSetup.HISTORY).values())
                     assertEquals(Long.toString(48 * 3_600_000L), c.get(TopicConfig.RETENTION_MS_CONFIG).value());
                 Config frontiers = configs(admin, List.of(Topics.GC_FRONTIERS)).values().iterator().next();
-                assertEquals(TopicConfig.CLEANUP_POLICY_COMPACT, frontiers.get(TopicConfig.CLEANUP_POLICY_CONFIG).value());
+                assertEquals("compact,delete", frontiers.get(TopicConfig.CLEANUP_POLICY_CONFIG).value(), "checkpoints: compacted, and gone with the history");
+                assertEquals(Long.toString(48 * 3_600_000L), frontiers.get(TopicConfig.RETENTION_MS_CONFIG).value());
                 Config verdicts = configs(admin, List.of(Topics.VERDICTS)).values().iterator().next();
                 assertNotEquals(Long.toString(48 * 3_600_000L), verdicts.get(TopicConfig.RETENTION_MS_CONFIG).value(), "verdicts keep the broker's default");
                 // run again with another horizon: existing topics follow
                 TopicSetup.ensure(kafka.bootstrapServers(), 2, (short) 1, 24);
                 for (Config c : configs(admin, TopicSetup.HISTORY).values())
                     assertEquals(Long.toString(24 * 3_600_000L), c.get(TopicConfig.RETENTION_MS_CONFIG).value());
+                Config again = configs(admin, List.of(Topics.GC_FRONTIERS)).values().iterator().next();
+                assertEquals(Long.toString(24 * 3_600_000L), again.get(TopicConfig.RETENTION_MS_CONFIG).value());
             }
         }
     }
