@@ -56,7 +56,8 @@ public final class VerifierCommand implements Callable<Integer> {
             try {
                 while (v.resumedFromRound() < 0 && v.replayedRecords() == 0) Thread.sleep(200);
                 if (v.resumedFromRound() >= 0)
-                    System.err.printf("cobra verifier: resumed from the checkpoint of round %d in %.2f s (restart %d)%n", v.resumedFromRound(), v.resumeSeconds(), v.restarts());
+                    System.err.printf("cobra verifier: resumed from the checkpoint of round %d in %.2f s (restart %d; %.1f s after the process started)%n",
+                            v.resumedFromRound(), v.resumeSeconds(), v.restarts(), java.lang.management.ManagementFactory.getRuntimeMXBean().getUptime() / 1e3);
             } catch (InterruptedException ignored) {
                 // exiting
             }

@@ -782,15 +782,19 @@ public final class IncrementalVerifier implements AutoCloseable {
         org.cobraverify.schemas.VerifierCore core = org.cobraverify.schemas.VerifierCore.newBuilder()
                 .setRounds(rounds).setServiceRounds(0).setChecked(checkedTotal).setCollected(collectedTotal).setSettled(settledTotal)
                 .setCollections(collections).setDuplicates(duplicates).setServiceDuplicates(0).setHasBarrier(hasBarrier)
-                .setBarrierBefore(new ArrayList<>(barrierBefore)).setBarrierAfter(new ArrayList<>(barrierAfter))
-                .setOldMaxEnd(oldMaxEnd).setOldMaxStart(oldMaxStart).setBarrierEpoch(barrierEpoch).setCarried(facts).setStaleReads(stale)
+                .setBarrierAfter(new ArrayList<>(barrierAfter))
+                .setOldMaxEnd(oldMaxEnd).setOldMaxStart(oldMaxStart).setBarrierEpoch(barrierEpoch).setStaleReads(stale)
                 .setEndedSince(new HashMap<>(endedSince)).setRetiredSince(new HashMap<>()).setRejectedIn(rejectedIn).setDroppedState(droppedState)
                 .setFrontier(new ArrayList<>(lastFrontier)).build();
-        return new Checkpoint(held, core);
+        return new Checkpoint(held, facts, new ArrayList<>(barrierBefore), core);
     }
 
-    /** The state {@link #checkpoint} exports: held transactions in admission order, and the rest. */
-    public record Checkpoint(List<org.cobraverify.schemas.HeldTxn> held, org.cobraverify.schemas.VerifierCore core) {}
+    /**
+     * The state {@link #checkpoint} exports: held transactions in admission order, the carried facts, the
+     * retained old transactions before the barrier (the three that grow with the retained set), and the rest.
+     */
+    public record Checkpoint(List<org.cobraverify.schemas.HeldTxn> held, List<org.cobraverify.schemas.CarriedFact> carried,
+                             List<String> barrierBefore, org.cobraverify.schemas.VerifierCore core) {}
 
     /**
      * Replaces this (fresh) verifier's state by a checkpoint's, taken by {@code incarnation − 1} or earlier.
@@ -809,15 +813,14 @@ public final class IncrementalVerifier implements AutoCloseable {
         collections = k.getCollections();
         duplicates = k.getDuplicates();
         hasBarrier = k.getHasBarrier();
-        barrierBefore = new HashSet<>();
-        for (CharSequence x : k.getBarrierBefore()) barrierBefore.add(x.toString());
+        barrierBefore = new HashSet<>(c.barrierBefore());
         barrierAfter = new HashSet<>();
         for (CharSequence x : k.getBarrierAfter()) barrierAfter.add(x.toString());
         oldMaxEnd = k.getOldMaxEnd();
         oldMaxStart = k.getOldMaxStart();
         barrierEpoch = k.getBarrierEpoch();
         carried = new ArrayList<>();
-        for (org.cobraverify.schemas.CarriedFact f : k.getCarried())
+        for (org.cobraverify.schemas.CarriedFact f : c.carried())
             carried.add(new CarriedEdge(f.getSrc().toString(), f.getDst().toString(), f.getKind(), f.getKey() == null ? null : f.getKey().toString()));
         endedSince.putAll(k.getEndedSince());
         rejectedIn = k.getRejectedIn() == null ? null : k.getRejectedIn().toString();

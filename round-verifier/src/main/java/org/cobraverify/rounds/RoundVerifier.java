@@ -244,20 +244,41 @@ public final class RoundVerifier implements AutoCloseable {
         core.setServiceRounds(rounds);
         core.setServiceDuplicates(duplicates);
         core.setRetiredSince(new HashMap<>(retiredSince));
-        List<List<org.cobraverify.schemas.HeldTxn>> parts = new ArrayList<>();
-        List<org.cobraverify.schemas.HeldTxn> cur = new ArrayList<>();
-        long bytes = 0;
-        for (org.cobraverify.schemas.HeldTxn h : c.held()) {
-            long b = estimate(h.getTxn());
-            if (!cur.isEmpty() && bytes + b > maxChunkBytes) { parts.add(cur); cur = new ArrayList<>(); bytes = 0; }
-            cur.add(h);
-            bytes += b;
+        return chunk(c, verifierId, lastDecided, inputOffset, epochAgree, maxChunkBytes);
+    }
+
+    /**
+     * A verifier state as checkpoint records: the held transactions, then the carried facts, then the
+     * barrier's old transactions, cut into chunks of about {@code maxChunkBytes} each; chunk 0 also
+     * carries the core. {@link #unchunk} is the inverse.
+     */
+    static List<VerifierCheckpoint> chunk(IncrementalVerifier.Checkpoint c, String verifierId, long round, long inputOffset, long epochAgree, int maxChunkBytes) {
+        org.cobraverify.schemas.VerifierCore core = c.core();
+        long lastDecided = round;
+        List<VerifierCheckpoint> out = new ArrayList<>();
+        VerifierCheckpoint cur = null;
+        long bytes = Long.MAX_VALUE;
+        int hi = 0, ci = 0, bi = 0;
+        while (cur == null || hi < c.held().size() || ci < c.carried().size() || bi < c.barrierBefore().size()) {
+            if (cur == null || bytes >= maxChunkBytes) {
+                cur = VerifierCheckpoint.newBuilder().setVerifier(verifierId).setRound(lastDecided).setInputOffset(inputOffset).setEpochAgree(epochAgree)
+                        .setChunk(out.size()).setChunks(0).setHeld(new ArrayList<>()).setCarried(new ArrayList<>()).setBarrierBefore(new ArrayList<>())
+                        .setCore(out.isEmpty() ? core : null).build();
+                out.add(cur);
+                bytes = 0;
+            }
+            if (hi < c.held().size()) { Transaction t = c.held().get(hi++).getTxn(); cur.getHeld().add(c.held().get(hi - 1)); bytes += estimate(t); }
+            else if (ci < c.carried().size()) {
+                org.cobraverify.schemas.CarriedFact f = c.carried().get(ci++);
+                cur.getCarried().add(f);
+                bytes += 16 + f.getSrc().length() + f.getDst().length() + (f.getKey() == null ? 0 : f.getKey().length());
+            } else if (bi < c.barrierBefore().size()) {
+                String id = c.barrierBefore().get(bi++);
+                cur.getBarrierBefore().add(id);
+                bytes += 4 + id.length();
+            }
         }
-        parts.add(cur);
-        List<VerifierCheckpoint> out = new ArrayList<>(parts.size());
-        for (int i = 0; i < parts.size(); i++)
-            out.add(VerifierCheckpoint.newBuilder().setVerifier(verifierId).setRound(lastDecided).setInputOffset(inputOffset).setEpochAgree(epochAgree)
-                    .setChunk(i).setChunks(parts.size()).setHeld(parts.get(i)).setCore(i == 0 ? core : null).build());
+        for (VerifierCheckpoint x : out) x.setChunks(out.size());
         return out;
     }
 
@@ -273,6 +294,17 @@ public final class RoundVerifier implements AutoCloseable {
      * is missing when the chunks are not one whole checkpoint.
      */
     public void restore(List<VerifierCheckpoint> chunks, long incarnation) {
+        IncrementalVerifier.Checkpoint c = unchunk(chunks);
+        engine.restore(c, incarnation);
+        rounds = c.core().getServiceRounds();
+        duplicates = c.core().getServiceDuplicates();
+        retiredSince.clear();
+        retiredSince.putAll(c.core().getRetiredSince());
+        lastDecided = chunks.get(0).getRound();
+    }
+
+    /** The state in a checkpoint's records (every chunk, any order); {@link IllegalArgumentException} naming what is missing. */
+    static IncrementalVerifier.Checkpoint unchunk(List<VerifierCheckpoint> chunks) {
         if (chunks.isEmpty()) throw new IllegalArgumentException("no checkpoint records");
         VerifierCheckpoint[] byChunk = new VerifierCheckpoint[chunks.get(0).getChunks()];
         for (VerifierCheckpoint c : chunks) {
@@ -282,18 +314,17 @@ public final class RoundVerifier implements AutoCloseable {
             byChunk[c.getChunk()] = c;
         }
         List<org.cobraverify.schemas.HeldTxn> held = new ArrayList<>();
+        List<org.cobraverify.schemas.CarriedFact> carried = new ArrayList<>();
+        List<String> before = new ArrayList<>();
         for (int i = 0; i < byChunk.length; i++) {
             if (byChunk[i] == null) throw new IllegalArgumentException("checkpoint of round " + chunks.get(0).getRound() + ": chunk " + i + " of " + byChunk.length + " is missing");
             held.addAll(byChunk[i].getHeld());
+            carried.addAll(byChunk[i].getCarried());
+            before.addAll(byChunk[i].getBarrierBefore());
         }
         org.cobraverify.schemas.VerifierCore core = byChunk[0].getCore();
         if (core == null) throw new IllegalArgumentException("checkpoint of round " + chunks.get(0).getRound() + ": chunk 0 has no core");
-        engine.restore(new IncrementalVerifier.Checkpoint(held, core), incarnation);
-        rounds = core.getServiceRounds();
-        duplicates = core.getServiceDuplicates();
-        retiredSince.clear();
-        retiredSince.putAll(core.getRetiredSince());
-        lastDecided = byChunk[0].getRound();
+        return new IncrementalVerifier.Checkpoint(held, carried, before, core);
     }
 
     @Override

@@ -8,7 +8,6 @@ import java.util.Random;
 import org.cobraverify.checker.CheckOptions;
 import org.cobraverify.history.History;
 import org.cobraverify.schemas.VerifierCheckpoint;
-import org.cobraverify.schemas.VerifierCore;
 import org.cobraverify.schemas.serde.WireFormat;
 import org.cobraverify.synth.SimulatedStore;
 import org.cobraverify.synth.SimulatedStore.Isolation;
@@ -73,29 +72,14 @@ class CheckpointTest {
         assertTrue(rejects > 5, "resumed runs that end in a reject: " + rejects);
     }
 
-    /** The checkpoint as it travels: records encoded and decoded by the wire format, in small chunks. */
+    /** The checkpoint as it travels: records cut by the service's chunking (tiny chunks), encoded and decoded by the wire format. */
     static List<VerifierCheckpoint> wireRoundTrip(IncrementalVerifier.Checkpoint c, long round) {
         List<VerifierCheckpoint> out = new ArrayList<>();
-        int n = Math.max(1, (c.held().size() + 2) / 3);
-        List<List<org.cobraverify.schemas.HeldTxn>> parts = new ArrayList<>();
-        for (int i = 0; i < c.held().size(); i += 3) parts.add(c.held().subList(i, Math.min(c.held().size(), i + 3)));
-        if (parts.isEmpty()) parts.add(List.of());
-        for (int i = 0; i < parts.size(); i++) {
-            VerifierCheckpoint r = VerifierCheckpoint.newBuilder().setVerifier("v").setRound(round).setInputOffset(0).setEpochAgree(0)
-                    .setChunk(i).setChunks(parts.size()).setHeld(new ArrayList<>(parts.get(i))).setCore(i == 0 ? c.core() : null).build();
-            out.add(WIRE.decode(WIRE.encode(r), VerifierCheckpoint.class));
-        }
-        assertEquals(n, out.size());
+        for (VerifierCheckpoint r : RoundVerifier.chunk(c, "v", round, 0, 0, 64)) out.add(WIRE.decode(WIRE.encode(r), VerifierCheckpoint.class));
         return out;
     }
 
     static IncrementalVerifier.Checkpoint fromRecords(List<VerifierCheckpoint> records) {
-        List<org.cobraverify.schemas.HeldTxn> held = new ArrayList<>();
-        VerifierCore core = null;
-        for (VerifierCheckpoint r : records) {
-            held.addAll(r.getHeld());
-            if (r.getCore() != null) core = r.getCore();
-        }
-        return new IncrementalVerifier.Checkpoint(held, core);
+        return RoundVerifier.unchunk(records);
     }
 }

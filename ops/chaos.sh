@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# Crash campaign: the pipeline as separate processes (broker, topology, verifier, a recording client),
+# with the verifier killed -9 at random moments VERIFIER_KILLS times and the topology TOPOLOGY_KILLS
+# times, each restarted at once. Then it checks that cobra.verdicts holds exactly one verdict per round,
+# none missing, none repeated, in order, and that they equal a fresh, uninterrupted verification of the
+# same rounds (cobra replay --from-round 0); and it reports each verifier restart: how long loading its
+# checkpoint took, and from the process start to its first new verdict.
+#
+#   TXNS=300000 VERIFIER_KILLS=10 TOPOLOGY_KILLS=3 SEED=1 ops/chaos.sh
+#
+# Exit 0 when every check holds, 1 otherwise. Work files stay in the printed directory.
+set -uo pipefail
+TXNS=${TXNS:-300000}
+VERIFIER_KILLS=${VERIFIER_KILLS:-10}
+TOPOLOGY_KILLS=${TOPOLOGY_KILLS:-3}
+SEED=${SEED:-1}
+PORT=${PORT:-19192}
+RANDOM=$SEED
+HERE=$(cd "$(dirname "$0")" && pwd)
+COBRA="$HERE/cobra"
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/cobra-chaos.XXXXXX")
+BOOT=127.0.0.1:$PORT
+echo "chaos: work files in $WORK; $TXNS transactions, $VERIFIER_KILLS verifier kills, $TOPOLOGY_KILLS topology kills, seed $SEED"
+
+"$COBRA" --version >/dev/null 2>&1 || true # builds the jars once, before anything is timed
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done; }
+trap cleanup EXIT
+
+"$COBRA" broker --port "$PORT" --dir "$WORK/broker" >"$WORK/broker.log" 2>&1 &
+BROKER=$!; pids+=("$BROKER")
+for _ in $(seq 1 120); do (echo >/dev/tcp/127.0.0.1/"$PORT") 2>/dev/null && break; sleep 0.5; done
+
+start_topology() {
+  "$COBRA" topology --bootstrap "$BOOT" --state-dir "$WORK/topology" >>"$WORK/topology.log" 2>&1 &
+  TOPO=$!; pids+=("$TOPO")
+}
+VN=0
+start_verifier() {
+  VN=$((VN + 1))
+  VSTART=$(date +%s.%N)
+  "$COBRA" verifier --bootstrap "$BOOT" --state-dir "$WORK/verifier" >"$WORK/verifier-$VN.out" 2>"$WORK/verifier-$VN.err" &
+  VER=$!; pids+=("$VER")
+  echo "$VSTART" >"$WORK/verifier-$VN.start"
+  local n=$VN
+  ( for _ in $(seq 1 600); do [ -s "$WORK/verifier-$n.out" ] && { date +%s.%N >"$WORK/verifier-$n.first"; break; }; sleep 0.1; done ) &
+}
+start_topology
+sleep 3
+start_verifier
+"$COBRA" record --kafka "$BOOT" --workload blindw-rm --clients 24 --txns "$TXNS" --out "$WORK/history.jsonl" >"$WORK/record.log" 2>&1 &
+REC=$!; pids+=("$REC")
+
+# kills at random moments: the verifier's once its current incarnation has published a verdict (so every
+# incarnation gets to resume and work), 0-8 s later; the topology's spread among them
+vk=0; tk=0
+while [ $vk -lt "$VERIFIER_KILLS" ] || [ $tk -lt "$TOPOLOGY_KILLS" ]; do
+  left=$((VERIFIER_KILLS - vk + TOPOLOGY_KILLS - tk))
+  if [ $tk -lt "$TOPOLOGY_KILLS" ] && [ $((RANDOM % left)) -lt $((TOPOLOGY_KILLS - tk)) ]; then
+    sleep $((2 + RANDOM % 7))
+    kill -9 "$TOPO" 2>/dev/null; wait "$TOPO" 2>/dev/null; tk=$((tk + 1))
+    echo "chaos: killed the topology ($tk of $TOPOLOGY_KILLS)"
+    start_topology
+  else
+    for _ in $(seq 1 180); do [ -s "$WORK/verifier-$VN.out" ] && break; sleep 0.5; done
+    sleep $((RANDOM % 9))
+    kill -9 "$VER" 2>/dev/null; wait "$VER" 2>/dev/null; vk=$((vk + 1))
+    echo "chaos: killed the verifier ($vk of $VERIFIER_KILLS)"
+    start_verifier
+  fi
+done
+wait "$REC"; echo "chaos: the workload ended: $(tail -1 "$WORK/record.log")"
+COMMITTED=$(grep -o '[0-9]* committed' "$WORK/record.log" | tail -1 | awk '{print $1}')
+FENCES=$(grep -o '[0-9]* fence transactions' "$WORK/record.log" | tail -1 | awk '{print $1}')
+TOTAL=$((COMMITTED + FENCES))
+
+# wait until the verdicts cover every committed transaction (or stop growing for two minutes)
+best=0; still=0
+while [ $still -lt 120 ]; do
+  LAST=$(cat "$WORK"/verifier-*.out 2>/dev/null | grep -o '[0-9]* checked' | awk '{print $1}' | sort -n | tail -1)
+  [ "${LAST:-0}" -ge "$TOTAL" ] && break
+  if [ "${LAST:-0}" -gt "$best" ]; then best=$LAST; still=0; else still=$((still + 1)); fi
+  sleep 1
+done
+sleep 2
+"$COBRA" verdicts --bootstrap "$BOOT" --json --keep-going >"$WORK/verdicts.jsonl" 2>"$WORK/verdicts.err"
+"$COBRA" replay --bootstrap "$BOOT" --from-round 0 --json >"$WORK/truth.jsonl" 2>"$WORK/truth.err"
+kill -9 "$VER" "$TOPO" 2>/dev/null
+
+ok=0
+python3 - "$WORK" "$TOTAL" <<'EOF' || ok=1
+import json, sys, os, glob
+work, total = sys.argv[1], int(sys.argv[2])
+pub = [json.loads(l) for l in open(os.path.join(work, "verdicts.jsonl")) if l.strip()]
+truth = {v["round"]: v for v in (json.loads(l) for l in open(os.path.join(work, "truth.jsonl")) if l.strip())}
+rounds = [v["round"] for v in pub]
+bad = []
+if rounds != list(range(len(rounds))): bad.append("rounds are not 0..%d once each, in order: %s" % (len(rounds) - 1, rounds[:20]))
+for v in pub:
+    t = truth.get(v["round"])
+    if t is None: bad.append("round %d: no fresh verdict" % v["round"]); continue
+    if (v["verdict"], v["checked"]) != (t["verdict"], t["checked"]):
+        bad.append("round %d: published %s/%d, fresh %s/%d" % (v["round"], v["verdict"], v["checked"], t["verdict"], t["checked"]))
+if not pub: bad.append("no verdict at all")
+if pub and pub[-1]["checked"] < total: bad.append("the last verdict covers %d of %d transactions" % (pub[-1]["checked"], total))
+print("chaos: %d verdicts, rounds 0..%d, %s; last covers %d of %d transactions; restarts counted: %d"
+      % (len(pub), len(pub) - 1, "all accept" if all(v["verdict"] == "accept" for v in pub) else "NOT all accept",
+         pub[-1]["checked"] if pub else 0, total, pub[-1].get("verifierRestarts", 0) if pub else 0))
+# restarts: checkpoint load time and process start to first new verdict
+for err in sorted(glob.glob(os.path.join(work, "verifier-*.err")), key=lambda p: int(p.split("-")[-1].split(".")[0])):
+    n = err.split("-")[-1].split(".")[0]
+    start = float(open(os.path.join(work, "verifier-%s.start" % n)).read())
+    loaded = [l.strip() for l in open(err) if "resumed from the checkpoint" in l]
+    first = os.path.join(work, "verifier-%s.first" % n)
+    t = "%.1f s" % (float(open(first).read()) - start) if os.path.exists(first) else "-"
+    print("  verifier %s: %s; first new verdict after %s" % (n, loaded[0].split(": ", 1)[1] if loaded else "fresh start", t))
+for b in bad: print("chaos: FAILED: " + b)
+sys.exit(1 if bad else 0)
+EOF
+[ $ok -eq 0 ] && echo "chaos: passed" || echo "chaos: FAILED (see $WORK)"
+exit $ok
