@@ -7,6 +7,7 @@
 # checkpoint took, and from the process start to its first new verdict.
 #
 #   TXNS=300000 VERIFIER_KILLS=10 TOPOLOGY_KILLS=3 SEED=1 ops/chaos.sh
+#   TXNS=1000000 VERIFIER_KILLS=1 TOPOLOGY_KILLS=0 START_AFTER=300 ops/chaos.sh   # one restart late in a long run
 #
 # Exit 0 when every check holds, 1 otherwise. Work files stay in the printed directory.
 set -uo pipefail
@@ -14,6 +15,7 @@ TXNS=${TXNS:-300000}
 VERIFIER_KILLS=${VERIFIER_KILLS:-10}
 TOPOLOGY_KILLS=${TOPOLOGY_KILLS:-3}
 SEED=${SEED:-1}
+START_AFTER=${START_AFTER:-0} # seconds of the workload before the first kill
 PORT=${PORT:-19192}
 RANDOM=$SEED
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -53,6 +55,7 @@ REC=$!; pids+=("$REC")
 
 # kills at random moments: the verifier's once its current incarnation has published a verdict (so every
 # incarnation gets to resume and work), 0-8 s later; the topology's spread among them
+sleep "$START_AFTER"
 vk=0; tk=0
 while [ $vk -lt "$VERIFIER_KILLS" ] || [ $tk -lt "$TOPOLOGY_KILLS" ]; do
   left=$((VERIFIER_KILLS - vk + TOPOLOGY_KILLS - tk))
