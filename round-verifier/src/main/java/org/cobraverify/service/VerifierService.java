@@ -59,6 +59,13 @@ public final class VerifierService implements AutoCloseable {
         }
     }
 
+    /**
+     * A verifier behind decides the rounds it has with one check, but never more than about this many
+     * transactions at once: one check of a long backlog (after a restart, say) would take long, hold the
+     * whole backlog in memory, and publish nothing until it ends.
+     */
+    static final int MAX_BATCH_TXNS = 40_000;
+
     /** Largest share of held transactions in one checkpoint record (the topic allows {@link #MAX_RECORD_BYTES}). */
     static final int CHUNK_BYTES = 512 << 10;
     /** Largest record this service sends (its producer's limit; topic set-up gives cobra.gc-frontiers the same). */
@@ -133,6 +140,7 @@ public final class VerifierService implements AutoCloseable {
                 // their verdicts committed in one transaction with the offset after the last round end
                 List<RoundVerifier.Closed> ends = new java.util.ArrayList<>();
                 long commitAt = -1;
+                int batchTxns = 0;
                 for (ConsumerRecord<String, byte[]> r : drain(cons)) {
                     boolean replay = r.offset() < resumeAt;
                     if (replay) replayedRecords++;
@@ -141,7 +149,7 @@ public final class VerifierService implements AutoCloseable {
                         type = wire.typeOf(r.value());
                     } catch (MalformedRecordException e) {
                         if (!replay) {
-                            if (!ends.isEmpty()) { publish(prod, cons, tp, verifier, ends, commitAt); ends.clear(); }
+                            if (!ends.isEmpty()) { publish(prod, cons, tp, verifier, ends, commitAt); ends.clear(); batchTxns = 0; }
                             deadLetter(prod, cons, tp, r, e.getMessage());
                         }
                         continue;
@@ -155,8 +163,14 @@ public final class VerifierService implements AutoCloseable {
                         if (!replayed.isEmpty()) { verifier.replay(replayed); replayed.clear(); }
                         ends.add(closed);
                         commitAt = r.offset() + 1;
+                        batchTxns += closed.txns().size();
+                        if (batchTxns >= MAX_BATCH_TXNS) { // far behind: decide (and checkpoint) in bounded steps
+                            publish(prod, cons, tp, verifier, ends, commitAt);
+                            ends.clear();
+                            batchTxns = 0;
+                        }
                     } else if (!replay) {
-                        if (!ends.isEmpty()) { publish(prod, cons, tp, verifier, ends, commitAt); ends.clear(); }
+                        if (!ends.isEmpty()) { publish(prod, cons, tp, verifier, ends, commitAt); ends.clear(); batchTxns = 0; }
                         deadLetter(prod, cons, tp, r, "a " + type + " on " + settings.roundsTopic() + ", expected a Transaction or a RoundEnd");
                     }
                 }
