@@ -68,6 +68,12 @@ public final class TopologyCommand implements Callable<Integer> {
                 if (now == KafkaStreams.State.NOT_RUNNING || now == KafkaStreams.State.ERROR) stopped.countDown();
             });
             Runtime.getRuntime().addShutdownHook(new Thread(() -> { streams.close(); stopped.countDown(); }));
+            // a stream thread that fails (a broker error on commit, say) is replaced: under exactly-once its tasks
+            // restart from what was committed; stopping the whole topology would stop the verdicts
+            streams.setUncaughtExceptionHandler(e -> {
+                System.err.println("cobra topology: a stream thread failed (" + e + "); replacing it");
+                return org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
+            });
             streams.start();
             stopped.await();
         }

@@ -90,6 +90,10 @@ public final class PipelineTopology {
         // 45 s default, so the restarted one gets its tasks back quickly (measured with ops/chaos.sh)
         p.put(StreamsConfig.consumerPrefix("session.timeout.ms"), 10_000);
         p.put(StreamsConfig.consumerPrefix("heartbeat.interval.ms"), 2_000);
+        // an overloaded machine can stall a stream thread for seconds: Streams' 10 s transaction timeout then had
+        // the broker abort a transaction while it was being committed (Kafka 4.4.0 answered the commit with an
+        // internal error, seen with ops/chaos.sh at 7,000 txn/s on two cores), which stopped the topology
+        p.put(StreamsConfig.producerPrefix("transaction.timeout.ms"), 60_000);
         return p;
     }
 }
