@@ -39,7 +39,7 @@ public final class VerifierCommand implements Callable<Integer> {
     java.nio.file.Path stateDir = java.nio.file.Path.of(System.getProperty("java.io.tmpdir"), "cobra-verifier");
 
     @Option(names = "--checkpoint-every", paramLabel = "ROUNDS", description = "Publish the verifier's state to cobra.gc-frontiers every N rounds; 0: never (default: ${DEFAULT-VALUE}). A restart resumes from the latest one.")
-    int checkpointEvery = 1;
+    int checkpointEvery = VerifierService.DEFAULT_CHECKPOINT_EVERY;
 
     @Override
     public Integer call() {

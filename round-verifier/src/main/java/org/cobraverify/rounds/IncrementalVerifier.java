@@ -96,6 +96,22 @@ public final class IncrementalVerifier implements AutoCloseable {
     public Settings settings() { return settings; }
 
     /** Adds an arrived transaction to the current round; an id already retained or waiting is ignored (a duplicate). */
+    public boolean add(Transaction t, long arrivedInRound) {
+        if (!add(t)) return false;
+        arrivedIn.put(t.getId(), arrivedInRound);
+        return true;
+    }
+
+    /**
+     * For transactions of a batch of rounds decided with one check ({@link #add(Transaction, long)}): the
+     * round each arrived in, so that how long one waits for a write counts from its own round, as it would
+     * if the rounds were decided one by one. Cleared when the round ends.
+     */
+    private final Map<String, Long> arrivedIn = new HashMap<>();
+
+    /** The number the next {@link #endRound} will have. */
+    public long nextRound() { return rounds; }
+
     public boolean add(Transaction t) {
         if (byId.containsKey(t.getId()) || !incomingIds.add(t.getId())) {
             duplicates++;
@@ -201,9 +217,11 @@ public final class IncrementalVerifier implements AutoCloseable {
         }
         for (Transaction t : thisRound) {
             pending.add(t);
-            pendingSince.put(t.getId(), roundNo);
-            if (t.getStatus() == TxnStatus.UNKNOWN) unknownSince.put(t.getId(), roundNo);
+            long arrived = Math.min(roundNo, arrivedIn.getOrDefault(t.getId(), roundNo));
+            pendingSince.put(t.getId(), arrived);
+            if (t.getStatus() == TxnStatus.UNKNOWN) unknownSince.put(t.getId(), arrived);
         }
+        arrivedIn.clear();
         // 2. admit every waiting transaction whose reads all resolve (a stale read resolves to nothing: it is judged below)
         List<Transaction> admitted = admit();
         forced.clear();
@@ -722,6 +740,7 @@ public final class IncrementalVerifier implements AutoCloseable {
         byId.clear(); byId.putAll((Map<String, Transaction>) a[3]);
         pending.clear(); pending.addAll((List<Transaction>) a[4]);
         pendingSince.clear(); pendingSince.putAll((Map<String, Long>) a[5]);
+        arrivedIn.clear();
         incoming.clear(); incoming.addAll((List<Transaction>) a[6]);
         incomingIds.clear(); for (Transaction t : incoming) incomingIds.add(t.getId());
         staleByReader.clear(); staleByReader.putAll((Map<String, List<StaleRead>>) a[7]);

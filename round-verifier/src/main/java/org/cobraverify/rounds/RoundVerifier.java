@@ -115,7 +115,8 @@ public final class RoundVerifier implements AutoCloseable {
         if (closed.isEmpty()) return;
         Closed lastReplayed = closed.get(closed.size() - 1);
         lastDecided = lastReplayed.end() != null ? lastReplayed.end().getRound() : lastReplayed.roundNo();
-        for (Closed c : closed) for (Transaction t : c.txns()) engine.add(t);
+        long base = engine.nextRound();
+        for (int i = 0; i < closed.size(); i++) for (Transaction t : closed.get(i).txns()) engine.add(t, base + i);
         engine.skipRounds(closed.size() - 1);
         Closed last = closed.get(closed.size() - 1);
         engine.endRound(oldEpochMax(last), retired(last)::contains);
@@ -133,7 +134,8 @@ public final class RoundVerifier implements AutoCloseable {
             for (Closed c : closed) txns.add(c.txns());
             long[][] counts = engine.admissionCounts(txns);
             Object before = engine.snapshot();
-            for (Closed c : closed) for (Transaction t : c.txns()) engine.add(t);
+            long base = engine.nextRound();
+            for (int i = 0; i < closed.size(); i++) for (Transaction t : closed.get(i).txns()) engine.add(t, base + i);
             engine.skipRounds(closed.size() - 1);
             Closed last = closed.get(closed.size() - 1);
             IncrementalVerifier.RoundResult r = engine.endRound(oldEpochMax(last), retired(last)::contains);

@@ -72,7 +72,7 @@ public final class Pipeline implements AutoCloseable {
     /** As {@link #startVerifier()}, with a crash point (tests). */
     public synchronized void startVerifier(VerifierService.CrashPoint crash) {
         verifierFailure = null;
-        VerifierService v = new VerifierService(VerifierService.Settings.defaults(bootstrap).withState(verifierStateDir, 1), verifierSettings, x -> {
+        VerifierService v = new VerifierService(VerifierService.Settings.defaults(bootstrap).withState(verifierStateDir, checkpointEvery), verifierSettings, x -> {
             verdicts.add(x);
             listener.accept(x);
         });
@@ -88,6 +88,11 @@ public final class Pipeline implements AutoCloseable {
         }, "cobra-verifier");
         verifierThread.start();
     }
+
+    private volatile int checkpointEvery = VerifierService.DEFAULT_CHECKPOINT_EVERY;
+
+    /** Rounds between the checkpoints of verifiers started from now on. */
+    public void checkpointEvery(int rounds) { this.checkpointEvery = rounds; }
 
     /** The verifier of the latest {@link #startVerifier} (its restart figures). */
     public synchronized VerifierService verifier() { return verifier; }
