@@ -134,7 +134,6 @@ public final class VerifierService implements AutoCloseable {
             resumedFromRound = -1;
             checkpointAt = -1;
             checkpointRound = -1;
-            sinceCheckpoint = 0;
             org.cobraverify.rounds.CollectedWrites store = settings.stateDir() == null ? null
                     : new org.cobraverify.rounds.store.RocksDbCollectedWrites(settings.stateDir().resolve(settings.transactionalId()).resolve("collected-writes"), false);
             try (RoundVerifier verifier = new RoundVerifier(verifierSettings, store)) {
@@ -215,10 +214,7 @@ public final class VerifierService implements AutoCloseable {
         prod.beginTransaction();
         for (Verdict v : vs) prod.send(new ProducerRecord<>(settings.verdictsTopic(), Long.toString(v.getRound()), wire.encode(v)));
         RoundEnd lastEnd = ends.get(ends.size() - 1).end();
-        if (settings.checkpointEvery() > 0 && ++sinceCheckpoint >= settings.checkpointEvery()) {
-            sinceCheckpoint = 0;
-            checkpoint(prod, verifier, commitAt, lastEnd == null ? -1 : lastEnd.getEpochAgree());
-        }
+        if (checkpointDue(verifier.lastDecidedRound())) checkpoint(prod, verifier, commitAt, lastEnd == null ? -1 : lastEnd.getEpochAgree());
         prod.sendOffsetsToTransaction(Map.of(tp, offset(commitAt)), cons.groupMetadata());
         for (Verdict v : vs) crashPoint.reached(v.getRound());
         prod.commitTransaction();
@@ -266,7 +262,6 @@ public final class VerifierService implements AutoCloseable {
 
     // ---- checkpoints on cobra.gc-frontiers
 
-    private int sinceCheckpoint;
     /** Offset (on the checkpoints topic) of chunk 0 of the latest checkpoint committed or being committed, and its round; -1: none. */
     private long checkpointAt = -1, checkpointRound = -1;
     private volatile long replayedRecords, resumedFromRound = -1;
@@ -313,6 +308,16 @@ public final class VerifierService implements AutoCloseable {
             throw new IllegalStateException("publishing a checkpoint failed: " + e.getCause().getMessage(), e.getCause());
         }
         checkpointRound = chunks.get(0).getRound();
+    }
+
+    /**
+     * Whether the rounds just decided call for a checkpoint: none yet (a fresh start checkpoints at once), or
+     * {@code checkpointEvery} rounds or more since the last one, counted in rounds (a batch of rounds counts as
+     * all of them) and across restarts (the last one is known from the committed offset).
+     */
+    private boolean checkpointDue(long lastRound) {
+        int every = settings.checkpointEvery();
+        return every > 0 && (checkpointRound < 0 || lastRound - checkpointRound >= every);
     }
 
     /** The key of a checkpoint record: verifier, round and chunk (so compaction keeps every retained round's checkpoint). */
