@@ -50,17 +50,8 @@ public final class ReplayCommand implements Callable<Integer> {
     @Option(names = "--to-round", paramLabel = "M", description = "Last round to verify (default: the last one on the topic now).")
     Long to;
 
-    @Option(names = "--strict", description = "Check strict serializability.")
-    boolean strict;
-
-    @Option(names = "--drift", paramLabel = "MS", description = "Clock drift allowed in strict mode (default: ${DEFAULT-VALUE}).")
-    long driftMs = 100;
-
-    @Option(names = "--timeout", paramLabel = "SECONDS", description = "Budget per round (default: ${DEFAULT-VALUE}).")
-    double timeout = 60;
-
-    @Option(names = "--pending-rounds", description = "Rounds a read may wait for its write (default: ${DEFAULT-VALUE}; use the verifier's).")
-    int pendingRounds = 20;
+    @picocli.CommandLine.Mixin
+    RoundCheckOptions check = new RoundCheckOptions();
 
     @Option(names = "--json", description = "One JSON object per verdict, one per line.")
     boolean json;
@@ -83,9 +74,7 @@ public final class ReplayCommand implements Callable<Integer> {
         }
         long t0 = System.nanoTime();
         WireFormat wire = new WireFormat(KafkaSchemaCatalog.attach(new SchemaCatalog(), bootstrap));
-        CheckOptions co = CheckOptions.defaults().withTimeout(timeout);
-        if (strict) co = co.withStrict(driftMs * 1_000_000L);
-        try (RoundVerifier rv = new RoundVerifier(new RoundVerifier.Settings(co, pendingRounds));
+        try (RoundVerifier rv = new RoundVerifier(check.settings(CheckOptions.defaults()));
              KafkaConsumer<String, byte[]> cons = consumer();
              KafkaProducer<String, byte[]> prod = outTopic == null ? null : producer()) {
             TopicPartition tp = new TopicPartition(Topics.ROUNDS, 0);

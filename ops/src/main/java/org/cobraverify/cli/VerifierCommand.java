@@ -20,17 +20,8 @@ public final class VerifierCommand implements Callable<Integer> {
     @Option(names = "--group", description = "Consumer group holding the committed offset (default: ${DEFAULT-VALUE}).")
     String group = "cobra-verifier";
 
-    @Option(names = "--strict", description = "Check strict serializability.")
-    boolean strict;
-
-    @Option(names = "--drift", paramLabel = "MS", description = "Clock drift allowed in strict mode (default: ${DEFAULT-VALUE}).")
-    long driftMs = 100;
-
-    @Option(names = "--timeout", paramLabel = "SECONDS", description = "Budget per round; past it the verdict is unknown (default: ${DEFAULT-VALUE}).")
-    double timeout = 60;
-
-    @Option(names = "--pending-rounds", description = "Rounds a read may wait for its write before verdicts turn unknown (default: ${DEFAULT-VALUE}).")
-    int pendingRounds = 20;
+    @picocli.CommandLine.Mixin
+    RoundCheckOptions check = new RoundCheckOptions();
 
     @Option(names = "--gpu", paramLabel = "MODE", description = GpuOption.DESCRIPTION)
     String gpu = "auto";
@@ -45,11 +36,9 @@ public final class VerifierCommand implements Callable<Integer> {
     public Integer call() {
         org.cobraverify.checker.ReachabilityEngine reach = GpuOption.resolve(gpu, "verifier", System.err);
         if (reach == null) return 2;
-        CheckOptions co = CheckOptions.defaults().withTimeout(timeout).withReachability(reach);
-        if (strict) co = co.withStrict(driftMs * 1_000_000L);
         VerifierService.Settings s = new VerifierService.Settings(bootstrap, "cobra.rounds", "cobra.verdicts", "cobra.dead-letters", group, id)
                 .withState(stateDir, checkpointEvery);
-        VerifierService v = new VerifierService(s, new RoundVerifier.Settings(co, pendingRounds), x -> System.out.println(VerdictLines.full(x)));
+        VerifierService v = new VerifierService(s, check.settings(CheckOptions.defaults().withReachability(reach)), x -> System.out.println(VerdictLines.full(x)));
         Runtime.getRuntime().addShutdownHook(new Thread(v::stop));
         System.err.println("cobra verifier: consuming cobra.rounds on " + bootstrap + " as " + id + " (collected writes in " + stateDir + ")");
         Thread report = new Thread(() -> {

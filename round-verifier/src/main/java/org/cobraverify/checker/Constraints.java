@@ -62,22 +62,18 @@ final class Constraints {
     int key(int c) { return chains.chainKey.get(first.get(c)); }
 
     /** Adds the edges of one side to the known graph, each recording why. */
-    void addSide(KnownGraph g, int c, boolean sideB, int derivation) {
+    void addSide(KnownGraph g, int c, boolean sideB, int derivation) { addSide(g, c, sideB, -1, derivation); }
+
+    /** Adds the edges of the side {@code c} took ({@link #choseB}) as {@link KnownGraph#SETTLED} edges. */
+    void addSettledSide(KnownGraph g, int c) { addSide(g, c, choseB[c], KnownGraph.SETTLED, -1); }
+
+    /** The edges of one side; {@code kind} -1: ww from a tail, rw from a reader. */
+    private void addSide(KnownGraph g, int c, boolean sideB, int kind, int derivation) {
         int t = target(c, sideB), k = key(c);
         for (int i = sourcesStart(c, sideB); i < sourcesEnd(c, sideB); i++) {
             int s = chains.rt[i];
             if (s == t) continue; // cannot happen for a consistent pair; a self-loop would be caught by reachability
-            g.add(s, t, chains.rtIsTail[i] ? KnownGraph.WW : KnownGraph.RW, k, derivation);
-        }
-    }
-
-    /** Adds the edges of the side {@code c} took ({@link #choseB}) as {@link KnownGraph#SETTLED} edges. */
-    void addSettledSide(KnownGraph g, int c) {
-        boolean sideB = choseB[c];
-        int t = target(c, sideB), k = key(c);
-        for (int i = sourcesStart(c, sideB); i < sourcesEnd(c, sideB); i++) {
-            int s = chains.rt[i];
-            if (s != t) g.add(s, t, KnownGraph.SETTLED, k);
+            g.add(s, t, kind >= 0 ? kind : chains.rtIsTail[i] ? KnownGraph.WW : KnownGraph.RW, k, derivation);
         }
     }
 

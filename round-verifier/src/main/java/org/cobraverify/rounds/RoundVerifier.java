@@ -255,21 +255,23 @@ public final class RoundVerifier implements AutoCloseable {
      * carries the core. {@link #unchunk} is the inverse.
      */
     static List<VerifierCheckpoint> chunk(IncrementalVerifier.Checkpoint c, String verifierId, long round, long inputOffset, long epochAgree, int maxChunkBytes) {
-        org.cobraverify.schemas.VerifierCore core = c.core();
-        long lastDecided = round;
         List<VerifierCheckpoint> out = new ArrayList<>();
         VerifierCheckpoint cur = null;
         long bytes = Long.MAX_VALUE;
         int hi = 0, ci = 0, bi = 0;
         while (cur == null || hi < c.held().size() || ci < c.carried().size() || bi < c.barrierBefore().size()) {
             if (cur == null || bytes >= maxChunkBytes) {
-                cur = VerifierCheckpoint.newBuilder().setVerifier(verifierId).setRound(lastDecided).setInputOffset(inputOffset).setEpochAgree(epochAgree)
+                cur = VerifierCheckpoint.newBuilder().setVerifier(verifierId).setRound(round).setInputOffset(inputOffset).setEpochAgree(epochAgree)
                         .setChunk(out.size()).setChunks(0).setHeld(new ArrayList<>()).setCarried(new ArrayList<>()).setBarrierBefore(new ArrayList<>())
-                        .setCore(out.isEmpty() ? core : null).build();
+                        .setCore(out.isEmpty() ? c.core() : null).build();
                 out.add(cur);
                 bytes = 0;
             }
-            if (hi < c.held().size()) { Transaction t = c.held().get(hi++).getTxn(); cur.getHeld().add(c.held().get(hi - 1)); bytes += estimate(t); }
+            if (hi < c.held().size()) {
+                org.cobraverify.schemas.HeldTxn h = c.held().get(hi++);
+                cur.getHeld().add(h);
+                bytes += estimate(h.getTxn());
+            }
             else if (ci < c.carried().size()) {
                 org.cobraverify.schemas.CarriedFact f = c.carried().get(ci++);
                 cur.getCarried().add(f);

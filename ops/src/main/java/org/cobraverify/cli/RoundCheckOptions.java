@@ -1,0 +1,28 @@
+package org.cobraverify.cli;
+
+import org.cobraverify.checker.CheckOptions;
+import org.cobraverify.rounds.RoundVerifier;
+import picocli.CommandLine.Option;
+
+/** How rounds are checked: the options {@code cobra verifier} and {@code cobra replay} share (a picocli mixin). */
+final class RoundCheckOptions {
+    @Option(names = "--strict", description = "Check strict serializability.")
+    boolean strict;
+
+    @Option(names = "--drift", paramLabel = "MS", description = "Clock drift allowed in strict mode (default: ${DEFAULT-VALUE}).")
+    long driftMs = 100;
+
+    @Option(names = "--timeout", paramLabel = "SECONDS", description = "Budget per round; past it the verdict is unknown (default: ${DEFAULT-VALUE}).")
+    double timeout = 60;
+
+    @Option(names = "--pending-rounds", description = "Rounds a read may wait for its write before verdicts turn unknown (default: ${DEFAULT-VALUE}).")
+    int pendingRounds = 20;
+
+    /** The checker's options, starting from {@code base}. */
+    CheckOptions check(CheckOptions base) {
+        CheckOptions co = base.withTimeout(timeout);
+        return strict ? co.withStrict(driftMs * 1_000_000L) : co;
+    }
+
+    RoundVerifier.Settings settings(CheckOptions base) { return new RoundVerifier.Settings(check(base), pendingRounds); }
+}
