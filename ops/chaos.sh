@@ -8,6 +8,11 @@
 #
 #   TXNS=300000 VERIFIER_KILLS=10 TOPOLOGY_KILLS=3 SEED=1 ops/chaos.sh
 #   TXNS=1000000 VERIFIER_KILLS=1 TOPOLOGY_KILLS=0 START_AFTER=300 ops/chaos.sh   # one restart late in a long run
+#   TXNS=1000000 VERIFIER_KILLS=0 TOPOLOGY_KILLS=0 QUIET_RESTART=1 ops/chaos.sh    # restart after the run, machine quiet
+#
+# QUIET_RESTART=1: when the workload ends, the verifier (still behind) is killed -9 and restarted only once the
+# topology has cut the last rounds (the machine otherwise idle): its time to the first new verdict is the restart
+# cost alone.
 #
 # Exit 0 when every check holds, 1 otherwise. Work files stay in the printed directory.
 set -uo pipefail
@@ -16,6 +21,7 @@ VERIFIER_KILLS=${VERIFIER_KILLS:-10}
 TOPOLOGY_KILLS=${TOPOLOGY_KILLS:-3}
 SEED=${SEED:-1}
 START_AFTER=${START_AFTER:-0} # seconds of the workload before the first kill
+QUIET_RESTART=${QUIET_RESTART:-0}
 REPLAY=${REPLAY:-}            # windows to replay and time at the end, e.g. "1:11 100:110"
 PORT=${PORT:-19192}
 RANDOM=$SEED
@@ -74,6 +80,17 @@ while [ $vk -lt "$VERIFIER_KILLS" ] || [ $tk -lt "$TOPOLOGY_KILLS" ]; do
   fi
 done
 wait "$REC"; echo "chaos: the workload ended: $(tail -1 "$WORK/record.log")"
+if [ "$QUIET_RESTART" = 1 ]; then
+  kill -9 "$VER" 2>/dev/null; wait "$VER" 2>/dev/null
+  echo "chaos: killed the verifier as the workload ended; restarting it once the topology is idle"
+  prev=-1
+  for _ in $(seq 1 300); do # the topology is idle once its log and state stop changing for 5 s
+    cur=$(du -sb "$WORK/topology" 2>/dev/null | cut -f1)
+    [ "$cur" = "$prev" ] && break
+    prev=$cur; sleep 5
+  done
+  start_verifier
+fi
 COMMITTED=$(grep -o '[0-9]* committed' "$WORK/record.log" | tail -1 | awk '{print $1}')
 FENCES=$(grep -o '[0-9]* fence transactions' "$WORK/record.log" | tail -1 | awk '{print $1}')
 TOTAL=$((COMMITTED + FENCES))

@@ -10,13 +10,16 @@ import java.util.List;
  * time, from one thread. Every transaction is recorded with its operations, outcome and timestamps;
  * a record the sink refuses fails the call with {@link RecordingException}. Sessions issue a fence
  * transaction (a read-modify-write of the fence key, retried until it commits) before their first
- * transaction and after every {@code fenceEvery} committed transactions.
+ * transaction, after every {@code fenceEvery} committed transactions, and when it closes (if it committed
+ * anything since its last one).
  */
 public final class Session {
     private final Recorder rec;
     private final String id, idPrefix;
     private long txnCounter, writeCounter, committedSinceFence;
     private boolean fencedAtStart;
+    /** A transaction that committed (or may have) since the last fence. */
+    private boolean unfenced;
     private KvTransaction txn;
     private List<TxnRecord.Op> ops;
     private long start;
@@ -121,12 +124,19 @@ public final class Session {
      */
     public void close() throws StoreException {
         if (closed) return;
-        if (txn != null) abort();
-        closed = true;
         try {
-            rec.sink.endSession(id);
-        } catch (IOException | RuntimeException e) {
-            throw new RecordingException("the end of session " + id + " could not be recorded: " + e.getMessage(), e);
+            if (txn != null) abort();
+            // a session ends with a fence when it committed anything since its last one: its last transactions
+            // then precede the fence chain's later links, which is what lets a verifier retire them (without it,
+            // they would stay concurrent with everything that follows, and the verifier would keep them forever)
+            if (unfenced && rec.options.fenceEvery() > 0) fence();
+        } finally {
+            closed = true;
+            try {
+                rec.sink.endSession(id);
+            } catch (IOException | RuntimeException e) {
+                throw new RecordingException("the end of session " + id + " could not be recorded: " + e.getMessage(), e);
+            }
         }
     }
 
@@ -139,6 +149,7 @@ public final class Session {
                 long epoch = e == null ? 0 : Long.parseLong(e);
                 write(rec.options.fenceKey(), Long.toString(epoch + 1));
                 commit0();
+                unfenced = false;
                 rec.fenceTxns.increment();
                 rec.addedBytes.add(2L * rec.options.fenceKey().length() + 24);
                 return;
@@ -183,6 +194,7 @@ public final class Session {
     }
 
     private void finish(TxnRecord.Status status) {
+        if (status != TxnRecord.Status.ABORTED) unfenced = true;
         TxnRecord r = new TxnRecord(txnId, id, status, start, now(), ops);
         txn = null;
         ops = null;

@@ -102,6 +102,12 @@ class RecorderTest {
             assertEquals("EPOCH", sink.records.get(0).ops().get(0).key(), "the session starts with a fence");
             assertEquals(TxnRecord.Status.ABORTED, sink.records.get(sink.records.size() - 1).status());
             assertEquals(7 + 3 + 1, sink.records.size());
+            s.close();
+            assertEquals(4, rec.fenceTransactions(), "the 7th commit came after the last fence: the session ends with one");
+            assertEquals("EPOCH", sink.records.get(sink.records.size() - 1).ops().get(0).key());
+            Session quiet = rec.openSession();
+            quiet.close();
+            assertEquals(4, rec.fenceTransactions(), "a session that ran nothing ends without one");
         }
     }
 

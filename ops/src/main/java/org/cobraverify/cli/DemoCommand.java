@@ -55,6 +55,13 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--fault-rate", description = "Probability of a fault per operation (default: ${DEFAULT-VALUE}).")
     double faultRate = 0.02;
 
+    @Option(names = "--session-txns", paramLabel = "N", description = "Each client ends its session after N transactions and opens a new one (default: 0, one session per client).")
+    long sessionTxns;
+
+    @Option(names = "--stats-every", paramLabel = "N", description = {"Every N recorded transactions (and at the end), print the heap after a full GC, the topology's",
+            "time per record and state-store keys, the verifier's time per transaction and retained set (default: 0, never; the GC pauses the run)."})
+    long statsEvery;
+
     @Option(names = "--fence-every", description = "A fence every N committed transactions per session (default: ${DEFAULT-VALUE}).")
     int fenceEvery = 20;
 
@@ -99,15 +106,25 @@ public final class DemoCommand implements Callable<Integer> {
                 if (f != null) store = new FaultyStore(store, f, faultRate, seed);
                 long recorded;
                 WorkloadRunner.Result r;
+                org.cobraverify.ops.pipeline.StateProbe probe = new org.cobraverify.ops.pipeline.StateProbe(pipeline);
+                List<org.cobraverify.ops.pipeline.StateProbe.Reading> readings = new ArrayList<>();
+                long[] nextStats = {statsEvery};
                 long wl0;
                 try (KvStore s = store) {
                     KafkaSink sink = new KafkaSink(bootstrap, Topics.OPS, false, new Properties());
                     Recorder rec = new Recorder(s, sink, new Recorder.Options(fenceEvery, "EPOCH"));
                     wl0 = System.nanoTime();
                     try {
-                        r = WorkloadRunner.runWithProgress(w, s, rec, clients, txns, seed, rate, p -> System.err.printf(
-                                "  .. %d transactions recorded, %d rounds verified, verdicts cover %d; records behind: %s%n",
-                                sink.recorded(), verdicts.size(), covered(verdicts), LagProbe.format(lag.lags("cobra-topology", "cobra-verifier"))));
+                        r = WorkloadRunner.runWithProgress(w, s, rec, clients, txns, seed, rate, sessionTxns, p -> {
+                            System.err.printf("  .. %d transactions recorded, %d rounds verified, verdicts cover %d; records behind: %s%n",
+                                    sink.recorded(), verdicts.size(), covered(verdicts), LagProbe.format(lag.lags("cobra-topology", "cobra-verifier")));
+                            if (statsEvery > 0 && sink.recorded() >= nextStats[0]) {
+                                nextStats[0] = (sink.recorded() / statsEvery + 1) * statsEvery;
+                                var reading = probe.read(sink.recorded());
+                                readings.add(reading);
+                                System.err.println("  .. " + reading.line());
+                            }
+                        });
                     } finally {
                         rec.close();
                     }
@@ -127,6 +144,14 @@ public final class DemoCommand implements Callable<Integer> {
                     }
                 }
                 long done = System.nanoTime();
+                if (statsEvery > 0) {
+                    readings.add(probe.read(recorded));
+                    System.out.println("state and per-record cost as the run went on (heap: the whole process after a full GC):");
+                    System.out.println("  transactions  heap MB  topology ms/record  topology store keys  verifier ms/txn  retained  collected");
+                    for (var x : readings)
+                        System.out.printf("  %12d  %7.0f  %18.3f  %19d  %15.3f  %8d  %9d%n", x.transactions(), x.heapMb(), x.topologyMsPerRecord(),
+                                x.storeKeys(), x.verifierMsPerTxn(), x.retained(), x.collected());
+                }
                 return summary(List.copyOf(verdicts), recorded, wl0, wl1, done);
             }
         } finally {

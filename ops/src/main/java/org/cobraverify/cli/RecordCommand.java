@@ -49,6 +49,9 @@ public final class RecordCommand implements Callable<Integer> {
     @Option(names = "--clients", description = "Concurrent sessions (default: ${DEFAULT-VALUE}).")
     int clients = 8;
 
+    @Option(names = "--session-txns", paramLabel = "N", description = "Each client ends its session after N transactions and opens a new one (default: 0, one session per client).")
+    long sessionTxns;
+
     @Option(names = "--txns", description = "Transactions to run in all, committed or not (default: ${DEFAULT-VALUE}).")
     long txns = 10_000;
 
@@ -107,7 +110,7 @@ public final class RecordCommand implements Callable<Integer> {
                     bare ? " (bare: not recorded)" : " -> " + where);
             WorkloadRunner.Result r;
             try {
-                r = WorkloadRunner.runWithProgress(w, s, rec, clients, txns, seed,
+                r = WorkloadRunner.runWithProgress(w, s, rec, clients, txns, seed, 0, sessionTxns,
                         p -> System.err.printf("  %d committed, %d aborted, %d unknown%n", p.committed.get(), p.aborted.get(), p.unknown.get()));
             } catch (Exception e) {
                 System.err.println("cobra record: the run failed: " + e.getMessage());

@@ -32,12 +32,20 @@ public final class VerifierCommand implements Callable<Integer> {
     @Option(names = "--checkpoint-every", paramLabel = "ROUNDS", description = "Publish the verifier's state to cobra.gc-frontiers every N rounds; 0: never (default: ${DEFAULT-VALUE}). A restart resumes from the latest one.")
     int checkpointEvery = VerifierService.DEFAULT_CHECKPOINT_EVERY;
 
+    @Option(names = "--remember-hours", paramLabel = "H", description = {"How long collected writes are remembered on disk (default: ${DEFAULT-VALUE}, the",
+            "history topics' default retention). A later read of a write collected longer ago makes the verdict unknown."})
+    double rememberHours = org.cobraverify.rounds.store.RocksDbCollectedWrites.DEFAULT_HORIZON_MILLIS / 3_600_000.0;
+
     @Override
     public Integer call() {
+        if (!(rememberHours > 0)) {
+            System.err.println("cobra verifier: --remember-hours takes a positive number of hours");
+            return 2;
+        }
         org.cobraverify.checker.ReachabilityEngine reach = GpuOption.resolve(gpu, "verifier", System.err);
         if (reach == null) return 2;
         VerifierService.Settings s = new VerifierService.Settings(bootstrap, "cobra.rounds", "cobra.verdicts", "cobra.dead-letters", group, id)
-                .withState(stateDir, checkpointEvery);
+                .withState(stateDir, checkpointEvery).withRememberHours(rememberHours);
         VerifierService v = new VerifierService(s, check.settings(CheckOptions.defaults().withReachability(reach)), x -> System.out.println(VerdictLines.full(x)));
         Runtime.getRuntime().addShutdownHook(new Thread(v::stop));
         System.err.println("cobra verifier: consuming cobra.rounds on " + bootstrap + " as " + id + " (collected writes in " + stateDir + ")");

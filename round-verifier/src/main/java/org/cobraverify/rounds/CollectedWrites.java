@@ -38,6 +38,12 @@ public interface CollectedWrites extends AutoCloseable {
     /** How many writes have been collected. */
     long size();
 
+    /**
+     * Null while every write ever collected is remembered; otherwise what a read of a forgotten one may be,
+     * for the verdict that gives up waiting for its writer (an implementation bounded in time forgets).
+     */
+    default String horizonNote() { return null; }
+
     /** Makes what was put so far durable (a checkpoint is about to be committed). */
     default void sync() {}
 

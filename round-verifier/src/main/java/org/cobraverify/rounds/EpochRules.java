@@ -105,4 +105,14 @@ public final class EpochRules {
      * them through the fence chain and session order).
      */
     public static long lastClosedEpochBefore(long minPreviousFenceToCome) { return minPreviousFenceToCome - 1; }
+
+    /**
+     * Rule 4's input for one transaction still to come: the epoch of the latest fence it follows. An ordinary
+     * transaction follows its session's previous fence ({@code previousFence}, 0: none); a fence of epoch
+     * {@code e} also follows, through the chain it read, the fence of epoch {@code e − 1}. (A session's first
+     * transaction is its fence: without this, every session that starts later would hold every epoch open.)
+     */
+    public static long followedFence(long previousFence, boolean fence, long epoch) {
+        return fence && epoch != OPEN ? Math.max(previousFence, epoch - 1) : previousFence;
+    }
 }

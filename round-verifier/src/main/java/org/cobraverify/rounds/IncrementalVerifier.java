@@ -181,6 +181,18 @@ public final class IncrementalVerifier implements AutoCloseable {
      */
     public RoundResult endRound(long oldEpochMax, Predicate<String> ended) { return endRound(oldEpochMax, ended, false); }
 
+    /** {@link #endedSince}'s mark for a session that has delivered everything: long over from the start. */
+    private static final long DRAINED = Long.MIN_VALUE / 4;
+
+    /**
+     * Sessions their clients closed whose every transaction has now been added (the topology's
+     * {@code closedNow}): from the next {@link #endRound} on, GC waits for nothing more from them, as for a
+     * file's ended sessions. Requires: each is also among the {@code ended} sessions of that round.
+     */
+    public void sessionsClosed(java.util.Collection<String> sessions) {
+        for (String s : sessions) endedSince.put(s, DRAINED);
+    }
+
     /**
      * Whether {@code ended} is exact: the session has delivered everything (a file). Otherwise (a pipeline,
      * where a session's last transactions may reach the rounds after its end was seen) an ended session keeps
@@ -245,7 +257,8 @@ public final class IncrementalVerifier implements AutoCloseable {
             pendingTooLong = waited >= settings.pendingRoundsLimit();
             pendingNote = pendingTooLong
                     ? pending.size() + " transactions read writes that have not arrived after " + waited + " rounds (oldest: " + oldest.getId()
-                      + " reads " + firstMissingRead(oldest) + "); the rest is serializable"
+                      + " reads " + firstMissingRead(oldest) + (collected.horizonNote() == null ? "" : "; " + collected.horizonNote())
+                      + "); the rest is serializable"
                     : pending.size() + " wait for writes not yet seen (oldest: " + oldest.getId() + " reads " + firstMissingRead(oldest) + ")";
         }
         // 3. the round's history: retained and admitted, in session order
@@ -545,13 +558,14 @@ public final class IncrementalVerifier implements AutoCloseable {
         for (Transaction t : joining) {
             java.util.TreeMap<Long, Transaction> fs = fences.get(t.getSession());
             Map.Entry<Long, Transaction> e = fs == null || t.getSessionIndex() < 0 ? null : fs.lowerEntry(t.getSessionIndex());
-            if (e == null) {
+            Transaction entry = e != null ? e.getValue() : t.getFence() ? fenceItRead(t, index) : null;
+            if (entry == null) {
                 p.skip = t.getId() + (t.getStatus() == TxnStatus.UNKNOWN ? " (of unknown outcome) may still join the history" : " waits for a write")
                         + " and no fence of its session precedes it: collection waits for it";
                 return p;
             }
-            cap = Math.min(cap, e.getValue().getEpoch() - 1);
-            extra.add(e.getValue());
+            cap = Math.min(cap, entry.getEpoch() - 1);
+            extra.add(entry);
         }
         // every live session's latest fence here is an entry: epochs from its on stay open (a topology counts
         // fences it has not cut into rounds yet when it computes epoch_agree; the verifier can only use what it has)
@@ -589,6 +603,20 @@ public final class IncrementalVerifier implements AutoCloseable {
         p.oldEpochMax = cap;
         p.entries = p.entryOf.values().stream().mapToInt(f -> index.get(f.getId())).distinct().toArray();
         return p;
+    }
+
+    /**
+     * For a waiting fence that begins its session (sessions start with one): a fence in the graph whose write
+     * it read. When it joins, that read is an edge from that fence to it, so it follows whatever that fence
+     * follows, as a transaction follows its session's previous fence. Null when there is none in the graph.
+     */
+    private Transaction fenceItRead(Transaction t, Map<String, Integer> index) {
+        for (TxnOp o : t.getOps()) {
+            if (o.getWrite() || o.getValue() == null) continue;
+            Transaction w = writerOf.get(o.getKey() + '\0' + o.getValue());
+            if (w != null && w.getFence() && w.getStatus() == TxnStatus.COMMITTED && w.getEpoch() >= 0 && index.containsKey(w.getId())) return w;
+        }
+        return null;
     }
 
     /** Deletes what GC found collectible, remembers their writes exactly, and moves the barrier. Returns how many went. */

@@ -76,7 +76,7 @@ public final class RoundVerifier implements AutoCloseable {
     }
 
     /** A round taken off the topic: its end marker, its number, its transactions, and the sessions retired as it ends. */
-    public record Closed(RoundEnd end, long roundNo, List<Transaction> txns, Set<String> retired) {}
+    public record Closed(RoundEnd end, long roundNo, List<Transaction> txns, Set<String> retired, Set<String> closedNow) {}
 
     /**
      * Sessions retired so far, by the round that retired them: RoundEnds (v2) carry changes, applied here in
@@ -104,7 +104,9 @@ public final class RoundVerifier implements AutoCloseable {
                 retiredSince.entrySet().removeIf(e -> no - e.getValue() >= settings.pendingRoundsLimit() && !held.contains(e.getKey()));
             }
         }
-        Closed c = new Closed(end, no, round, Set.copyOf(retiredSince.keySet()));
+        Set<String> closedNow = new HashSet<>();
+        if (end != null) for (CharSequence x : end.getClosedNow()) closedNow.add(x.toString());
+        Closed c = new Closed(end, no, round, Set.copyOf(retiredSince.keySet()), closedNow);
         round = new ArrayList<>();
         roundIds.clear();
         return c;
@@ -119,6 +121,7 @@ public final class RoundVerifier implements AutoCloseable {
         for (int i = 0; i < closed.size(); i++) for (Transaction t : closed.get(i).txns()) engine.add(t, base + i);
         engine.skipRounds(closed.size() - 1);
         Closed last = closed.get(closed.size() - 1);
+        for (Closed c : closed) engine.sessionsClosed(c.closedNow());
         engine.endRound(oldEpochMax(last), retired(last)::contains);
     }
 
@@ -138,6 +141,7 @@ public final class RoundVerifier implements AutoCloseable {
             for (int i = 0; i < closed.size(); i++) for (Transaction t : closed.get(i).txns()) engine.add(t, base + i);
             engine.skipRounds(closed.size() - 1);
             Closed last = closed.get(closed.size() - 1);
+            for (Closed c : closed) engine.sessionsClosed(c.closedNow());
             IncrementalVerifier.RoundResult r = engine.endRound(oldEpochMax(last), retired(last)::contains);
             if (r.outcome() == org.cobraverify.checker.Verdict.Outcome.ACCEPT) {
                 for (int i = 0; i < closed.size() - 1; i++) out.add(acceptedWith(closed.get(i), r, last.roundNo(), counts[i]));
@@ -148,6 +152,7 @@ public final class RoundVerifier implements AutoCloseable {
         }
         for (Closed c : closed) {
             for (Transaction t : c.txns()) engine.add(t);
+            engine.sessionsClosed(c.closedNow());
             out.add(verdict(c, engine.endRound(oldEpochMax(c), retired(c)::contains)));
         }
         return out;

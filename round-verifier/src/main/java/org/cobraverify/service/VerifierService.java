@@ -44,9 +44,10 @@ import org.cobraverify.schemas.serde.WireFormat;
 public final class VerifierService implements AutoCloseable {
     /** Where to run: the servers, topics, the consumer group and the transactional id (one verifier per id). */
     public record Settings(String bootstrap, String roundsTopic, String verdictsTopic, String deadLettersTopic, String group,
-                           String transactionalId, String checkpointsTopic, java.nio.file.Path stateDir, int checkpointEvery) {
+                           String transactionalId, String checkpointsTopic, java.nio.file.Path stateDir, int checkpointEvery, double rememberHours) {
         public Settings(String bootstrap, String roundsTopic, String verdictsTopic, String deadLettersTopic, String group, String transactionalId) {
-            this(bootstrap, roundsTopic, verdictsTopic, deadLettersTopic, group, transactionalId, "cobra.gc-frontiers", null, DEFAULT_CHECKPOINT_EVERY);
+            this(bootstrap, roundsTopic, verdictsTopic, deadLettersTopic, group, transactionalId, "cobra.gc-frontiers", null, DEFAULT_CHECKPOINT_EVERY,
+                    org.cobraverify.rounds.store.RocksDbCollectedWrites.DEFAULT_HORIZON_MILLIS / 3_600_000.0);
         }
 
         public static Settings defaults(String bootstrap) {
@@ -55,7 +56,15 @@ public final class VerifierService implements AutoCloseable {
 
         /** Where collected writes live on disk (null: a temporary directory, lost with the process) and how often to checkpoint (0: never). */
         public Settings withState(java.nio.file.Path dir, int every) {
-            return new Settings(bootstrap, roundsTopic, verdictsTopic, deadLettersTopic, group, transactionalId, checkpointsTopic, dir, every);
+            return new Settings(bootstrap, roundsTopic, verdictsTopic, deadLettersTopic, group, transactionalId, checkpointsTopic, dir, every, rememberHours);
+        }
+
+        /**
+         * How long collected writes are remembered (hours; default a week, the history topics' default retention):
+         * a read of a write collected longer ago makes the verdict unknown, not a stale-read reject.
+         */
+        public Settings withRememberHours(double hours) {
+            return new Settings(bootstrap, roundsTopic, verdictsTopic, deadLettersTopic, group, transactionalId, checkpointsTopic, stateDir, checkpointEvery, hours);
         }
     }
 
@@ -135,7 +144,8 @@ public final class VerifierService implements AutoCloseable {
             checkpointAt = -1;
             checkpointRound = -1;
             org.cobraverify.rounds.CollectedWrites store = settings.stateDir() == null ? null
-                    : new org.cobraverify.rounds.store.RocksDbCollectedWrites(settings.stateDir().resolve(settings.transactionalId()).resolve("collected-writes"), false);
+                    : new org.cobraverify.rounds.store.RocksDbCollectedWrites(settings.stateDir().resolve(settings.transactionalId()).resolve("collected-writes"), false,
+                            (long) (settings.rememberHours() * 3_600_000L), System::currentTimeMillis);
             try (RoundVerifier verifier = new RoundVerifier(verifierSettings, store)) {
             verifier.incarnation(restarts);
             long startAt = committed == null ? 0 : resume(verifier, committed.metadata());

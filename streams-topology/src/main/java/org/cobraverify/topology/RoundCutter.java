@@ -33,7 +33,8 @@ import org.cobraverify.schemas.serde.WireFormat;
  * at a time, in epoch order; a round is cut once at least {@code roundSize} such transactions wait, or,
  * after {@code idleCutMs} without input, with whatever closed epochs wait; every transaction is in
  * exactly one round. State does not grow with the sessions that ever existed: a retired session is announced
- * in the next {@link RoundEnd} ({@code retiredNow}) and leaves the state; one that sends transactions again
+ * in the next {@link RoundEnd} ({@code retiredNow}) and leaves the state (one its client closed, once every
+ * transaction it sent has been cut: then also in {@code closedNow}); one that sends transactions again
  * (with no state here, and no SessionStart) is announced as live ({@code revivedNow}), as is every session when it first appears.
  */
 final class RoundCutter implements Processor<String, byte[], String, byte[]> {
@@ -169,17 +170,24 @@ final class RoundCutter implements Processor<String, byte[], String, byte[]> {
             }
         cut.clear();
         // retirements since the last RoundEnd go out once; then those sessions leave the state (a session that
-        // comes back starts afresh, and the verifier sees it live again by its transactions)
-        List<String> retired = new ArrayList<>(), revived = new ArrayList<>();
+        // comes back starts afresh, and the verifier sees it live again by its transactions). A session its client
+        // closed waits until every transaction it sent is cut (its epochs reach no further than this round's last):
+        // then it goes out in closedNow too, and the verifier need not wait for anything more from it.
+        List<String> retired = new ArrayList<>(), revived = new ArrayList<>(), closed = new ArrayList<>();
         sessionCache.forEach((s, st) -> {
             if (st.getRevived()) revived.add(s);
-            if (st.getRetired()) retired.add(s);
+            if (!st.getRetired()) return;
+            boolean drained = st.getEnded() && st.getReached() <= lastEpoch;
+            if (!st.getEnded() || drained) retired.add(s);
+            if (drained) closed.add(s);
         });
         retired.sort(null);
         revived.sort(null);
+        closed.sort(null);
+        java.util.Set<String> leaving = new java.util.HashSet<>(retired);
         for (String s : revived) {
+            if (leaving.contains(s)) continue; // leaves below
             CutterSession st = sessionCache.get(s);
-            if (st.getRetired()) continue; // leaves below
             st.setRevived(false);
             putSession(s, st);
         }
@@ -188,7 +196,7 @@ final class RoundCutter implements Processor<String, byte[], String, byte[]> {
             sessions.delete(s);
         }
         RoundEnd end = RoundEnd.newBuilder().setRound(round).setTxns(n).setFirstEpoch(firstEpoch).setLastEpoch(lastEpoch)
-                .setEpochAgree(agree == Long.MAX_VALUE ? -1 : agree).setRetiredNow(retired).setRevivedNow(revived).setReason(reason).setCutAt(now).build();
+                .setEpochAgree(agree == Long.MAX_VALUE ? -1 : agree).setRetiredNow(retired).setRevivedNow(revived).setClosedNow(closed).setReason(reason).setCutAt(now).build();
         ctx.forward(new Record<>(roundKey, wire.encode(end), now), PipelineTopology.TO_ROUNDS);
         m.setNextRound(round + 1);
     }

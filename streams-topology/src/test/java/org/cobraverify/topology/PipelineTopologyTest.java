@@ -324,6 +324,47 @@ class PipelineTopologyTest {
         assertTrue(deadOut().isEmpty());
     }
 
+    /**
+     * A session its client closed is announced (retiredNow and closedNow) by the RoundEnd of the round that
+     * cuts its last transactions, not before: from then on the verifier waits for nothing more from it.
+     */
+    @Test
+    void aClosedSessionIsAnnouncedClosedWhenItsLastTransactionIsCut() throws Exception {
+        start(TopologySettings.defaults().withRoundSize(1).withIdleCutMs(60_000));
+        Client a = new Client("a"), b = new Client("b"), c = new Client("c");
+        a.fence(null, "f1"); // epoch 1
+        a.send();
+        b.fence("f1", "f2"); // epoch 2
+        b.send();
+        a.txn("w x 1"); // epoch 2
+        a.fence("f2", "f3"); // epoch 3
+        a.send();
+        c.fence("f3", "f4"); // epoch 4
+        String ct = c.txn("w y 1"); // after c's last fence: released with epoch 4 when c ends
+        c.end();
+        c.send();
+        b.txn("w z 1"); // epoch 4
+        b.fence("f4", "f5"); // epoch 5: epoch_agree 3 (a), epoch 2 closes
+        b.send();
+        List<Round> first = roundsOut();
+        assertEquals(2, first.size(), "epochs 1 and 2 are cut: " + first);
+        for (Round r : first) {
+            assertTrue(r.end().getClosedNow().isEmpty() && r.end().getRetiredNow().isEmpty(), "c ended, but its epoch-4 transactions are not cut yet: " + r.end());
+            assertTrue(r.txns().stream().noneMatch(t -> t.getId().equals(ct)));
+        }
+        assertNotNull(driver.getKeyValueStore(RoundCutter.SESSIONS).get("c"), "c stays in the cutter's state until its transactions are cut");
+        a.txn("w x 2");
+        a.fence("f5", "f6"); // epoch 6: epoch_agree 5, epochs 3 and 4 close
+        a.send();
+        List<Round> later = roundsOut();
+        Round withC = later.stream().filter(r -> r.txns().stream().anyMatch(t -> t.getId().equals(ct))).findFirst().orElseThrow();
+        assertEquals(List.of("c"), withC.end().getClosedNow(), "closed once its last transaction is cut");
+        assertEquals(List.of("c"), withC.end().getRetiredNow());
+        for (Round r : later) if (r != withC) assertTrue(r.end().getClosedNow().isEmpty(), "announced once: " + r.end());
+        assertNull(driver.getKeyValueStore(RoundCutter.SESSIONS).get("c"), "then c leaves the cutter's state");
+        assertTrue(deadOut().isEmpty());
+    }
+
     @Test
     void impossibleRecordsGoToTheDeadLetterTopicAndTheTopologyGoesOn() throws Exception {
         start(small());

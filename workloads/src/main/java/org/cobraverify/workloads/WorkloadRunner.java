@@ -49,6 +49,16 @@ public final class WorkloadRunner {
      */
     public static Result run(Workload w, KvStore store, Recorder recorder, int clients, long txns, long seed, double rate, Progress progress)
             throws Exception {
+        return run(w, store, recorder, clients, txns, seed, rate, 0, progress);
+    }
+
+    /**
+     * As {@link #run(Workload, KvStore, Recorder, int, long, long, double, Progress)}, with session churn: with
+     * {@code sessionTxns > 0} and a recorder, each client ends its session after that many of its transactions
+     * (whatever their outcome) and opens a new one, as a pooled application's connections come and go.
+     */
+    public static Result run(Workload w, KvStore store, Recorder recorder, int clients, long txns, long seed, double rate, long sessionTxns,
+                             Progress progress) throws Exception {
         Random loadRnd = new Random(seed);
         Workload.Client loader = recorder != null ? new Recorded(recorder.openSession()) : new Bare(store);
         w.load(loader, loadRnd);
@@ -61,14 +71,21 @@ public final class WorkloadRunner {
         long t0 = System.nanoTime();
         for (int i = 0; i < clients; i++) {
             final int id = i;
-            Workload.Client client = recorder != null ? new Recorded(recorder.openSession()) : new Bare(store);
+            Workload.Client first = recorder != null ? new Recorded(recorder.openSession()) : new Bare(store);
             Thread t = new Thread(() -> {
                 Random rnd = new Random(seed * 31 + id);
                 long[] mine = new long[1024];
                 int n = 0;
+                Workload.Client client = first;
+                long inSession = 0;
                 try {
                     long k;
                     while ((k = remaining.getAndDecrement()) > 0) {
+                        if (sessionTxns > 0 && recorder != null && inSession++ == sessionTxns) {
+                            client.close();
+                            client = new Recorded(recorder.openSession());
+                            inSession = 1;
+                        }
                         if (rate > 0) {
                             long due = t0 + (long) ((txns - k) * 1e9 / rate);
                             long wait = due - System.nanoTime();
@@ -157,6 +174,12 @@ public final class WorkloadRunner {
     /** As {@link #runWithProgress(Workload, KvStore, Recorder, int, long, long, Consumer)}, at most {@code rate} transactions per second (0: no limit). */
     public static Result runWithProgress(Workload w, KvStore store, Recorder recorder, int clients, long txns, long seed, double rate,
                                          Consumer<Progress> tick) throws Exception {
+        return runWithProgress(w, store, recorder, clients, txns, seed, rate, 0, tick);
+    }
+
+    /** As above, with session churn ({@code sessionTxns}, see {@link #run(Workload, KvStore, Recorder, int, long, long, double, long, Progress)}). */
+    public static Result runWithProgress(Workload w, KvStore store, Recorder recorder, int clients, long txns, long seed, double rate,
+                                         long sessionTxns, Consumer<Progress> tick) throws Exception {
         Progress p = new Progress();
         Thread ticker = new Thread(() -> {
             try {
@@ -171,7 +194,7 @@ public final class WorkloadRunner {
         ticker.setDaemon(true);
         ticker.start();
         try {
-            return run(w, store, recorder, clients, txns, seed, rate, p);
+            return run(w, store, recorder, clients, txns, seed, rate, sessionTxns, p);
         } finally {
             ticker.interrupt();
         }

@@ -45,9 +45,12 @@ public final class Pipeline implements AutoCloseable {
         TopicSetup.ensure(bootstrap, partitions, (short) 1);
         WireFormat wire = new WireFormat(KafkaSchemaCatalog.attach(new SchemaCatalog(), bootstrap));
         KafkaSchemaCatalog.publish(bootstrap, wire.catalog());
-        KafkaStreams streams = new KafkaStreams(PipelineTopology.build(topology, wire),
-                PipelineTopology.config("cobra-topology", bootstrap, stateDir.toString()));
+        org.apache.kafka.streams.Topology built = PipelineTopology.build(topology, wire);
+        KafkaStreams streams = new KafkaStreams(built, PipelineTopology.config("cobra-topology", bootstrap, stateDir.toString()));
         Pipeline p = new Pipeline(bootstrap, streams, verifier, listener, stateDir.resolve("verifier"));
+        for (var sub : built.describe().subtopologies())
+            for (var node : sub.nodes())
+                if (node instanceof org.apache.kafka.streams.TopologyDescription.Processor proc) p.storeNames.addAll(proc.stores());
         streams.setUncaughtExceptionHandler(e -> {
             System.err.println("cobra: the topology failed: " + e);
             return org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
@@ -110,6 +113,33 @@ public final class Pipeline implements AutoCloseable {
     public List<Verdict> verdicts() { return verdicts; }
 
     public Throwable verifierFailure() { return verifierFailure; }
+
+    private final java.util.Set<String> storeNames = new java.util.TreeSet<>();
+
+    /**
+     * The keys in each of the topology's state stores, counted exactly (an interactive query over this
+     * process's tasks; a store being restored is skipped). For {@link StateProbe}: it iterates every store.
+     */
+    public java.util.Map<String, Long> topologyStoreSizes() {
+        java.util.Map<String, Long> out = new java.util.TreeMap<>();
+        for (String name : storeNames) {
+            try {
+                org.apache.kafka.streams.state.ReadOnlyKeyValueStore<Object, Object> st = streams.store(
+                        org.apache.kafka.streams.StoreQueryParameters.fromNameAndType(name, org.apache.kafka.streams.state.QueryableStoreTypes.keyValueStore()));
+                long n = 0;
+                try (var it = st.all()) {
+                    while (it.hasNext()) { it.next(); n++; }
+                }
+                out.put(name, n);
+            } catch (org.apache.kafka.streams.errors.InvalidStateStoreException e) {
+                // rebalancing or restoring: not counted this time
+            }
+        }
+        return out;
+    }
+
+    /** The topology's Kafka Streams metrics (threads, tasks, state stores), for {@link StateProbe}. */
+    public java.util.Map<org.apache.kafka.common.MetricName, ? extends org.apache.kafka.common.Metric> topologyMetrics() { return streams.metrics(); }
 
     @Override
     public void close() throws InterruptedException {

@@ -4,9 +4,17 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.List;
+import java.util.function.LongSupplier;
 import java.util.stream.Stream;
 import org.cobraverify.rounds.CollectedWrites;
+import org.rocksdb.ColumnFamilyDescriptor;
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.ColumnFamilyOptions;
+import org.rocksdb.DBOptions;
+import org.rocksdb.FlushOptions;
 import org.rocksdb.Options;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
@@ -14,43 +22,84 @@ import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
 
 /**
- * {@link CollectedWrites} in RocksDB on local disk: exact, and off the heap (the memtable is bounded by
- * RocksDB's settings). Writes are batched and skip the write-ahead log; {@link #sync} flushes them before
- * the verifier commits a checkpoint, so a verifier restarted on the same disk finds every write collected
- * up to its checkpoint. Lookups happen only for reads whose writer is not in memory, so they are rare on a
- * healthy database.
+ * {@link CollectedWrites} in RocksDB on local disk: exact, off the heap, and bounded in time. Writes go to the
+ * newest of a few <em>generations</em> (column families, each named for when it was started); every
+ * {@code horizon / GENERATIONS} a new one starts, and a generation whose successor started more than
+ * {@code horizon} ago holds only writes collected longer ago than that: it is dropped whole (no compaction
+ * work). So the store holds what was collected within the horizon, and a generation's worth more (a
+ * generation lasts until the next collection after its span ends); a write collected longer ago is forgotten, and a later read of it waits like a read of a write never seen,
+ * until the verdict says unknown ({@link #horizonNote}). Never a wrong reject or accept.
+ *
+ * <p>Writes are batched and skip the write-ahead log; {@link #sync} flushes them before the verifier
+ * commits a checkpoint, so a verifier restarted on the same disk finds every write collected up to its
+ * checkpoint (the generations, and when each started, are the column families). Lookups happen only for
+ * reads whose writer is not in memory, newest generation first: rare on a healthy database.
  */
 public final class RocksDbCollectedWrites implements CollectedWrites {
     static { RocksDB.loadLibrary(); }
 
+    /** How many generations span the horizon. */
+    static final int GENERATIONS = 8;
+    /** The default horizon: a week, the history topics' default retention (the replay horizon). */
+    public static final long DEFAULT_HORIZON_MILLIS = 7 * 24 * 3_600_000L;
+    private static final String PREFIX = "g-";
+
     private Path dir;
     private final boolean deleteOnClose;
-    private Options options;
+    private final long horizonMillis;
+    private final LongSupplier clock;
+    private DBOptions dbOptions;
+    private ColumnFamilyOptions cfOptions;
     private RocksDB db;
+    private ColumnFamilyHandle defaultFamily;
+    /** Oldest first; the last is where writes go. */
+    private final List<Generation> generations = new ArrayList<>();
     private final WriteOptions writeOptions = new WriteOptions().setDisableWAL(true);
     private WriteBatch batch = new WriteBatch();
     private int batched;
-    private long size;
+    private long size, forgotten;
+    private long forgottenBefore = -1;
 
-    /** Opens (or creates) a store in {@code dir}; with {@code deleteOnClose} the directory is removed by {@link #close}. */
-    public RocksDbCollectedWrites(Path dir, boolean deleteOnClose) {
+    private record Generation(long startedAt, long seq, ColumnFamilyHandle handle) {}
+
+    /** Opens (or creates) a store in {@code dir} with the default horizon; with {@code deleteOnClose} the directory is removed by {@link #close}. */
+    public RocksDbCollectedWrites(Path dir, boolean deleteOnClose) { this(dir, deleteOnClose, DEFAULT_HORIZON_MILLIS, System::currentTimeMillis); }
+
+    /** As above, forgetting writes collected more than {@code horizonMillis} ago by {@code clock} (milliseconds). */
+    public RocksDbCollectedWrites(Path dir, boolean deleteOnClose, long horizonMillis, LongSupplier clock) {
+        if (horizonMillis < GENERATIONS) throw new IllegalArgumentException("a horizon of " + horizonMillis + " ms is too short");
         this.dir = dir;
         this.deleteOnClose = deleteOnClose;
-        open();
+        this.horizonMillis = horizonMillis;
+        this.clock = clock;
+        if (dir != null) open();
     }
 
-    private RocksDbCollectedWrites() { this.deleteOnClose = true; }
-
     /** A store in a fresh temporary directory, created on the first write and removed on close. */
-    public static RocksDbCollectedWrites temporary() { return new RocksDbCollectedWrites(); }
+    public static RocksDbCollectedWrites temporary() { return new RocksDbCollectedWrites(null, true, DEFAULT_HORIZON_MILLIS, System::currentTimeMillis); }
 
     private void open() {
         try {
             if (dir == null) dir = Files.createTempDirectory("cobra-collected-");
-            options = new Options().setCreateIfMissing(true).setWriteBufferSize(32L << 20).setMaxWriteBufferNumber(2);
             Files.createDirectories(dir);
-            db = RocksDB.open(options, dir.toString());
-        } catch (RocksDBException | IOException e) {
+            dbOptions = new DBOptions().setCreateIfMissing(true);
+            cfOptions = new ColumnFamilyOptions().setWriteBufferSize(16L << 20).setMaxWriteBufferNumber(2);
+            List<byte[]> names;
+            try (Options o = new Options()) {
+                names = Files.exists(dir.resolve("CURRENT")) ? RocksDB.listColumnFamilies(o, dir.toString()) : List.of();
+            }
+            List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
+            descriptors.add(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, cfOptions));
+            for (byte[] n : names) if (!java.util.Arrays.equals(n, RocksDB.DEFAULT_COLUMN_FAMILY)) descriptors.add(new ColumnFamilyDescriptor(n, cfOptions));
+            List<ColumnFamilyHandle> handles = new ArrayList<>();
+            db = RocksDB.open(dbOptions, dir.toString(), descriptors, handles);
+            defaultFamily = handles.get(0);
+            for (int i = 1; i < handles.size(); i++) {
+                String[] f = new String(descriptors.get(i).getName(), StandardCharsets.UTF_8).substring(PREFIX.length()).split("-");
+                generations.add(new Generation(Long.parseLong(f[1]), Long.parseLong(f[0]), handles.get(i)));
+            }
+            generations.sort(Comparator.comparingLong(Generation::seq));
+        } catch (RocksDBException | IOException | RuntimeException e) {
             throw new IllegalStateException("cannot open the collected-writes store in " + dir + ": " + e.getMessage(), e);
         }
     }
@@ -59,12 +108,38 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
     public void put(String key, String value, Entry e) {
         if (db == null) open();
         try {
-            batch.put(id(key, value), encode(e));
+            ColumnFamilyHandle h = current();
+            batch.put(h, id(key, value), encode(e));
             size++;
             if (++batched >= 10_000) flush();
         } catch (RocksDBException ex) {
             throw new IllegalStateException("collected-writes store: " + ex.getMessage(), ex);
         }
+    }
+
+    /** The generation writes go to now: a new one when the newest is older than a generation's span; old ones dropped. */
+    private ColumnFamilyHandle current() throws RocksDBException {
+        long now = clock.getAsLong();
+        long span = horizonMillis / GENERATIONS;
+        Generation newest = generations.isEmpty() ? null : generations.get(generations.size() - 1);
+        if (newest == null || now - newest.startedAt() >= span) {
+            flush(); // the batch holds puts to the generation that is ending
+            long seq = newest == null ? 1 : newest.seq() + 1;
+            ColumnFamilyHandle h = db.createColumnFamily(new ColumnFamilyDescriptor((PREFIX + seq + "-" + now).getBytes(StandardCharsets.UTF_8), cfOptions));
+            generations.add(new Generation(now, seq, h));
+            // a generation whose successor started more than the horizon ago holds nothing younger than the horizon
+            while (generations.size() > 1 && now - generations.get(1).startedAt() > horizonMillis) {
+                Generation old = generations.remove(0);
+                forgottenBefore = Math.max(forgottenBefore, generations.get(0).startedAt());
+                try (org.rocksdb.RocksIterator it = db.newIterator(old.handle())) {
+                    for (it.seekToFirst(); it.isValid(); it.next()) forgotten++;
+                }
+                db.dropColumnFamily(old.handle());
+                old.handle().close();
+            }
+            newest = generations.get(generations.size() - 1);
+        }
+        return newest.handle();
     }
 
     private void flush() throws RocksDBException {
@@ -80,7 +155,12 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
         if (db == null) return null;
         try {
             flush();
-            byte[] v = db.get(id(key, value));
+            byte[] k = id(key, value);
+            for (int i = generations.size() - 1; i >= 0; i--) {
+                byte[] v = db.get(generations.get(i).handle(), k);
+                if (v != null) return decode(v);
+            }
+            byte[] v = db.get(defaultFamily, k); // a store written before generations existed
             return v == null ? null : decode(v);
         } catch (RocksDBException ex) {
             throw new IllegalStateException("collected-writes store: " + ex.getMessage(), ex);
@@ -89,6 +169,19 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
 
     @Override
     public long size() { return size; }
+
+    /** Writes forgotten so far (in generations dropped by this instance). */
+    public long forgotten() { return forgotten; }
+
+    /** How many generations the store holds now (tests). */
+    int generationCount() { return generations.size(); }
+
+    @Override
+    public String horizonNote() {
+        if (forgottenBefore < 0) return null;
+        return "or a write collected before " + java.time.Instant.ofEpochMilli(forgottenBefore) + ", which the verifier no longer remembers (it keeps "
+                + horizonMillis / 3_600_000.0 + " hours of collected writes)";
+    }
 
     private static byte[] id(String key, String value) { return (key + '\0' + value).getBytes(StandardCharsets.UTF_8); }
 
@@ -104,13 +197,15 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
         return new Entry(f[0], f[1].isEmpty() ? null : f[1], fate, Long.parseLong(f[2]), Long.parseLong(f[3]));
     }
 
-    /** Writes the batch and flushes the memtable to disk (the store writes no log): what was put survives a crash. */
+    /** Writes the batch and flushes the memtables to disk (the store writes no log): what was put survives a crash. */
     @Override
     public void sync() {
         if (db == null) return;
-        try (org.rocksdb.FlushOptions fo = new org.rocksdb.FlushOptions().setWaitForFlush(true)) {
+        try (FlushOptions fo = new FlushOptions().setWaitForFlush(true)) {
             flush();
-            db.flush(fo);
+            List<ColumnFamilyHandle> all = new ArrayList<>();
+            for (Generation g : generations) all.add(g.handle());
+            if (!all.isEmpty()) db.flush(fo, all);
         } catch (RocksDBException ex) {
             throw new IllegalStateException("collected-writes store: " + ex.getMessage(), ex);
         }
@@ -121,8 +216,12 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
         batch.close();
         writeOptions.close();
         if (db == null) return;
+        for (Generation g : generations) g.handle().close();
+        generations.clear();
+        defaultFamily.close();
         db.close();
-        options.close();
+        dbOptions.close();
+        cfOptions.close();
         db = null;
         if (deleteOnClose) {
             try (Stream<Path> s = Files.walk(dir)) {

@@ -1,0 +1,107 @@
+package org.cobraverify.rounds.store;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicLong;
+import org.cobraverify.checker.Verdict;
+import org.cobraverify.rounds.CollectedWrites;
+import org.cobraverify.rounds.CollectedWrites.Entry;
+import org.cobraverify.rounds.CollectedWrites.Fate;
+import org.cobraverify.rounds.IncrementalVerifier;
+import org.cobraverify.schemas.Transaction;
+import org.cobraverify.schemas.TxnOp;
+import org.cobraverify.schemas.TxnStatus;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The on-disk collected writes: exact within the horizon, bounded beyond it (whole generations dropped), kept
+ * across a reopen; and what the verifier says about a read of a write it no longer remembers (unknown).
+ */
+class RocksDbCollectedWritesTest {
+    @TempDir
+    Path dir;
+
+    static final long HORIZON = 8_000, SPAN = HORIZON / RocksDbCollectedWrites.GENERATIONS;
+
+    static Entry entry(String writer, long round) { return new Entry(writer, "later", Fate.SUPERSEDED, round, 0); }
+
+    @Test
+    void writesAreRememberedWithinTheHorizonAndForgottenBeyondIt() {
+        AtomicLong now = new AtomicLong(1_000_000);
+        try (RocksDbCollectedWrites s = new RocksDbCollectedWrites(dir.resolve("cw"), false, HORIZON, now::get)) {
+            s.put("x", "old", entry("T1", 1));
+            assertNull(s.horizonNote(), "nothing forgotten yet");
+            // a write every half generation for a horizon and a half
+            for (int i = 0; i < 3 * RocksDbCollectedWrites.GENERATIONS; i++) {
+                now.addAndGet(SPAN / 2);
+                s.put("y", "v" + i, entry("U" + i, 2 + i));
+                assertTrue(s.generationCount() <= RocksDbCollectedWrites.GENERATIONS + 2, "generations: " + s.generationCount());
+            }
+            assertNull(s.get("x", "old"), "collected more than a horizon ago: forgotten");
+            assertEquals(25, s.size(), "size counts every write collected");
+            assertTrue(s.forgotten() >= 1, "forgotten: " + s.forgotten());
+            assertNotNull(s.horizonNote());
+            // within the horizon: every one of them
+            for (int i = 3 * RocksDbCollectedWrites.GENERATIONS - 1; i >= 0; i--) {
+                long age = (3L * RocksDbCollectedWrites.GENERATIONS - 1 - i) * SPAN / 2;
+                if (age <= HORIZON) assertEquals("U" + i, s.get("y", "v" + i).writer(), "collected " + age + " ms ago");
+            }
+        }
+    }
+
+    @Test
+    void whatWasSyncedSurvivesAReopenWithItsGenerations() {
+        AtomicLong now = new AtomicLong(5_000);
+        Path p = dir.resolve("cw");
+        try (RocksDbCollectedWrites s = new RocksDbCollectedWrites(p, false, HORIZON, now::get)) {
+            s.put("x", "a", entry("T1", 1));
+            now.addAndGet(2 * SPAN);
+            s.put("x", "b", entry("T2", 2));
+            s.sync();
+        }
+        try (RocksDbCollectedWrites s = new RocksDbCollectedWrites(p, false, HORIZON, now::get)) {
+            assertEquals("T1", s.get("x", "a").writer());
+            assertEquals("T2", s.get("x", "b").writer());
+            assertEquals(2, s.generationCount(), "the generations and their start times came back");
+            now.addAndGet(HORIZON + SPAN);
+            s.put("x", "c", entry("T3", 3));
+            assertNull(s.get("x", "a"), "the first generation is dropped by the clock, after a reopen too");
+            assertEquals("T2", s.get("x", "b").writer(), "a generation goes a horizon after the next one started (b's just did)");
+            assertEquals("T3", s.get("x", "c").writer());
+        }
+    }
+
+    static Transaction txn(String id, String session, long index, long epoch, boolean fence, String... ops) {
+        java.util.List<TxnOp> l = new java.util.ArrayList<>();
+        for (String s : ops) {
+            String[] f = s.split(" ");
+            l.add(new TxnOp(f[0].equals("w"), f[1], f[2].equals("-") ? null : f[2]));
+        }
+        return Transaction.newBuilder().setId(id).setSession(session).setStatus(TxnStatus.COMMITTED).setStart(0L).setEnd(0L)
+                .setOps(l).setSessionIndex(index).setFence(fence).setEpoch(epoch).build();
+    }
+
+    /** A read of a write the store has forgotten waits for a writer like any unseen write, then is unknown (never a reject). */
+    @Test
+    void aReadOfAForgottenWriteEndsUnknownNamingTheHorizon() {
+        AtomicLong now = new AtomicLong(0);
+        CollectedWrites store = new RocksDbCollectedWrites(dir.resolve("cw"), false, HORIZON, now::get);
+        store.put("x", "gone", entry("W", 0));
+        now.addAndGet(SPAN);
+        store.put("y", "next", entry("V", 1)); // the next generation starts
+        now.addAndGet(HORIZON + 1);
+        store.put("y", "later", entry("V2", 2)); // a horizon after it started, a collection drops the first
+        assertNull(store.get("x", "gone"));
+        try (IncrementalVerifier v = new IncrementalVerifier(IncrementalVerifier.Settings.defaults(), store)) {
+            v.add(txn("R", "A", 1, 1, false, "r x gone"));
+            IncrementalVerifier.RoundResult r = v.endRound(-1, s -> false);
+            assertEquals(Verdict.Outcome.ACCEPT, r.outcome(), "waiting is not yet a verdict: " + r.reason());
+            for (int i = 0; i < IncrementalVerifier.Settings.defaults().pendingRoundsLimit() && r.outcome() == Verdict.Outcome.ACCEPT; i++)
+                r = v.endRound(-1, s -> false);
+            assertEquals(Verdict.Outcome.UNKNOWN, r.outcome(), r.reason());
+            assertTrue(r.reason().contains("no longer remembers"), r.reason());
+        }
+    }
+}
