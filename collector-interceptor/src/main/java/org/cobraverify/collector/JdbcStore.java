@@ -97,6 +97,56 @@ public final class JdbcStore implements KvStore {
         return new Txn(connection());
     }
 
+    /**
+     * PostgreSQL: one statement, in its own read-committed transaction, sent in one round trip: the
+     * sub-select locks the row and reads its latest committed value (a concurrent swap waits for the lock,
+     * then sees what that one wrote), and the update replaces it. A single-row read-modify-write under a
+     * row lock is serializable at any isolation level; read committed makes a concurrent one wait instead
+     * of failing (under SERIALIZABLE every concurrent fence aborted and retried). MariaDB has no
+     * UPDATE ... RETURNING: null (the transactional fence).
+     */
+    @Override
+    public String swap(String key, String value) throws StoreException {
+        if (mysql || !swapEnabled) return null;
+        Connection c = connection();
+        String sql = "BEGIN ISOLATION LEVEL READ COMMITTED; UPDATE " + table + " x SET v = " + literal(value) + " FROM (SELECT k, v FROM " + table
+                + " WHERE k = " + literal(key) + " FOR UPDATE) y WHERE x.k = y.k RETURNING y.v; COMMIT";
+        try {
+            c.setAutoCommit(true); // no transaction of the driver's around ours
+            try (Statement st = c.createStatement()) {
+                boolean rs = st.execute(sql);
+                String prev = null;
+                boolean found = false;
+                while (true) {
+                    if (rs) {
+                        try (ResultSet r = st.getResultSet()) {
+                            if (r.next()) { prev = r.getString(1); found = true; }
+                        }
+                    } else if (st.getUpdateCount() == -1) break;
+                    rs = st.getMoreResults();
+                }
+                return found ? prev : null;
+            } catch (SQLException e) {
+                // a failed statement leaves our explicit transaction open and aborted: end it
+                try (Statement r = c.createStatement()) { r.execute("ROLLBACK"); } catch (SQLException ignored) { /* the connection is gone */ }
+                throw e;
+            } finally {
+                c.setAutoCommit(false);
+            }
+        } catch (SQLException e) {
+            if (isAbort(e)) return abortSwap(e);
+            throw new StoreException(name() + " swap: " + e.getMessage(), e);
+        }
+    }
+
+    private String abortSwap(SQLException e) throws AbortedException { throw new AbortedException(name() + " swap: " + e.getMessage(), e); }
+
+    /** Off: fences are serializable read-modify-write transactions like any other (the before figure). */
+    private final boolean swapEnabled = !Boolean.getBoolean("cobra.noSwapFence");
+
+    /** An SQL string literal (standard_conforming_strings: only quotes are doubled). */
+    private static String literal(String s) { return "'" + s.replace("'", "''") + "'"; }
+
     static boolean isAbort(SQLException e) {
         String state = e.getSQLState();
         if (state != null && (state.equals("40001") || state.equals("40P01") || state.startsWith("40"))) return true;

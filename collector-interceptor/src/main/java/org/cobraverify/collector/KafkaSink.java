@@ -98,7 +98,8 @@ public final class KafkaSink implements HistorySink {
     @Override
     public void endSession(String session) throws IOException {
         check();
-        long[] seq = seqs.computeIfAbsent(session, s -> new long[1]);
+        long[] seq = seqs.remove(session); // the session is over: its counter goes (sessions come and go)
+        if (seq == null) seq = new long[1];
         Operation end = new Operation(session, ++seq[0], "", OpKind.END, null, null, System.currentTimeMillis() * 1_000_000L);
         producer.send(new ProducerRecord<>(topic, session, wire.encode(end)), (m, e) -> {
             if (e != null) failure.compareAndSet(null, "the end of session " + session + ": " + e.getMessage());

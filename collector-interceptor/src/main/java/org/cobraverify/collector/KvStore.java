@@ -8,6 +8,16 @@ public interface KvStore extends AutoCloseable {
     /** Starts a transaction on the calling thread's connection. */
     KvTransaction begin() throws StoreException;
 
+    /**
+     * Optional: replaces the value of {@code key}, which must exist, with {@code value} in one committed
+     * atomic step, and returns the value it replaced; null when the store cannot (then the caller runs a
+     * read-modify-write transaction) or the key does not exist yet. A fence is such a step: one round trip
+     * and a lock held for one statement, instead of a serializable transaction that conflicts with every
+     * other fence. Contract: atomic (no write of the key between the read and the write), durable when it
+     * returns; {@link AbortedException}: nothing happened; another {@link StoreException}: unknown outcome.
+     */
+    default String swap(String key, String value) throws StoreException { return null; }
+
     /** A short description, e.g. {@code postgres SERIALIZABLE}. */
     String name();
 

@@ -142,11 +142,13 @@ public final class Session {
 
     /** A fence: read-modify-write of the fence key, retried until it commits. */
     public void fence() throws StoreException {
+        if (txn != null) throw new IllegalStateException("session " + id + " has an open transaction");
+        if (swapFence()) return;
         for (int attempt = 0; ; attempt++) {
             try {
                 begin();
                 String e = readForUpdate(rec.options.fenceKey());
-                long epoch = e == null ? 0 : Long.parseLong(e);
+                long epoch = e == null || !e.matches("[0-9]{1,18}") ? 0 : Long.parseLong(e); // a swapped fence writes no number
                 write(rec.options.fenceKey(), Long.toString(epoch + 1));
                 commit0();
                 unfenced = false;
@@ -158,6 +160,48 @@ public final class Session {
                 backoff(attempt);
             }
         }
+    }
+
+    /**
+     * A fence as the store's atomic swap ({@link KvStore#swap}), where it has one and the fence key exists:
+     * recorded like the transactional fence (a read of the key, then a write of it, committed). False: the
+     * store has no swap, or the key does not exist yet; the caller runs the transaction.
+     */
+    private boolean swapFence() throws StoreException {
+        String key = rec.options.fenceKey();
+        start = now();
+        txnId = idPrefix + "t" + Long.toString(txnCounter + 1, 36);
+        String wid = idPrefix + Long.toString(writeCounter + 1, 36);
+        String prev;
+        for (int attempt = 0; ; attempt++) {
+            try {
+                prev = rec.store.swap(key, Recorder.encode(wid, "fence"));
+                break;
+            } catch (AbortedException ex) {
+                if (attempt > 10_000) throw ex;
+                backoff(attempt);
+            } catch (StoreException ex) {
+                // the outcome is unknown: recorded so, as a commit whose answer was lost
+                recordSwap(key, null, wid, TxnRecord.Status.UNKNOWN);
+                throw ex;
+            }
+        }
+        if (prev == null) return false;
+        recordSwap(key, prev, wid, TxnRecord.Status.COMMITTED);
+        unfenced = false;
+        rec.fenceTxns.increment();
+        rec.addedBytes.add(2L * key.length() + 24);
+        return true;
+    }
+
+    private void recordSwap(String key, String prev, String wid, TxnRecord.Status status) {
+        txnCounter++;
+        writeCounter++;
+        ops = new ArrayList<>(2);
+        String[] d = Recorder.decode(prev);
+        if (prev != null || status == TxnRecord.Status.COMMITTED) ops.add(new TxnRecord.Op(false, key, prev == null ? null : d == null ? "untagged:" + prev : d[0]));
+        ops.add(new TxnRecord.Op(true, key, wid));
+        finish(status);
     }
 
     /** Fences of all sessions contend on one key: retry after a short randomized, growing pause. */

@@ -26,12 +26,15 @@ import org.cobraverify.schemas.serde.WireFormat;
  * write becomes the next link, and its position in the chain is its epoch (the first fence has epoch 1).
  *
  * <p>Invariants: every chained fence is emitted once, on {@link Topics#FENCE_EPOCHS} keyed by its
- * session; fences that arrive before the fence they read wait in {@code fence-pending}; a second fence
- * that reads an already chained write (a lost update of the fence key, which the verifier will report)
- * gets the epoch after the fence it read, without moving the head; fences that wait longer than the gap
- * timeout with none reading the head (the fence they read was lost or never finished) have the oldest
- * root of the waiting fences chained anyway, so a lost fence never stalls the pipeline. State is bounded:
- * the head, the waiting fences, and the writes of the last {@link #KEEP_EPOCHS} epochs.
+ * session, with the epoch after that of the fence whose write it read (the initial state: 0), as soon as
+ * that one is chained: fences that arrive before the fence they read wait in {@code fence-pending} and are
+ * chained, transitively, the moment it is. A second fence that reads an already chained write (a lost
+ * update of the fence key, which the verifier will report) is chained off it all the same, and so are the
+ * fences that read it: a branch never waits. The head is the highest epoch chained. Fences that wait past
+ * the gap timeout (in stream time; see {@link #closeGap}) for a fence that never comes (lost, or never
+ * finished) have the oldest root of the waiting fences chained after the head, so a lost fence never
+ * stalls the pipeline. State is bounded: the head, the waiting fences, and the writes of the last
+ * {@link #KEEP_EPOCHS} epochs.
  */
 final class FenceChain implements Processor<String, byte[], String, byte[]> {
     static final String KEY = "fence-chain";
@@ -45,6 +48,7 @@ final class FenceChain implements Processor<String, byte[], String, byte[]> {
     private KeyValueStore<String, byte[]> pending;
     private KeyValueStore<String, Long> byWrite;
     private long pendingCount = -1; // -1: not counted yet in this instance; see pendingCount()
+    private long stalledAtStream = -1; // stream time when the current stall began (-1: none, or not known since a restart)
     private int stampsSincePrune;
 
     /**
@@ -89,62 +93,89 @@ final class FenceChain implements Processor<String, byte[], String, byte[]> {
             return;
         }
         FenceChainHead h = head();
-        Long readEpoch = r.isEmpty() ? null : byWrite.get(r);
-        if (readEpoch != null && !r.equals(h.getHeadWrite())) {
-            stamp(f, EpochRules.fenceEpoch(readEpoch), rec.timestamp()); // a fork: two fences read the same write
-            return;
-        }
-        if (r.isEmpty() && h.getEpoch() > 0) {
-            stamp(f, EpochRules.fenceEpoch(0), rec.timestamp()); // a second genesis: it read the initial state after a fence had written
+        Long readEpoch = r.isEmpty() ? Long.valueOf(0) : byWrite.get(r);
+        if (readEpoch != null) {
+            // what it read is chained (the initial state: epoch 0): its epoch follows, and so do the fences
+            // waiting on its write. A second fence that read one write (a fork: a lost update of the fence key,
+            // which the verifier reports) or a second genesis is chained off what it read in the same way.
+            chain(h, f, EpochRules.fenceEpoch(readEpoch), rec.timestamp());
             return;
         }
         pendingCount = pendingCount() + 1;
         pending.put(pendingKey(r, f.getId()), rec.value());
-        drain(h, rec.timestamp());
-    }
-
-    /** Chains every waiting fence that reads the head, then notes whether fences still wait. */
-    private void drain(FenceChainHead h, long timestamp) {
-        while (true) {
-            String hw = h.getHeadWrite() == null ? "" : h.getHeadWrite();
-            List<KeyValue<String, byte[]>> readers = readersOf(hw);
-            if (readers.isEmpty()) break;
-            pendingCount = pendingCount() - readers.size();
-            for (KeyValue<String, byte[]> kv : readers) pending.delete(kv.key);
-            Transaction next = wire.decode(readers.get(0).value, Transaction.class);
-            long epoch = EpochRules.fenceEpoch(h.getEpoch());
-            stamp(next, epoch, timestamp);
-            for (int i = 1; i < readers.size(); i++) stamp(wire.decode(readers.get(i).value, Transaction.class), epoch, timestamp);
-            h.setEpoch(epoch);
-            h.setHeadWrite(written(next));
-        }
-        h.setStalledSince(pendingCount() > 0 ? (h.getStalledSince() == 0 ? ctx.currentSystemTimeMs() : h.getStalledSince()) : 0L);
+        noteStall(h);
         head.put(KEY, h);
     }
 
-    /** Punctuation: fences stalled past the gap timeout: chain the root of the waiting fences. */
-    private void closeGap(long now) {
-        FenceChainHead h = head();
-        if (h.getStalledSince() == 0 || now - h.getStalledSince() < settings.fenceGapTimeoutMs()) return;
-        Set<String> writes = new HashSet<>();
-        List<KeyValue<String, byte[]>> all = new ArrayList<>();
-        try (KeyValueIterator<String, byte[]> it = pending.all()) {
-            while (it.hasNext()) {
-                KeyValue<String, byte[]> kv = it.next();
-                all.add(kv);
-                writes.add(written(wire.decode(kv.value, Transaction.class)));
+    /**
+     * Stamps {@code f} with {@code epoch}, then every waiting fence that read its write (and so on, iteratively);
+     * the head follows the highest epoch stamped. Then notes whether fences still wait.
+     */
+    private void chain(FenceChainHead h, Transaction f, long epoch, long timestamp) {
+        java.util.ArrayDeque<Object[]> work = new java.util.ArrayDeque<>();
+        work.add(new Object[] {f, epoch});
+        while (!work.isEmpty()) {
+            Object[] x = work.poll();
+            Transaction t = (Transaction) x[0];
+            long e = (Long) x[1];
+            stamp(t, e, timestamp);
+            String w = written(t);
+            if (e > h.getEpoch()) { h.setEpoch(e); h.setHeadWrite(w); }
+            if (pendingCount() == 0) continue;
+            List<KeyValue<String, byte[]>> readers = readersOf(w);
+            pendingCount = pendingCount() - readers.size();
+            for (KeyValue<String, byte[]> kv : readers) {
+                pending.delete(kv.key);
+                work.add(new Object[] {wire.decode(kv.value, Transaction.class), EpochRules.fenceEpoch(e)});
             }
         }
-        for (KeyValue<String, byte[]> kv : all) {
-            String r = kv.key.substring(0, kv.key.indexOf(SEP));
-            if (writes.contains(r)) continue;
-            // nobody waiting wrote what this one read: it is a root; pretend the chain reached what it read
-            h.setHeadWrite(r.isEmpty() ? null : r);
-            h.setGaps(h.getGaps() + 1);
-            h.setStalledSince(0L);
-            drain(h, now);
-            return;
+        noteStall(h);
+        head.put(KEY, h);
+    }
+
+    /** Fences wait: the stall began now (wall clock and stream time) unless it had begun already; none wait: no stall. */
+    private void noteStall(FenceChainHead h) {
+        if (pendingCount() == 0) { h.setStalledSince(0L); stalledAtStream = -1; return; }
+        if (h.getStalledSince() == 0) { h.setStalledSince(ctx.currentSystemTimeMs()); stalledAtStream = ctx.currentStreamTimeMs(); }
+        if (stalledAtStream < 0) stalledAtStream = ctx.currentStreamTimeMs(); // restarted during a stall
+    }
+
+    /**
+     * Punctuation: fences stalled past the gap timeout: the oldest waiting root (a fence whose read no waiting
+     * fence wrote) is chained after the head, as if the chain had reached what it read. The timeout runs in
+     * stream time (fences recorded that long after the stall began have arrived, and its predecessor has not:
+     * lost, not merely behind in a lagging partition), or in wall-clock time six times as long (no fences
+     * arrive at all). Under overload the whole topology lags; a wall-clock timeout alone then bridged fences
+     * that were only late, moving the head to a branch, and the chain stalled for good (seen in the demo).
+     */
+    private void closeGap(long now) {
+        FenceChainHead h = head();
+        if (h.getStalledSince() == 0) return;
+        long streamGap = stalledAtStream < 0 ? 0 : ctx.currentStreamTimeMs() - stalledAtStream;
+        boolean due = (now - h.getStalledSince() >= settings.fenceGapTimeoutMs() && streamGap >= settings.fenceGapTimeoutMs())
+                || now - h.getStalledSince() >= 6 * settings.fenceGapTimeoutMs();
+        if (!due) return;
+        Set<String> writes = new HashSet<>();
+        List<Transaction> all = new ArrayList<>();
+        try (KeyValueIterator<String, byte[]> it = pending.all()) {
+            while (it.hasNext()) {
+                Transaction t = wire.decode(it.next().value, Transaction.class);
+                all.add(t);
+                writes.add(written(t));
+            }
         }
+        Transaction root = null;
+        for (Transaction t : all) {
+            if (writes.contains(read(t))) continue;
+            if (root == null || t.getEnd() < root.getEnd()) root = t;
+        }
+        if (root == null) return; // every waiting fence waits on another: a cycle of reads, which no order explains
+        pending.delete(pendingKey(read(root), root.getId()));
+        pendingCount = pendingCount() - 1;
+        h.setGaps(h.getGaps() + 1);
+        h.setStalledSince(0L);
+        stalledAtStream = -1;
+        chain(h, root, EpochRules.fenceEpoch(h.getEpoch()), now);
     }
 
     private List<KeyValue<String, byte[]>> readersOf(String write) {

@@ -219,15 +219,55 @@ class PipelineTopologyTest {
     @Test
     void aLostFenceIsBridgedAfterTheGapTimeout() throws Exception {
         start(small().withFenceGapTimeoutMs(5_000));
-        Client a = new Client("a");
+        Client a = new Client("a"), b = new Client("b");
         String t = a.txn("w k v");
         String f = a.fence("from-an-earlier-run", "f9"); // reads a write no fence here made
         a.send();
         assertTrue(txnsOut().isEmpty());
+        String g = b.fence("f9", "f10"); // waits on a's fence; recorded 6 s later: stream time moves past the gap
+        for (Operation o : b.take()) ops.pipeInput(o.getSession(), WIRE.encode(o), Instant.ofEpochMilli(1_000_000 + 6_000));
         driver.advanceWallClockTime(Duration.ofSeconds(6));
         List<Transaction> out = txnsOut();
-        assertEquals(1, find(out, f).getEpoch());
+        assertEquals(1, find(out, f).getEpoch(), "the root is chained after the head (none yet)");
         assertEquals(0, find(out, t).getEpoch());
+        assertEquals(2, find(out, g).getEpoch(), "and what waited on it follows at once");
+    }
+
+    /**
+     * A fence whose predecessor is only late (the whole topology lagging, no later fences recorded) is not
+     * bridged after the gap timeout of wall-clock time, only after six of them; then it is.
+     */
+    @Test
+    void aLateFenceIsNotBridgedWhileStreamTimeStandsStill() throws Exception {
+        start(small().withFenceGapTimeoutMs(5_000).withSessionTimeoutMs(600_000));
+        Client a = new Client("a");
+        String f = a.fence("late", "f9");
+        a.send();
+        driver.advanceWallClockTime(Duration.ofSeconds(12));
+        assertTrue(txnsOut().isEmpty(), "nothing recorded after it has arrived: its predecessor may still come");
+        driver.advanceWallClockTime(Duration.ofSeconds(20));
+        assertEquals(1, find(txnsOut(), f).getEpoch(), "six gap timeouts of silence: bridged");
+    }
+
+    /**
+     * Fences arriving out of chain order behind a fork (two fences that read one write): each branch is
+     * chained as soon as what it read is, and never waits for the gap timeout.
+     */
+    @Test
+    void aBranchIsChainedAtOnceWithWhatWaitedOnIt() throws Exception {
+        start(small().withFenceGapTimeoutMs(600_000));
+        Client a = new Client("a"), b = new Client("b"), c = new Client("c");
+        a.fence(null, "f1");
+        a.fence("f1", "f2");
+        a.send();
+        String late = c.fence("x1", "x2"); // reads the write of b's fork, which has not arrived yet
+        c.send();
+        String fork = b.fence("f1", "x1"); // reads f1 as f2 did: a fork
+        b.send();
+        List<Transaction> out = txnsOut();
+        assertEquals(2, find(out, fork).getEpoch());
+        assertEquals(3, find(out, late).getEpoch(), "waited on the fork: chained with it, not after a timeout");
+        assertTrue(deadOut().isEmpty());
     }
 
     @Test

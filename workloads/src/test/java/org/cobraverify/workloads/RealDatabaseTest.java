@@ -59,6 +59,61 @@ class RealDatabaseTest {
         }
     }
 
+    /**
+     * Fences on PostgreSQL are one-statement swaps ({@link JdbcStore#swap}): under contention from eight
+     * threads every swap read the value the previous one wrote: one chain through every write, no value read
+     * twice (a read-then-write that is not atomic would fork it). And a recorded run on them is accepted,
+     * with every fence chained.
+     */
+    @org.junit.jupiter.api.Test
+    void postgresFencesAreAtomicSwapsThatChain() throws Exception {
+        String why = RecordAndCheck.unavailable(RecordAndCheck.PG, "postgres");
+        assumeTrue(why == null, why);
+        JdbcStore s = RecordAndCheck.jdbc(RecordAndCheck.PG, "cobra_test_swap", JdbcStore.Isolation.SERIALIZABLE);
+        try {
+            org.junit.jupiter.api.Assertions.assertNull(s.swap("EPOCH", "v0"), "no row yet: nothing swapped (the caller runs a transaction)");
+            var t = s.begin();
+            t.put("EPOCH", "v0");
+            t.commit();
+            int threads = 8, each = 150;
+            java.util.Map<String, String> next = new java.util.concurrent.ConcurrentHashMap<>();
+            java.util.concurrent.atomic.AtomicInteger twice = new java.util.concurrent.atomic.AtomicInteger();
+            List<Thread> ts = new java.util.ArrayList<>();
+            for (int i = 0; i < threads; i++) {
+                final int id = i;
+                ts.add(new Thread(() -> {
+                    try {
+                        for (int k = 0; k < each; k++) {
+                            String nv = "v" + id + "-" + k;
+                            if (next.putIfAbsent(s.swap("EPOCH", nv), nv) != null) twice.incrementAndGet();
+                        }
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                }));
+            }
+            for (Thread x : ts) x.start();
+            for (Thread x : ts) x.join();
+            assertEquals(0, twice.get(), "a value read by two swaps: not atomic");
+            int chain = 0;
+            for (String v = "v0"; next.containsKey(v); v = next.get(v)) chain++;
+            assertEquals(threads * each, chain, "one chain from the first value through every write");
+        } finally {
+            s.dropTable();
+            s.close();
+        }
+        JdbcStore r = RecordAndCheck.jdbc(RecordAndCheck.PG, "cobra_test_swap", JdbcStore.Isolation.SERIALIZABLE);
+        try {
+            RecordAndCheck.Outcome o = RecordAndCheck.run(r, Workload.byName("twitter", 0.1), 8, 1500, 5, dir);
+            accepted(o, "twitter on swapped fences");
+            var h = org.cobraverify.io.HistoryReaders.read(o.file()).history();
+            assertEquals(o.run().fences(), new org.cobraverify.rounds.EpochAssigner(h, "EPOCH").fenceCount(), "every fence chained");
+        } finally {
+            r.dropTable();
+            r.close();
+        }
+    }
+
     /** Runs until the checker rejects (at most {@code rounds} times), returning the rejecting verdict. */
     private Verdict untilRejected(String url, JdbcStore.Isolation iso, String workload, int rounds) throws Exception {
         Verdict last = null;

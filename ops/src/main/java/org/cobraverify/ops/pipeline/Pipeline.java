@@ -138,6 +138,18 @@ public final class Pipeline implements AutoCloseable {
         return out;
     }
 
+    /** Fence-chain gaps the topology bridged so far (fences chained without the fence they read: lost, or late past the gap timeout); -1: unknown. */
+    public long fenceGapsBridged() {
+        try {
+            org.apache.kafka.streams.state.ReadOnlyKeyValueStore<Object, Object> st = streams.store(
+                    org.apache.kafka.streams.StoreQueryParameters.fromNameAndType("fence-chain", org.apache.kafka.streams.state.QueryableStoreTypes.keyValueStore()));
+            Object h = st.get("fence-chain");
+            return h instanceof org.cobraverify.schemas.FenceChainHead f ? f.getGaps() : 0;
+        } catch (org.apache.kafka.streams.errors.InvalidStateStoreException e) {
+            return -1;
+        }
+    }
+
     /** The topology's Kafka Streams metrics (threads, tasks, state stores), for {@link StateProbe}. */
     public java.util.Map<org.apache.kafka.common.MetricName, ? extends org.apache.kafka.common.Metric> topologyMetrics() { return streams.metrics(); }
 

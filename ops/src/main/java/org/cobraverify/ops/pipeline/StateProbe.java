@@ -18,14 +18,14 @@ import org.cobraverify.schemas.Verdict;
 public final class StateProbe {
     /** One reading; {@code stores}: store name to estimated keys, summed over tasks. */
     public record Reading(long transactions, double heapMb, double topologyMsPerRecord, double topologyRecordsPerSecond,
-                          Map<String, Long> stores, double verifierMsPerTxn, long retained, long collected, int rounds) {
+                          Map<String, Long> stores, long fenceGaps, double verifierMsPerTxn, long retained, long collected, int rounds) {
         public long storeKeys() { return stores.values().stream().mapToLong(Long::longValue).sum(); }
 
         /** One line for a person. */
         public String line() {
-            return String.format("at %,d transactions: heap after GC %.0f MB; topology %.3f ms/record (%.0f records/s), %,d keys in its stores %s; "
-                            + "verifier %.3f ms/txn over the last %d rounds, %,d retained, %,d collected",
-                    transactions, heapMb, topologyMsPerRecord, topologyRecordsPerSecond, storeKeys(), stores, verifierMsPerTxn, rounds, retained, collected);
+            return String.format("at %,d transactions: heap after GC %.0f MB; topology %.3f ms/record (%.0f records/s), %,d keys in its stores %s, "
+                            + "%d fence gaps bridged; verifier %.3f ms/txn over the last %d rounds, %,d retained, %,d collected",
+                    transactions, heapMb, topologyMsPerRecord, topologyRecordsPerSecond, storeKeys(), stores, fenceGaps, verifierMsPerTxn, rounds, retained, collected);
         }
     }
 
@@ -56,7 +56,7 @@ public final class StateProbe {
         int rounds = upTo - verdictsSeen;
         verdictsSeen = upTo;
         Verdict last = upTo == 0 ? null : vs.get(upTo - 1);
-        return new Reading(transactions, heap, threads == 0 ? Double.NaN : latencySum / threads, rate, stores,
+        return new Reading(transactions, heap, threads == 0 ? Double.NaN : latencySum / threads, rate, stores, pipeline.fenceGapsBridged(),
                 txns == 0 ? Double.NaN : ms / (double) txns, last == null ? 0 : last.getRetainedTxns(), last == null ? 0 : last.getCollectedTxns(), rounds);
     }
 }
