@@ -34,6 +34,60 @@ class RoundVerifierTest {
         return RoundEnd.newBuilder().setRound(round).setTxns(0).setFirstEpoch(0).setLastEpoch(0).setEpochAgree(1).setCutAt(0).build();
     }
 
+    static Transaction at(Transaction t, long epoch, boolean fence) {
+        t.setEpoch(epoch);
+        t.setFence(fence);
+        return t;
+    }
+
+    /**
+     * A session its client closed holds garbage collection back only until the topology says every transaction
+     * of it has been cut ({@code closedNow}); announced as retired alone (as a silent session is), it holds it
+     * back for {@code pendingRoundsLimit} rounds, in case it comes back.
+     */
+    @Test
+    void aClosedSessionStopsHoldingGarbageCollectionBackOnceDrained() {
+        long[] retainedWith = run(true), retainedWithout = run(false);
+        String both = "with closedNow " + java.util.Arrays.toString(retainedWith) + ", without " + java.util.Arrays.toString(retainedWithout);
+        assertTrue(retainedWith[3] <= retainedWith[1], "with it, the retained set stays flat: " + both);
+        assertTrue(retainedWithout[3] > retainedWithout[1], "without it, B's closing fence caps the old epochs for 20 rounds and it grows: " + both);
+    }
+
+    /**
+     * Retained counts after each of four rounds. Fences chain A, B, A, B (B's second is its closing fence), then
+     * A alone, one fence and one transaction per epoch; an ordinary transaction between fences of epochs i and
+     * i + 1 has epoch i. B ends in round 0.
+     */
+    private static long[] run(boolean closedNow) {
+        RoundVerifier v = new RoundVerifier(RoundVerifier.Settings.defaults());
+        long[] retained = new long[4];
+        int ai = 0;
+        v.add(at(txn("fA1", "A", ++ai, "r EPOCH -", "w EPOCH e1"), 1, true));
+        v.add(at(txn("a1", "A", ++ai, "w x a1"), 2, false));
+        v.add(at(txn("fB2", "B", 1, "r EPOCH e1", "w EPOCH e2"), 2, true));
+        v.add(at(txn("b1", "B", 2, "w y b1"), 3, false));
+        v.add(at(txn("fA3", "A", ++ai, "r EPOCH e2", "w EPOCH e3"), 3, true));
+        v.add(at(txn("fB4", "B", 3, "r EPOCH e3", "w EPOCH e4"), 4, true)); // B's closing fence
+        v.add(at(txn("a3", "A", ++ai, "w x a3"), 4, false));
+        long epoch = 4;
+        for (int round = 0; round < 4; round++) {
+            for (int k = 0; k < 3; k++) {
+                epoch++;
+                v.add(at(txn("fA" + epoch, "A", ++ai, "r EPOCH e" + (epoch - 1), "w EPOCH e" + epoch), epoch, true));
+                v.add(at(txn("a" + epoch, "A", ++ai, "w x a" + epoch), epoch, false));
+            }
+            RoundEnd.Builder e = RoundEnd.newBuilder().setRound(round).setTxns(0).setFirstEpoch(0).setLastEpoch(epoch).setEpochAgree(epoch).setCutAt(0);
+            if (round == 0) {
+                e.setRetiredNow(List.of("B"));
+                if (closedNow) e.setClosedNow(List.of("B"));
+            }
+            Verdict r = v.endRound(e.build(), true);
+            assertEquals(Outcome.ACCEPT, r.getOutcome(), r.getReason());
+            retained[round] = r.getRetainedTxns();
+        }
+        return retained;
+    }
+
     @Test
     void aReadOfAWriteFromALaterRoundWaitsInsteadOfBeingRejected() {
         RoundVerifier v = new RoundVerifier(RoundVerifier.Settings.defaults());
