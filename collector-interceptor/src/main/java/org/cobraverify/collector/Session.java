@@ -127,8 +127,8 @@ public final class Session {
         try {
             if (txn != null) abort();
             // a session ends with a fence when it committed anything since its last one: its last transactions
-            // then precede the fence chain's later links, which is what lets a verifier retire them (without it,
-            // they would stay concurrent with everything that follows, and the verifier would keep them forever)
+            // then precede the fence chain's later links, which is what lets a verifier retire them at once (without
+            // it, rounds over a file hold them to the end, and the pipeline's verifier waits 20 rounds for the session)
             if (unfenced && rec.options.fenceEvery() > 0) fence();
         } finally {
             closed = true;

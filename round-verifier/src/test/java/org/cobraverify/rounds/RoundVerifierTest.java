@@ -54,6 +54,41 @@ class RoundVerifierTest {
     }
 
     /**
+     * A client that dies leaves transactions after its session's last fence, and no closing fence. The topology
+     * retires the session after its timeout (retired, not closed) and releases them with its last epoch; the
+     * verifier holds collection back at that fence for {@code pendingRoundsLimit} rounds, in case the session
+     * comes back, and then collects as before: the retained set grows for those rounds and then falls back and
+     * stays flat (measured: 10, 16, .. 130, then 7 from round 21 on).
+     */
+    @Test
+    void aDeadClientsLastTransactionsDoNotStopGarbageCollection() {
+        RoundVerifier v = new RoundVerifier(RoundVerifier.Settings.defaults());
+        int ai = 0;
+        v.add(at(txn("fA1", "A", ++ai, "r EPOCH -", "w EPOCH e1"), 1, true));
+        v.add(at(txn("fB2", "B", 1, "r EPOCH e1", "w EPOCH e2"), 2, true));
+        v.add(at(txn("b1", "B", 2, "w y b1"), 2, false)); // after B's last fence: B dies here
+        v.add(at(txn("b2", "B", 3, "r x -", "w y b2"), 2, false));
+        long epoch = 2;
+        long[] retained = new long[40];
+        for (int round = 0; round < retained.length; round++) {
+            for (int k = 0; k < 3; k++) {
+                epoch++;
+                v.add(at(txn("fA" + epoch, "A", ++ai, "r EPOCH e" + (epoch - 1), "w EPOCH e" + epoch), epoch, true));
+                v.add(at(txn("a" + epoch, "A", ++ai, "w x a" + epoch), epoch, false));
+            }
+            RoundEnd.Builder e = RoundEnd.newBuilder().setRound(round).setTxns(0).setFirstEpoch(0).setLastEpoch(epoch).setEpochAgree(epoch).setCutAt(0);
+            if (round == 1) e.setRetiredNow(List.of("B")); // silent past the timeout: retired, not closed
+            Verdict r = v.endRound(e.build(), true);
+            assertEquals(Outcome.ACCEPT, r.getOutcome(), r.getReason());
+            retained[round] = r.getRetainedTxns();
+        }
+        int limit = RoundVerifier.Settings.defaults().pendingRoundsLimit();
+        assertTrue(retained[limit - 1] > 3 * retained[retained.length - 1], "B held collection back while it might come back: " + java.util.Arrays.toString(retained));
+        assertTrue(retained[retained.length - 1] <= retained[limit + 5] + 2,
+                "after B is long over, the retained set falls back and stays flat: " + java.util.Arrays.toString(retained));
+    }
+
+    /**
      * Retained counts after each of four rounds. Fences chain A, B, A, B (B's second is its closing fence), then
      * A alone, one fence and one transaction per epoch; an ordinary transaction between fences of epochs i and
      * i + 1 has epoch i. B ends in round 0.
