@@ -347,6 +347,8 @@ public final class IncrementalVerifier implements AutoCloseable {
         if (pendingNote != null) {
             if (pendingTooLong) { outcome = Verdict.Outcome.UNKNOWN; reason = pendingNote; } else reason += "; " + pendingNote;
         }
+        // why the retained set did not shrink, for whoever watches it grow (the retained-set alert)
+        if (gcNote != null && collectedNow == 0 && !retained.isEmpty()) reason += "; nothing collected: " + gcNote;
         if (uncovered != null) { outcome = Verdict.Outcome.UNKNOWN; reason = uncovered; }
         if (retained.size() + pending.size() > settings.maxRetained()) {
             droppedState = "the verifier kept " + retained.size() + " transactions after garbage collection in round " + roundNo

@@ -406,6 +406,12 @@ class PipelineTopologyTest {
     }
 
     @Test
+    void waitingKeysSortInSessionOrderAsTheFormattedOnesDid() {
+        for (long i : new long[] {0, 1, 9, 10, 42, 999_999, Long.MAX_VALUE})
+            assertEquals("s1\0" + String.format("%019d", i), SessionAssembler.waitingKey("s1", i));
+    }
+
+    @Test
     void impossibleRecordsGoToTheDeadLetterTopicAndTheTopologyGoesOn() throws Exception {
         start(small());
         ops.pipeInput("a", "not avro".getBytes());
