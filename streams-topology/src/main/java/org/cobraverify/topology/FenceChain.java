@@ -38,8 +38,6 @@ import org.cobraverify.schemas.serde.WireFormat;
  */
 final class FenceChain implements Processor<String, byte[], String, byte[]> {
     static final String KEY = "fence-chain";
-    /** Header naming the partition of {@link Topics#OPS} whose assembler task sent the fence. */
-    static final String SOURCE_HEADER = "cobra-source-partition";
     static final String HEAD = "fence-chain", PENDING = "fence-pending", BY_WRITE = "fence-epochs-by-write";
     private static final char SEP = '\u0000';
 
@@ -51,11 +49,6 @@ final class FenceChain implements Processor<String, byte[], String, byte[]> {
     private KeyValueStore<String, Long> byWrite;
     private long pendingCount = -1; // -1: not counted yet in this instance; see pendingCount()
     private long stalledAtStream = -1; // stream time when the current stall began (-1: none, or not known since a restart)
-    /**
-     * Per assembler task (its partition of {@link Topics#OPS}), the latest timestamp of a fence it sent: the
-     * chain's low watermark is the least of them. In memory: after a restart it is relearned from what arrives.
-     */
-    private final java.util.Map<Integer, Long> sourceTime = new java.util.HashMap<>();
     private int stampsSincePrune;
 
     /**
@@ -82,16 +75,6 @@ final class FenceChain implements Processor<String, byte[], String, byte[]> {
 
     @Override
     public void process(Record<String, byte[]> rec) {
-        org.apache.kafka.common.header.Header src = rec.headers().lastHeader(SOURCE_HEADER);
-        int source = -1;
-        if (src != null) {
-            try {
-                source = Integer.parseInt(new String(src.value(), java.nio.charset.StandardCharsets.US_ASCII));
-            } catch (NumberFormatException ignored) {
-                // not ours: counted as one source
-            }
-        }
-        sourceTime.merge(source, rec.timestamp(), Math::max);
         Transaction f;
         try {
             f = wire.decode(rec.value(), Transaction.class);
@@ -153,34 +136,22 @@ final class FenceChain implements Processor<String, byte[], String, byte[]> {
     /** Fences wait: the stall began now (wall clock and stream time) unless it had begun already; none wait: no stall. */
     private void noteStall(FenceChainHead h) {
         if (pendingCount() == 0) { h.setStalledSince(0L); stalledAtStream = -1; return; }
-        if (h.getStalledSince() == 0) { h.setStalledSince(ctx.currentSystemTimeMs()); stalledAtStream = lowWatermark(); }
-        if (stalledAtStream < 0) stalledAtStream = lowWatermark(); // restarted during a stall
-    }
-
-    /**
-     * The least, over the assembler tasks that have sent fences, of the latest fence timestamp each sent: every
-     * fence recorded before it has arrived, unless lost, whichever task assembles it. (Stream time alone is the
-     * fastest task's: with one task far behind the other, its fences looked lost and were bridged, and the
-     * readers of their sessions' writes then waited by the ten thousand; seen at full speed in the demo.)
-     */
-    private long lowWatermark() {
-        long min = Long.MAX_VALUE;
-        for (long t : sourceTime.values()) min = Math.min(min, t);
-        return min == Long.MAX_VALUE ? ctx.currentStreamTimeMs() : min;
+        if (h.getStalledSince() == 0) { h.setStalledSince(ctx.currentSystemTimeMs()); stalledAtStream = ctx.currentStreamTimeMs(); }
+        if (stalledAtStream < 0) stalledAtStream = ctx.currentStreamTimeMs(); // restarted during a stall
     }
 
     /**
      * Punctuation: fences stalled past the gap timeout: the oldest waiting root (a fence whose read no waiting
-     * fence wrote) is chained after the head, as if the chain had reached what it read. The timeout runs on the
-     * low watermark ({@link #lowWatermark}: every assembler task has sent fences recorded that long after the
-     * stall began, and its predecessor has not come: lost, not merely behind in a lagging partition), or in
-     * wall-clock time six times as long (no fences arrive at all, or one task sends none). Under overload the whole topology lags; a wall-clock timeout alone then bridged fences
+     * fence wrote) is chained after the head, as if the chain had reached what it read. The timeout runs in
+     * stream time (fences recorded that long after the stall began have arrived, and its predecessor has not:
+     * lost, not merely behind in a lagging partition), or in wall-clock time six times as long (no fences
+     * arrive at all). Under overload the whole topology lags; a wall-clock timeout alone then bridged fences
      * that were only late, moving the head to a branch, and the chain stalled for good (seen in the demo).
      */
     private void closeGap(long now) {
         FenceChainHead h = head();
         if (h.getStalledSince() == 0) return;
-        long streamGap = stalledAtStream < 0 ? 0 : lowWatermark() - stalledAtStream;
+        long streamGap = stalledAtStream < 0 ? 0 : ctx.currentStreamTimeMs() - stalledAtStream;
         boolean due = (now - h.getStalledSince() >= settings.fenceGapTimeoutMs() && streamGap >= settings.fenceGapTimeoutMs())
                 || now - h.getStalledSince() >= 6 * settings.fenceGapTimeoutMs();
         if (!due) return;

@@ -253,10 +253,7 @@ final class SessionAssembler implements Processor<String, byte[], String, byte[]
         st.setWaiting(st.getWaiting() + 1);
         if (t.getFence()) {
             st.setWaitingFences(st.getWaitingFences() + 1);
-            // the fence chain keeps a watermark per assembler task: it says which partition this came from
-            org.apache.kafka.common.header.internals.RecordHeaders hs = new org.apache.kafka.common.header.internals.RecordHeaders();
-            hs.add(FenceChain.SOURCE_HEADER, Integer.toString(ctx.recordMetadata().map(m -> m.partition()).orElse(0)).getBytes(java.nio.charset.StandardCharsets.US_ASCII));
-            ctx.forward(new Record<>(FenceChain.KEY, wire.encode(t), rec.timestamp(), hs), PipelineTopology.TO_FENCES);
+            ctx.forward(new Record<>(FenceChain.KEY, wire.encode(t), rec.timestamp()), PipelineTopology.TO_FENCES);
         }
         if (st.getWaiting() > settings.maxBufferedTxns()) release(st, s, rec.timestamp());
     }

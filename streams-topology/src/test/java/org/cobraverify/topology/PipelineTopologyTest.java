@@ -234,41 +234,6 @@ class PipelineTopologyTest {
     }
 
     /**
-     * Two assembler tasks, one far behind the other: a fence of the fast one waits for a fence the slow one has
-     * not sent yet. Stream time (the fast task's) moves 15 s past the stall, but the slow task's watermark has
-     * not: nothing is bridged, and when the late fence comes the chain goes on with the epochs it would have had.
-     */
-    @Test
-    void aFenceLateInALaggingPartitionIsNotBridged() throws Exception {
-        start(small().withFenceGapTimeoutMs(10_000).withSessionTimeoutMs(600_000));
-        var fences = driver.createInputTopic(Topics.FENCES, new StringSerializer(), new ByteArraySerializer());
-        var epochs = driver.createOutputTopic(Topics.FENCE_EPOCHS, new StringDeserializer(), new ByteArrayDeserializer());
-        long t0 = 1_000_000;
-        java.util.function.BiConsumer<Transaction, long[]> send = (f, at) -> {
-            var hs = new org.apache.kafka.common.header.internals.RecordHeaders();
-            hs.add(FenceChain.SOURCE_HEADER, Long.toString(at[0]).getBytes());
-            fences.pipeInput(new org.apache.kafka.streams.test.TestRecord<>(FenceChain.KEY, WIRE.encode(f), hs, Instant.ofEpochMilli(at[1])));
-        };
-        send.accept(fence("fA1", "A", 1, null, "f1"), new long[] {0, t0});
-        send.accept(fence("fB1", "B", 1, "f1", "f2"), new long[] {1, t0});
-        send.accept(fence("fA2", "A", 2, "f3", "f4"), new long[] {0, t0 + 15_000}); // reads B's next fence, not here yet
-        send.accept(fence("fA3", "A", 3, "f4", "f5"), new long[] {0, t0 + 30_000});
-        driver.advanceWallClockTime(Duration.ofSeconds(11));
-        java.util.Map<String, Long> got = new java.util.HashMap<>();
-        for (var r : epochs.readRecordsToList()) { Transaction t = WIRE.decode(r.value(), Transaction.class); got.put(t.getId(), t.getEpoch()); }
-        assertEquals(java.util.Map.of("fA1", 1L, "fB1", 2L), got, "the slow task's watermark is still at the stall: nothing bridged");
-        send.accept(fence("fB2", "B", 2, "f2", "f3"), new long[] {1, t0 + 14_000});
-        for (var r : epochs.readRecordsToList()) { Transaction t = WIRE.decode(r.value(), Transaction.class); got.put(t.getId(), t.getEpoch()); }
-        assertEquals(java.util.Map.of("fA1", 1L, "fB1", 2L, "fB2", 3L, "fA2", 4L, "fA3", 5L), got);
-    }
-
-    static Transaction fence(String id, String session, long index, String read, String write) {
-        return Transaction.newBuilder().setId(id).setSession(session).setStatus(TxnStatus.COMMITTED).setStart(0L).setEnd(0L)
-                .setOps(List.of(new org.cobraverify.schemas.TxnOp(false, "EPOCH", read), new org.cobraverify.schemas.TxnOp(true, "EPOCH", write)))
-                .setSessionIndex(index).setFence(true).setEpoch(-1L).build();
-    }
-
-    /**
      * A fence whose predecessor is only late (the whole topology lagging, no later fences recorded) is not
      * bridged after the gap timeout of wall-clock time, only after six of them; then it is.
      */
