@@ -134,12 +134,10 @@ public final class JdbcStore implements KvStore {
                 c.setAutoCommit(false);
             }
         } catch (SQLException e) {
-            if (isAbort(e)) return abortSwap(e);
+            if (isAbort(e)) throw new AbortedException(name() + " swap: " + e.getMessage(), e);
             throw new StoreException(name() + " swap: " + e.getMessage(), e);
         }
     }
-
-    private String abortSwap(SQLException e) throws AbortedException { throw new AbortedException(name() + " swap: " + e.getMessage(), e); }
 
     /** Off: fences are serializable read-modify-write transactions like any other (the before figure). */
     private final boolean swapEnabled = !Boolean.getBoolean("cobra.noSwapFence");

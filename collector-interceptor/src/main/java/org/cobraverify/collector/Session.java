@@ -151,9 +151,7 @@ public final class Session {
                 long epoch = e == null || !e.matches("[0-9]{1,18}") ? 0 : Long.parseLong(e); // a swapped fence writes no number
                 write(rec.options.fenceKey(), Long.toString(epoch + 1));
                 commit0();
-                unfenced = false;
-                rec.fenceTxns.increment();
-                rec.addedBytes.add(2L * rec.options.fenceKey().length() + 24);
+                fenced();
                 return;
             } catch (AbortedException ex) {
                 if (attempt > 10_000) throw ex;
@@ -188,10 +186,15 @@ public final class Session {
         }
         if (prev == null) return false;
         recordSwap(key, prev, wid, TxnRecord.Status.COMMITTED);
+        fenced();
+        return true;
+    }
+
+    /** A fence committed: nothing since it is unfenced, and it is counted. */
+    private void fenced() {
         unfenced = false;
         rec.fenceTxns.increment();
-        rec.addedBytes.add(2L * key.length() + 24);
-        return true;
+        rec.addedBytes.add(2L * rec.options.fenceKey().length() + 24);
     }
 
     private void recordSwap(String key, String prev, String wid, TxnRecord.Status status) {

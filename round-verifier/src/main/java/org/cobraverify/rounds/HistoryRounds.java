@@ -56,24 +56,22 @@ public final class HistoryRounds {
         // last fence's epoch it would come before transactions that precede it in real time (a strict check then
         // rejects a strictly serializable history; the property test found it). Sessions that end with a fence
         // (the recorder's do) leave none behind.
-        long[] epoch = new long[n];
-        for (int t = 0; t < n; t++) epoch[t] = ep.epoch(t);
         Integer[] order = new Integer[n];
         for (int i = 0; i < n; i++) order[i] = i;
-        if (ep.fenceCount() > 0) Arrays.sort(order, (a, b) -> epoch[a] != epoch[b] ? Long.compare(epoch[a], epoch[b]) : Integer.compare(a, b));
+        if (ep.fenceCount() > 0) Arrays.sort(order, (a, b) -> ep.epoch(a) != ep.epoch(b) ? Long.compare(ep.epoch(a), ep.epoch(b)) : Integer.compare(a, b));
         // round boundaries: after at least roundSize transactions, where the epoch changes
         List<Integer> ends = new ArrayList<>();
         int since = 0;
         for (int i = 0; i < n; i++) {
             since++;
-            boolean boundary = i == n - 1 || ep.fenceCount() == 0 || epoch[order[i]] != epoch[order[i + 1]];
+            boolean boundary = i == n - 1 || ep.fenceCount() == 0 || ep.epoch(order[i]) != ep.epoch(order[i + 1]);
             if (since >= roundSize && boundary) { ends.add(i + 1); since = 0; }
         }
         if (ends.isEmpty() || ends.get(ends.size() - 1) != n) ends.add(n);
         // what is still to come after each round: the smallest fence it follows, and the sessions
         long[] suffixMinPrev = new long[n + 1];
         suffixMinPrev[n] = Long.MAX_VALUE;
-        for (int i = n - 1; i >= 0; i--) suffixMinPrev[i] = Math.min(suffixMinPrev[i + 1], EpochRules.followedFence(ep.previousFence(order[i]), ep.isFence(order[i]), epoch[order[i]]));
+        for (int i = n - 1; i >= 0; i--) suffixMinPrev[i] = Math.min(suffixMinPrev[i + 1], EpochRules.followedFence(ep.previousFence(order[i]), ep.isFence(order[i]), ep.epoch(order[i])));
         int[] lastPos = new int[h.sessionCount()];
         Arrays.fill(lastPos, -1);
         for (int i = 0; i < n; i++) lastPos[h.session(order[i])] = i;
@@ -87,7 +85,7 @@ public final class HistoryRounds {
         for (int r = 0; r < ends.size(); r++) {
             int end = ends.get(r);
             if (r < fromRound) { start = end; continue; }
-            for (int i = start; i < end; i++) v.add(toTransaction(h, order[i], ep, epoch[order[i]], sessionIndex[order[i]]));
+            for (int i = start; i < end; i++) v.add(toTransaction(h, order[i], ep, sessionIndex[order[i]]));
             boolean last = r == ends.size() - 1;
             // nothing to come: every epoch is closed (GC still runs, so the figures show what a verifier would keep)
             long oldEpochMax = last || suffixMinPrev[end] == Long.MAX_VALUE ? (ep.fenceCount() > 0 ? Long.MAX_VALUE - 1 : -1) : EpochRules.lastClosedEpochBefore(suffixMinPrev[end]);
@@ -126,8 +124,8 @@ public final class HistoryRounds {
                 r.gcNote(), r.superseded(), r.old(), r.settled());
     }
 
-    /** Transaction {@code t} of {@code h} as the pipeline would deliver it, with its epoch ({@code e}; {@link EpochAssigner#OPEN}: -1). */
-    static Transaction toTransaction(History h, int t, EpochAssigner ep, long e, long sessionIndex) {
+    /** Transaction {@code t} of {@code h} as the pipeline would deliver it, with its epoch ({@link EpochAssigner#OPEN}: -1). */
+    static Transaction toTransaction(History h, int t, EpochAssigner ep, long sessionIndex) {
         List<TxnOp> ops = new ArrayList<>(h.opEnd(t) - h.opStart(t));
         for (int o = h.opStart(t); o < h.opEnd(t); o++) {
             Object val = h.valueName(h.value(o));
@@ -135,6 +133,7 @@ public final class HistoryRounds {
             ops.add(new TxnOp(write, String.valueOf(h.keyName(h.key(o))), val == null ? null : String.valueOf(val)));
         }
         TxnStatus st = h.status(t) == History.COMMITTED ? TxnStatus.COMMITTED : h.status(t) == History.ABORTED ? TxnStatus.ABORTED : TxnStatus.UNKNOWN;
+        long e = ep.epoch(t);
         return Transaction.newBuilder().setId(h.name(t)).setSession(String.valueOf(h.sessionName(h.session(t)))).setStatus(st)
                 .setStart(h.start(t) == History.NO_TIME ? 0 : h.start(t)).setEnd(h.end(t) == History.NO_TIME ? 0 : h.end(t))
                 .setOps(ops).setSessionIndex(sessionIndex).setFence(ep.isFence(t)).setEpoch(e == EpochAssigner.OPEN ? -1 : e).build();

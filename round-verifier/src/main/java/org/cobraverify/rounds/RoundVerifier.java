@@ -117,12 +117,20 @@ public final class RoundVerifier implements AutoCloseable {
         if (closed.isEmpty()) return;
         Closed lastReplayed = closed.get(closed.size() - 1);
         lastDecided = lastReplayed.end() != null ? lastReplayed.end().getRound() : lastReplayed.roundNo();
+        Closed last = feed(closed);
+        engine.endRound(oldEpochMax(last), retired(last)::contains);
+    }
+
+    /**
+     * Adds a batch of rounds to the engine as one (each transaction with the round it arrived in, the sessions
+     * closed in any of them), ready for one {@link IncrementalVerifier#endRound}; returns the last round.
+     */
+    private Closed feed(List<Closed> closed) {
         long base = engine.nextRound();
         for (int i = 0; i < closed.size(); i++) for (Transaction t : closed.get(i).txns()) engine.add(t, base + i);
         engine.skipRounds(closed.size() - 1);
-        Closed last = closed.get(closed.size() - 1);
         for (Closed c : closed) engine.sessionsClosed(c.closedNow());
-        engine.endRound(oldEpochMax(last), retired(last)::contains);
+        return closed.get(closed.size() - 1);
     }
 
     /** Decides rounds closed earlier, in order; one verdict per round. */
@@ -137,11 +145,7 @@ public final class RoundVerifier implements AutoCloseable {
             for (Closed c : closed) txns.add(c.txns());
             long[][] counts = engine.admissionCounts(txns);
             Object before = engine.snapshot();
-            long base = engine.nextRound();
-            for (int i = 0; i < closed.size(); i++) for (Transaction t : closed.get(i).txns()) engine.add(t, base + i);
-            engine.skipRounds(closed.size() - 1);
-            Closed last = closed.get(closed.size() - 1);
-            for (Closed c : closed) engine.sessionsClosed(c.closedNow());
+            Closed last = feed(closed);
             IncrementalVerifier.RoundResult r = engine.endRound(oldEpochMax(last), retired(last)::contains);
             if (r.outcome() == org.cobraverify.checker.Verdict.Outcome.ACCEPT) {
                 for (int i = 0; i < closed.size() - 1; i++) out.add(acceptedWith(closed.get(i), r, last.roundNo(), counts[i]));

@@ -112,12 +112,12 @@ final class FenceChain implements Processor<String, byte[], String, byte[]> {
      * the head follows the highest epoch stamped. Then notes whether fences still wait.
      */
     private void chain(FenceChainHead h, Transaction f, long epoch, long timestamp) {
-        java.util.ArrayDeque<Object[]> work = new java.util.ArrayDeque<>();
-        work.add(new Object[] {f, epoch});
+        java.util.ArrayDeque<Link> work = new java.util.ArrayDeque<>();
+        work.add(new Link(f, epoch));
         while (!work.isEmpty()) {
-            Object[] x = work.poll();
-            Transaction t = (Transaction) x[0];
-            long e = (Long) x[1];
+            Link x = work.poll();
+            Transaction t = x.fence();
+            long e = x.epoch();
             stamp(t, e, timestamp);
             String w = written(t);
             if (e > h.getEpoch()) { h.setEpoch(e); h.setHeadWrite(w); }
@@ -126,12 +126,15 @@ final class FenceChain implements Processor<String, byte[], String, byte[]> {
             pendingCount = pendingCount() - readers.size();
             for (KeyValue<String, byte[]> kv : readers) {
                 pending.delete(kv.key);
-                work.add(new Object[] {wire.decode(kv.value, Transaction.class), EpochRules.fenceEpoch(e)});
+                work.add(new Link(wire.decode(kv.value, Transaction.class), EpochRules.fenceEpoch(e)));
             }
         }
         noteStall(h);
         head.put(KEY, h);
     }
+
+    /** A fence and the epoch it is to be stamped with. */
+    private record Link(Transaction fence, long epoch) {}
 
     /** Fences wait: the stall began now (wall clock and stream time) unless it had begun already; none wait: no stall. */
     private void noteStall(FenceChainHead h) {

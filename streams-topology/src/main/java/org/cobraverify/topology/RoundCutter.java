@@ -249,15 +249,7 @@ final class RoundCutter implements Processor<String, byte[], String, byte[]> {
     /** Sorts by epoch, then arrival: fixed-width decimal, so byte order is numeric order. */
     static String bufferKey(long epoch, long seq) {
         StringBuilder sb = new StringBuilder(39);
-        pad(sb, epoch);
-        sb.append(':');
-        pad(sb, seq);
-        return sb.toString();
-    }
-
-    private static void pad(StringBuilder sb, long v) {
-        String d = Long.toString(v);
-        for (int i = d.length(); i < 19; i++) sb.append('0');
-        sb.append(d);
+        OrderedKeys.appendPadded(sb, epoch).append(':');
+        return OrderedKeys.appendPadded(sb, seq).toString();
     }
 }

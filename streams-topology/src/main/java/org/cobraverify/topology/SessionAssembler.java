@@ -147,12 +147,9 @@ final class SessionAssembler implements Processor<String, byte[], String, byte[]
         open.put(s, st);
     }
 
-    /** Session, then the index in 19 digits (byte order is session order); built by hand: String.format showed in profiles. */
+    /** Session, then the index in 19 digits (byte order is session order; String.format showed in profiles). */
     static String waitingKey(String session, long index) {
-        String d = Long.toString(index);
-        StringBuilder sb = new StringBuilder(session.length() + 20).append(session).append('\0');
-        for (int i = d.length(); i < 19; i++) sb.append('0');
-        return sb.append(d).toString();
+        return OrderedKeys.appendPadded(new StringBuilder(session.length() + 20).append(session).append('\0'), index).toString();
     }
 
     /**

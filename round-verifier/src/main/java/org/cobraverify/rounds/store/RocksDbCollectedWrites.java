@@ -131,9 +131,7 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
             while (generations.size() > 1 && now - generations.get(1).startedAt() > horizonMillis) {
                 Generation old = generations.remove(0);
                 forgottenBefore = Math.max(forgottenBefore, generations.get(0).startedAt());
-                try (org.rocksdb.RocksIterator it = db.newIterator(old.handle())) {
-                    for (it.seekToFirst(); it.isValid(); it.next()) forgotten++;
-                }
+                forgotten += db.getLongProperty(old.handle(), "rocksdb.estimate-num-keys"); // O(1): no scan in a round
                 db.dropColumnFamily(old.handle());
                 old.handle().close();
             }
@@ -170,7 +168,7 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
     @Override
     public long size() { return size; }
 
-    /** Writes forgotten so far (in generations dropped by this instance). */
+    /** Writes forgotten so far (in generations dropped by this instance; RocksDB's estimate of their keys). */
     public long forgotten() { return forgotten; }
 
     /** How many generations the store holds now (tests). */
