@@ -109,7 +109,7 @@ public final class JdbcStore implements KvStore {
     public String swap(String key, String value) throws StoreException {
         if (mysql || !swapEnabled) return null;
         Connection c = connection();
-        String sql = "BEGIN ISOLATION LEVEL READ COMMITTED; UPDATE " + table + " x SET v = " + literal(value) + " FROM (SELECT k, v FROM " + table
+        String sql = "BEGIN ISOLATION LEVEL READ COMMITTED; " + (syncFence ? "" : "SET LOCAL synchronous_commit TO OFF; ") + "UPDATE " + table + " x SET v = " + literal(value) + " FROM (SELECT k, v FROM " + table
                 + " WHERE k = " + literal(key) + " FOR UPDATE) y WHERE x.k = y.k RETURNING y.v; COMMIT";
         try {
             c.setAutoCommit(true); // no transaction of the driver's around ours
@@ -138,6 +138,17 @@ public final class JdbcStore implements KvStore {
             throw new StoreException(name() + " swap: " + e.getMessage(), e);
         }
     }
+
+    /**
+     * The swap commits without waiting for its WAL flush (PostgreSQL's asynchronous commit, for this transaction
+     * only): the fence's commit is visible at once and becomes durable with the next flush, at the latest with
+     * the next synchronous commit, whose flush covers everything before it in the WAL. So a fence that anything
+     * durable read or followed is durable; a crash of the database can lose only fences nothing durable depends
+     * on, and if their write was read (by a fence that was lost too) the next fence reads an older value: a lost
+     * update, which the checker reports, as it should (committed work was lost). {@code -Dcobra.syncFence=true}:
+     * fences wait for the flush like any transaction.
+     */
+    private final boolean syncFence = Boolean.getBoolean("cobra.syncFence");
 
     /** Off: fences are serializable read-modify-write transactions like any other (the before figure). */
     private final boolean swapEnabled = !Boolean.getBoolean("cobra.noSwapFence");

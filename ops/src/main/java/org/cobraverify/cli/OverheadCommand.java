@@ -78,11 +78,15 @@ public final class OverheadCommand implements Callable<Integer> {
                 }
             }
             double mb = median(bare), mr = median(rec);
-            System.out.printf("%-22s %-10s %12.0f %8.2fms %12.0f %8.2fms %+10.1f%% %11.1f   (bare %.0f..%.0f, cobra %.0f..%.0f txn/s)%n",
-                    name, workload, mb, median(p90Bare), mr, median(p90Rec), 100.0 * (mr - mb) / mb, bytes,
+            // each recorded run against the bare run just before it: slow phases of the machine hit both alike
+            double[] paired = new double[repeat];
+            for (int i = 0; i < repeat; i++) paired[i] = 100.0 * (rec[i] - bare[i]) / bare[i];
+            System.out.printf("%-22s %-10s %12.0f %8.2fms %12.0f %8.2fms %+10.1f%% %11.1f   (paired %+.1f%%; bare %.0f..%.0f, cobra %.0f..%.0f txn/s)%n",
+                    name, workload, mb, median(p90Bare), mr, median(p90Rec), 100.0 * (mr - mb) / mb, bytes, median(paired),
                     Arrays.stream(bare).min().orElse(0), Arrays.stream(bare).max().orElse(0), Arrays.stream(rec).min().orElse(0), Arrays.stream(rec).max().orElse(0));
         }
-        System.out.printf("(%d clients, %d transactions per run, median of %d alternating runs after a warm-up pair; bytes/txn: write ids in stored values plus fence transactions)%n",
+        System.out.printf("(%d clients, %d transactions per run, median of %d alternating runs after a warm-up pair; paired: the median of each"
+                + " recorded run against the bare run before it; bytes/txn: write ids in stored values plus fence transactions)%n",
                 clients, txns, repeat);
         return 0;
     }

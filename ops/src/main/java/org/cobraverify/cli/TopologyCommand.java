@@ -26,7 +26,7 @@ public final class TopologyCommand implements Callable<Integer> {
     @Option(names = "--state-dir", description = "Where the RocksDB state stores live (default: ${DEFAULT-VALUE}).")
     Path stateDir = Path.of(System.getProperty("java.io.tmpdir"), "cobra-streams");
 
-    @Option(names = "--partitions", description = "Partitions of cobra.ops and cobra.fence-epochs when creating them (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--partitions", description = "Partitions of cobra.ops when creating it (default: ${DEFAULT-VALUE}).")
     int partitions = 4;
 
     @Option(names = "--replication", description = "Replication factor when creating topics (default: ${DEFAULT-VALUE}).")

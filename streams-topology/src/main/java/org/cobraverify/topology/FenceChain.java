@@ -1,55 +1,37 @@
 package org.cobraverify.topology;
 
-import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KeyValue;
-import org.apache.kafka.streams.processor.PunctuationType;
-import org.apache.kafka.streams.processor.api.Processor;
-import org.apache.kafka.streams.processor.api.ProcessorContext;
-import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.cobraverify.rounds.EpochRules;
 import org.cobraverify.schemas.FenceChainHead;
 import org.cobraverify.schemas.Transaction;
-import org.cobraverify.schemas.TxnOp;
-import org.cobraverify.schemas.serde.MalformedRecordException;
-import org.cobraverify.schemas.serde.WireFormat;
 
 /**
- * Chains fence transactions into epochs by {@link EpochRules} (paper §4.2). All fences come here under one key. A fence reads
- * the fence key's latest value (a write id) and writes a new one; the fence that reads the chain head's
- * write becomes the next link, and its position in the chain is its epoch (the first fence has epoch 1).
+ * Chains fence transactions into epochs by {@link EpochRules} (paper §4.2), for the round cutter that owns it.
+ * A fence reads the fence key's latest value (a write id) and writes a new one; a fence gets the epoch after
+ * that of the fence whose write it read (the initial state: 0, so the first fence has epoch 1).
  *
- * <p>Invariants: every chained fence is emitted once, on {@link Topics#FENCE_EPOCHS} keyed by its
- * session, with the epoch after that of the fence whose write it read (the initial state: 0), as soon as
- * that one is chained: fences that arrive before the fence they read wait in {@code fence-pending} and are
- * chained, transitively, the moment it is. A second fence that reads an already chained write (a lost
- * update of the fence key, which the verifier will report) is chained off it all the same, and so are the
- * fences that read it: a branch never waits. The head is the highest epoch chained. Fences that wait past
- * the gap timeout (in stream time; see {@link #closeGap}) for a fence that never comes (lost, or never
- * finished) have the oldest root of the waiting fences chained after the head, so a lost fence never
- * stalls the pipeline. State is bounded: the head, the waiting fences, and the writes of the last
- * {@link #KEEP_EPOCHS} epochs.
+ * <p>Invariants: a fence is chained (returned as a {@link Link}) once, as soon as what it read is chained;
+ * fences that arrive before the fence they read wait here and are chained, transitively, the moment it is.
+ * A second fence that reads an already chained write (a lost update of the fence key, which the verifier
+ * will report) is chained off it all the same, and so are the fences that read it: a branch never waits.
+ * The head is the highest epoch chained. Fences that wait past the gap timeout (in stream time; see
+ * {@link #closeGap}) for a fence that never comes (lost, or never finished) have the oldest root of the
+ * waiting fences chained after the head, so a lost fence never stalls the pipeline. State is bounded: the
+ * head, the waiting fences (in memory; the owner restores them from its own store after a restart), and the
+ * writes of the last {@link #KEEP_EPOCHS} epochs.
  */
-final class FenceChain implements Processor<String, byte[], String, byte[]> {
-    static final String KEY = "fence-chain";
-    static final String HEAD = "fence-chain", PENDING = "fence-pending", BY_WRITE = "fence-epochs-by-write";
-    private static final char SEP = '\u0000';
-
-    private final WireFormat wire;
-    private final TopologySettings settings;
-    private ProcessorContext<String, byte[]> ctx;
-    private KeyValueStore<String, FenceChainHead> head;
-    private KeyValueStore<String, byte[]> pending;
-    private KeyValueStore<String, Long> byWrite;
-    private long pendingCount = -1; // -1: not counted yet in this instance; see pendingCount()
-    private long stalledAtStream = -1; // stream time when the current stall began (-1: none, or not known since a restart)
-    private int stampsSincePrune;
+final class FenceChain {
+    static final String HEAD = "fence-chain", BY_WRITE = "fence-epochs-by-write";
+    private static final String KEY = "fence-chain"; // read by name through interactive queries (Pipeline.fenceGapsBridged)
 
     /**
      * {@code fence-epochs-by-write} keeps the writes of the last {@code KEEP_EPOCHS} epochs (to recognise a
@@ -59,165 +41,144 @@ final class FenceChain implements Processor<String, byte[], String, byte[]> {
      */
     static final int KEEP_EPOCHS = 4096, PRUNE_EVERY = 1024;
 
-    FenceChain(WireFormat wire, TopologySettings settings) {
-        this.wire = wire;
-        this.settings = settings;
+    /** A fence and the epoch it is stamped with. */
+    record Link(Transaction fence, long epoch) {}
+
+    private final String fenceKey;
+    private final long gapTimeoutMs;
+    private final KeyValueStore<String, FenceChainHead> head;
+    private final KeyValueStore<String, Long> byWrite;
+    // fences waiting for the write they read, by that write; and every waiting fence's own write
+    private final Map<String, List<Transaction>> waitingOn = new HashMap<>();
+    private final Set<String> waitingWrites = new HashSet<>();
+    private long stalledAtStream = -1; // stream time when the current stall began (-1: none, or not known since a restart)
+    private int stampsSincePrune;
+
+    FenceChain(String fenceKey, long gapTimeoutMs, KeyValueStore<String, FenceChainHead> head, KeyValueStore<String, Long> byWrite) {
+        this.fenceKey = fenceKey;
+        this.gapTimeoutMs = gapTimeoutMs;
+        this.head = head;
+        this.byWrite = byWrite;
     }
 
-    @Override
-    public void init(ProcessorContext<String, byte[]> context) {
-        ctx = context;
-        head = context.getStateStore(HEAD);
-        pending = context.getStateStore(PENDING);
-        byWrite = context.getStateStore(BY_WRITE);
-        context.schedule(Duration.ofMillis(settings.punctuateMs()), PunctuationType.WALL_CLOCK_TIME, this::closeGap);
-    }
-
-    @Override
-    public void process(Record<String, byte[]> rec) {
-        Transaction f;
-        try {
-            f = wire.decode(rec.value(), Transaction.class);
-        } catch (MalformedRecordException e) {
-            ctx.forward(DeadLetters.of(ctx, wire, rec, "undecodable fence: " + e.getMessage()), PipelineTopology.TO_DEAD_LETTERS + "-chain");
-            return;
-        }
-        String w = written(f);
-        if (w == null) {
-            ctx.forward(DeadLetters.of(ctx, wire, rec, "fence " + f.getId() + " is not a committed read-modify-write of " + settings.fenceKey()), PipelineTopology.TO_DEAD_LETTERS + "-chain");
-            return;
-        }
-        String r = read(f);
-        if (byWrite.get(w) != null || pending.get(pendingKey(r, f.getId())) != null) {
-            ctx.forward(DeadLetters.of(ctx, wire, rec, "duplicate fence " + f.getId()), PipelineTopology.TO_DEAD_LETTERS + "-chain");
-            return;
-        }
-        FenceChainHead h = head();
-        Long readEpoch = r.isEmpty() ? Long.valueOf(0) : byWrite.get(r);
-        if (readEpoch != null) {
-            // what it read is chained (the initial state: epoch 0): its epoch follows, and so do the fences
-            // waiting on its write. A second fence that read one write (a fork: a lost update of the fence key,
-            // which the verifier reports) or a second genesis is chained off what it read in the same way.
-            chain(h, f, EpochRules.fenceEpoch(readEpoch), rec.timestamp());
-            return;
-        }
-        pendingCount = pendingCount() + 1;
-        pending.put(pendingKey(r, f.getId()), rec.value());
-        noteStall(h);
-        head.put(KEY, h);
-    }
+    /** True when {@code t} is a committed read-modify-write of the fence key. */
+    boolean isFence(Transaction t) { return EpochRules.isFence(t, fenceKey); }
 
     /**
-     * Stamps {@code f} with {@code epoch}, then every waiting fence that read its write (and so on, iteratively);
-     * the head follows the highest epoch stamped. Then notes whether fences still wait.
+     * Offers a fence. Returns null when it is a duplicate (its write is chained or waiting already: not chained
+     * again); otherwise the fences chained by it, in chain order (empty: it waits for the fence it read).
      */
-    private void chain(FenceChainHead h, Transaction f, long epoch, long timestamp) {
-        java.util.ArrayDeque<Link> work = new java.util.ArrayDeque<>();
-        work.add(new Link(f, epoch));
-        while (!work.isEmpty()) {
-            Link x = work.poll();
-            Transaction t = x.fence();
-            long e = x.epoch();
-            stamp(t, e, timestamp);
-            String w = written(t);
-            if (e > h.getEpoch()) { h.setEpoch(e); h.setHeadWrite(w); }
-            if (pendingCount() == 0) continue;
-            List<KeyValue<String, byte[]>> readers = readersOf(w);
-            pendingCount = pendingCount() - readers.size();
-            for (KeyValue<String, byte[]> kv : readers) {
-                pending.delete(kv.key);
-                work.add(new Link(wire.decode(kv.value, Transaction.class), EpochRules.fenceEpoch(e)));
-            }
-        }
-        noteStall(h);
+    List<Link> offer(Transaction f, long wallNow, long streamNow) {
+        String w = written(f);
+        if (byWrite.get(w) != null || waitingWrites.contains(w)) return null;
+        FenceChainHead h = head();
+        String r = read(f);
+        Long readEpoch = r.isEmpty() ? Long.valueOf(0) : byWrite.get(r);
+        if (readEpoch != null) return chain(h, f, EpochRules.fenceEpoch(readEpoch), wallNow, streamNow);
+        waitingOn.computeIfAbsent(r, x -> new ArrayList<>()).add(f);
+        waitingWrites.add(w);
+        noteStall(h, wallNow, streamNow);
         head.put(KEY, h);
+        return List.of();
     }
 
-    /** A fence and the epoch it is to be stamped with. */
-    private record Link(Transaction fence, long epoch) {}
-
-    /** Fences wait: the stall began now (wall clock and stream time) unless it had begun already; none wait: no stall. */
-    private void noteStall(FenceChainHead h) {
-        if (pendingCount() == 0) { h.setStalledSince(0L); stalledAtStream = -1; return; }
-        if (h.getStalledSince() == 0) { h.setStalledSince(ctx.currentSystemTimeMs()); stalledAtStream = ctx.currentStreamTimeMs(); }
-        if (stalledAtStream < 0) stalledAtStream = ctx.currentStreamTimeMs(); // restarted during a stall
+    /** After a restart: a fence that was waiting (it is not chained; the owner knows it is unstamped). False: a duplicate. */
+    boolean restoreWaiting(Transaction f) {
+        String w = written(f);
+        if (byWrite.get(w) != null || waitingWrites.contains(w)) return false;
+        waitingOn.computeIfAbsent(read(f), x -> new ArrayList<>()).add(f);
+        waitingWrites.add(w);
+        return true;
     }
 
     /**
      * Punctuation: fences stalled past the gap timeout: the oldest waiting root (a fence whose read no waiting
-     * fence wrote) is chained after the head, as if the chain had reached what it read. The timeout runs in
-     * stream time (fences recorded that long after the stall began have arrived, and its predecessor has not:
-     * lost, not merely behind in a lagging partition), or in wall-clock time six times as long (no fences
-     * arrive at all). Under overload the whole topology lags; a wall-clock timeout alone then bridged fences
-     * that were only late, moving the head to a branch, and the chain stalled for good (seen in the demo).
+     * fence wrote) is chained after the head, as if the chain had reached what it read; returns what got chained.
+     * The timeout runs in stream time (fences recorded that long after the stall began have arrived, and its
+     * predecessor has not: lost, not merely behind in a lagging partition), or in wall-clock time six times as
+     * long (no fences arrive at all). Under overload the whole topology lags; a wall-clock timeout alone then
+     * bridged fences that were only late, moving the head to a branch (seen in the demo).
      */
-    private void closeGap(long now) {
+    List<Link> closeGap(long wallNow, long streamNow) {
         FenceChainHead h = head();
-        if (h.getStalledSince() == 0) return;
-        long streamGap = stalledAtStream < 0 ? 0 : ctx.currentStreamTimeMs() - stalledAtStream;
-        boolean due = (now - h.getStalledSince() >= settings.fenceGapTimeoutMs() && streamGap >= settings.fenceGapTimeoutMs())
-                || now - h.getStalledSince() >= 6 * settings.fenceGapTimeoutMs();
-        if (!due) return;
-        Set<String> writes = new HashSet<>();
-        List<Transaction> all = new ArrayList<>();
-        try (KeyValueIterator<String, byte[]> it = pending.all()) {
-            while (it.hasNext()) {
-                Transaction t = wire.decode(it.next().value, Transaction.class);
-                all.add(t);
-                writes.add(written(t));
-            }
-        }
+        if (h.getStalledSince() == 0) return List.of();
+        if (stalledAtStream < 0) stalledAtStream = streamNow; // restarted during a stall
+        long streamGap = streamNow - stalledAtStream;
+        boolean due = (wallNow - h.getStalledSince() >= gapTimeoutMs && streamGap >= gapTimeoutMs)
+                || wallNow - h.getStalledSince() >= 6 * gapTimeoutMs;
+        if (!due) return List.of();
         Transaction root = null;
-        for (Transaction t : all) {
-            if (writes.contains(read(t))) continue;
-            if (root == null || t.getEnd() < root.getEnd()) root = t;
+        for (Map.Entry<String, List<Transaction>> e : waitingOn.entrySet()) {
+            if (waitingWrites.contains(e.getKey())) continue; // waits on another waiting fence
+            for (Transaction t : e.getValue()) if (root == null || t.getEnd() < root.getEnd()) root = t;
         }
-        if (root == null) return; // every waiting fence waits on another: a cycle of reads, which no order explains
-        pending.delete(pendingKey(read(root), root.getId()));
-        pendingCount = pendingCount() - 1;
+        if (root == null) return List.of(); // every waiting fence waits on another: a cycle of reads, which no order explains
+        unwait(root);
         h.setGaps(h.getGaps() + 1);
         h.setStalledSince(0L);
         stalledAtStream = -1;
-        chain(h, root, EpochRules.fenceEpoch(h.getEpoch()), now);
+        return chain(h, root, EpochRules.fenceEpoch(h.getEpoch()), wallNow, streamNow);
     }
 
-    private List<KeyValue<String, byte[]>> readersOf(String write) {
-        List<KeyValue<String, byte[]>> out = new ArrayList<>();
-        try (KeyValueIterator<String, byte[]> it = pending.prefixScan(write + SEP, new StringSerializer())) {
-            while (it.hasNext()) out.add(it.next());
+    /** Fences waiting for the one they read. */
+    long waiting() { return waitingWrites.size(); }
+
+    /** Fences chained after the gap timeout so far. */
+    long gaps() { return head().getGaps(); }
+
+    /**
+     * Chains {@code f} with {@code epoch}, then every waiting fence that read its write (and so on, iteratively);
+     * the head follows the highest epoch. Then notes whether fences still wait.
+     */
+    private List<Link> chain(FenceChainHead h, Transaction f, long epoch, long wallNow, long streamNow) {
+        List<Link> out = new ArrayList<>();
+        ArrayDeque<Link> work = new ArrayDeque<>();
+        work.add(new Link(f, epoch));
+        while (!work.isEmpty()) {
+            Link x = work.poll();
+            out.add(x);
+            String w = written(x.fence());
+            remember(w, x.epoch());
+            if (x.epoch() > h.getEpoch()) { h.setEpoch(x.epoch()); h.setHeadWrite(w); }
+            List<Transaction> readers = waitingOn.remove(w);
+            if (readers == null) continue;
+            for (Transaction t : readers) {
+                waitingWrites.remove(written(t));
+                work.add(new Link(t, EpochRules.fenceEpoch(x.epoch())));
+            }
         }
+        noteStall(h, wallNow, streamNow);
+        head.put(KEY, h);
         return out;
     }
 
-    /**
-     * How many fences wait, counted in memory: a scan of the store each time would step over every deleted
-     * fence. Counted from the store once per processor instance (after a restart).
-     */
-    private long pendingCount() {
-        if (pendingCount < 0) {
-            pendingCount = 0;
-            try (KeyValueIterator<String, byte[]> it = pending.all()) {
-                while (it.hasNext()) { it.next(); pendingCount++; }
-            }
-        }
-        return pendingCount;
+    private void unwait(Transaction f) {
+        String r = read(f);
+        List<Transaction> l = waitingOn.get(r);
+        l.remove(f);
+        if (l.isEmpty()) waitingOn.remove(r);
+        waitingWrites.remove(written(f));
     }
 
-    private void stamp(Transaction f, long epoch, long timestamp) {
-        f.setEpoch(epoch);
-        byWrite.put(written(f), epoch);
-        if (++stampsSincePrune >= PRUNE_EVERY) {
-            stampsSincePrune = 0;
-            List<String> old = new ArrayList<>();
-            try (KeyValueIterator<String, Long> it = byWrite.all()) {
-                while (it.hasNext()) {
-                    KeyValue<String, Long> kv = it.next();
-                    if (kv.value < epoch - KEEP_EPOCHS) old.add(kv.key);
-                }
+    /** Fences wait: the stall began now (wall clock and stream time) unless it had begun already; none wait: no stall. */
+    private void noteStall(FenceChainHead h, long wallNow, long streamNow) {
+        if (waitingWrites.isEmpty()) { h.setStalledSince(0L); stalledAtStream = -1; return; }
+        if (h.getStalledSince() == 0) { h.setStalledSince(wallNow); stalledAtStream = streamNow; }
+        if (stalledAtStream < 0) stalledAtStream = streamNow;
+    }
+
+    private void remember(String write, long epoch) {
+        byWrite.put(write, epoch);
+        if (++stampsSincePrune < PRUNE_EVERY) return;
+        stampsSincePrune = 0;
+        List<String> old = new ArrayList<>();
+        try (KeyValueIterator<String, Long> it = byWrite.all()) {
+            while (it.hasNext()) {
+                KeyValue<String, Long> kv = it.next();
+                if (kv.value < epoch - KEEP_EPOCHS) old.add(kv.key);
             }
-            for (String k : old) byWrite.delete(k);
         }
-        ctx.forward(new Record<>(f.getSession(), wire.encode(f), timestamp), PipelineTopology.TO_FENCE_EPOCHS);
+        for (String k : old) byWrite.delete(k);
     }
 
     private FenceChainHead head() {
@@ -225,11 +186,9 @@ final class FenceChain implements Processor<String, byte[], String, byte[]> {
         return h != null ? h : new FenceChainHead(0L, null, 0L, 0L);
     }
 
-    private static String pendingKey(String read, String id) { return read + SEP + id; }
-
     /** The write id the fence read from the fence key ("" for the initial state). */
-    private String read(Transaction f) { return EpochRules.fenceRead(f, settings.fenceKey()); }
+    private String read(Transaction f) { return EpochRules.fenceRead(f, fenceKey); }
 
-    /** The write id the fence installed last on the fence key; null if it is not a fence. */
-    private String written(Transaction f) { return EpochRules.isFence(f, settings.fenceKey()) ? EpochRules.fenceWrite(f, settings.fenceKey()) : null; }
+    /** The write id the fence installed last on the fence key. */
+    private String written(Transaction f) { return EpochRules.fenceWrite(f, fenceKey); }
 }

@@ -16,17 +16,20 @@ import org.cobraverify.schemas.serde.WireFormat;
  * The Kafka Streams topology, built by a pure function of its settings (no broker, no configuration):
  *
  * <pre>
- * cobra.ops ─────────┐
- *                    ├─▶ assemble ─▶ cobra.txns ─▶ cut-rounds ─▶ cobra.rounds
- * cobra.fence-epochs ┘      │  ▲                     (cutter-* stores)
- *   (open-sessions,         ▼  │
- *    session-waiting)   cobra.fences ─▶ chain-fences (fence-* stores)
+ * cobra.ops ─▶ assemble ─▶ cobra.txns ─▶ cut-rounds ─▶ cobra.rounds
+ *  (keyed by    (open-sessions)  (one       (fence chain, epochs, rounds:
+ *   session)                     partition)  cutter-*, fence-* stores)
  * every processor ─▶ cobra.dead-letters
  * </pre>
+ *
+ * Two hops: the assembler, partitioned by session, turns operations into transactions; the cutter, one
+ * task because the fence chain and the rounds each need one total order, chains the fences, stamps epochs
+ * and cuts rounds. (Before, the fence chain was a task of its own between two more topics, and each
+ * session's transactions waited for their epochs in the assembler's store: two more hops and four more
+ * changelog records per transaction.)
  */
 public final class PipelineTopology {
-    static final String TO_TXNS = "to-txns", TO_FENCES = "to-fences", TO_FENCE_EPOCHS = "to-fence-epochs",
-            TO_ROUNDS = "to-rounds", TO_DEAD_LETTERS = "to-dead-letters";
+    static final String TO_TXNS = "to-txns", TO_ROUNDS = "to-rounds", TO_DEAD_LETTERS = "to-dead-letters";
 
     private PipelineTopology() {}
 
@@ -34,37 +37,29 @@ public final class PipelineTopology {
         var str = Serdes.String();
         var bytes = Serdes.ByteArray();
         Topology t = new Topology();
-        t.addSource("ops", str.deserializer(), bytes.deserializer(), Topics.OPS, Topics.FENCE_EPOCHS);
+        t.addSource("ops", str.deserializer(), bytes.deserializer(), Topics.OPS);
         t.addProcessor("assemble", () -> new SessionAssembler(wire, settings), "ops");
         t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(SessionAssembler.OPEN), str,
                 new AvroSerde<>(wire, OpenSession.class)).withCachingEnabled(), "assemble");
-        // cached: a transaction stamped within the commit interval it finished in never reaches the changelog
-        // (the assembler scans this store only once per session after a restart, never in steady state)
-        t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(SessionAssembler.WAITING), str, bytes)
-                .withCachingEnabled(), "assemble");
-
-        t.addSource("fences", str.deserializer(), bytes.deserializer(), Topics.FENCES);
-        t.addProcessor("chain-fences", () -> new FenceChain(wire, settings), "fences");
-        t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(FenceChain.HEAD), str,
-                new AvroSerde<>(wire, FenceChainHead.class)).withCachingEnabled(), "chain-fences");
-        t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(FenceChain.PENDING), str, bytes), "chain-fences");
-        t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(FenceChain.BY_WRITE), str, Serdes.Long()), "chain-fences");
 
         t.addSource("txns", str.deserializer(), bytes.deserializer(), Topics.TXNS);
         t.addProcessor("cut-rounds", () -> new RoundCutter(wire, settings), "txns");
         t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(RoundCutter.SESSIONS), str,
                 new AvroSerde<>(wire, CutterSession.class)).withCachingEnabled(), "cut-rounds");
-        t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(RoundCutter.BUFFER), str, bytes), "cut-rounds");
+        // cached: a transaction cut within the commit interval it arrived in never reaches the changelog
+        t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(RoundCutter.BUFFER), str, bytes)
+                .withCachingEnabled(), "cut-rounds");
         t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(RoundCutter.META), str,
                 new AvroSerde<>(wire, CutterMeta.class)).withCachingEnabled(), "cut-rounds");
+        t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(FenceChain.HEAD), str,
+                new AvroSerde<>(wire, FenceChainHead.class)).withCachingEnabled(), "cut-rounds");
+        t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(FenceChain.BY_WRITE), str, Serdes.Long())
+                .withCachingEnabled(), "cut-rounds");
 
         t.addSink(TO_TXNS, Topics.TXNS, str.serializer(), bytes.serializer(), "assemble");
-        t.addSink(TO_FENCES, Topics.FENCES, str.serializer(), bytes.serializer(), "assemble");
-        t.addSink(TO_FENCE_EPOCHS, Topics.FENCE_EPOCHS, str.serializer(), bytes.serializer(), "chain-fences");
         t.addSink(TO_ROUNDS, Topics.ROUNDS, str.serializer(), bytes.serializer(), "cut-rounds");
         // one dead-letter sink per sub-topology: a shared sink node would fuse them into one (and one task count)
         t.addSink(TO_DEAD_LETTERS, Topics.DEAD_LETTERS, str.serializer(), bytes.serializer(), "assemble");
-        t.addSink(TO_DEAD_LETTERS + "-chain", Topics.DEAD_LETTERS, str.serializer(), bytes.serializer(), "chain-fences");
         t.addSink(TO_DEAD_LETTERS + "-cut", Topics.DEAD_LETTERS, str.serializer(), bytes.serializer(), "cut-rounds");
         return t;
     }
@@ -78,10 +73,7 @@ public final class PipelineTopology {
         p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir);
         p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, Integer.getInteger("cobra.streams.commitMs", 50));
         p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, Integer.getInteger("cobra.streams.threads", 2));
-        // a session's task reads cobra.ops and cobra.fence-epochs; order between the two does not matter (fence
-        // epochs wait for their fence in the store), so never idle waiting for the quiet one to be fetched
-        p.put(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, -1L);
-        // each hop (assembler, fence chain, cutter, verifier) sees the previous one only once it commits: commit often
+        // each hop (assembler, cutter, verifier) sees the previous one only once it commits: commit often
         // (50 ms measured no worse than 100 in throughput, and shorter in lag), and do not let an empty fetch park for 500 ms
         p.put(StreamsConfig.consumerPrefix("fetch.max.wait.ms"), 20);
         p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, -1);

@@ -1,10 +1,15 @@
 package org.cobraverify.topology;
 
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.PunctuationType;
@@ -13,8 +18,10 @@ import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
+import org.cobraverify.rounds.EpochRules;
 import org.cobraverify.schemas.CutterMeta;
 import org.cobraverify.schemas.CutterSession;
+import org.cobraverify.schemas.EpochRange;
 import org.cobraverify.schemas.RoundEnd;
 import org.cobraverify.schemas.SessionEnd;
 import org.cobraverify.schemas.SessionStart;
@@ -23,27 +30,67 @@ import org.cobraverify.schemas.serde.MalformedRecordException;
 import org.cobraverify.schemas.serde.WireFormat;
 
 /**
- * Cuts the epoch-stamped transactions ({@link Topics#TXNS}, one partition) into rounds on
- * {@link Topics#ROUNDS}: each round is its transactions (as they came, keyed by the round number), then a
- * {@link RoundEnd}.
+ * Stamps the finished transactions ({@link Topics#TXNS}, one partition, each session's in session order) with
+ * epochs from the {@link FenceChain} it owns, and cuts them into rounds on {@link Topics#ROUNDS}: each round
+ * is its transactions (keyed by the round number), then a {@link RoundEnd}.
  *
- * <p>{@code epoch_agree} is the smallest epoch reached by a live session (one neither ended nor retired);
- * a session's later transactions all have epochs at least what it reached, so the epochs below
- * {@code epoch_agree} are closed. Invariants: only transactions of closed epochs are cut, whole epochs
- * at a time, in epoch order; a round is cut once at least {@code roundSize} such transactions wait, or,
- * after {@code idleCutMs} without input, with whatever closed epochs wait; every transaction is in
- * exactly one round. State does not grow with the sessions that ever existed: a retired session is announced
- * in the next {@link RoundEnd} ({@code retiredNow}) and leaves the state (one its client closed, once every
- * transaction it sent has been cut: then also in {@code closedNow}); one that sends transactions again
- * (with no state here, and no SessionStart) is announced as live ({@code revivedNow}), as is every session when it first appears.
+ * <p><b>Epochs</b> ({@link EpochRules}): a session's transactions wait, in session order, until one of its
+ * fences is chained with epoch {@code e}: that fence gets {@code e} and the transactions before it
+ * {@code max(e − 1, previous fence epoch)}. A session silent past the timeout ({@link SessionEnd}
+ * "timeout"), or one holding more than {@code maxBufferedTxns}, has what waits released with its last fence
+ * epoch; one its client closed ("closed"), once none of its fences still waits for the chain.
+ *
+ * <p><b>Rounds</b>: {@code epoch_agree} is the smallest epoch reached by a live session (one neither ended
+ * nor retired); a session's later transactions all have epochs at least what it reached, so the epochs
+ * below {@code epoch_agree} are closed. Only transactions of closed epochs are cut, whole epochs at a time,
+ * in epoch order; a round is cut once at least {@code roundSize} such transactions wait, or, after
+ * {@code idleCutMs} without input, with whatever closed epochs wait; every transaction is in exactly one round.
+ *
+ * <p><b>State</b>: each transaction is written once to {@code cutter-buffer} (keyed by arrival) and deleted
+ * when cut; its epoch lives in its session's record ({@link CutterSession#getStamps}, ranges of session
+ * indexes), so stamping rewrites nothing per transaction. State does not grow with the sessions that ever
+ * existed: a retired session is announced in the next {@link RoundEnd} ({@code retiredNow}); one its client
+ * closed leaves once every transaction it sent is cut (then also in {@code closedNow}); one that timed out
+ * stays as "gone", only its last fence epoch, for {@link TopologySettings#forgetSilentMs} (if it speaks
+ * again, announced as live in {@code revivedNow}, its epochs go on from there).
  */
 final class RoundCutter implements Processor<String, byte[], String, byte[]> {
     static final String SESSIONS = "cutter-sessions", BUFFER = "cutter-buffer", META = "cutter-meta";
     private static final String META_KEY = "meta";
-    /** A projection of {@link Transaction}: what the cutter reads of each. */
+    /** A projection of {@link Transaction}: what the cutter reads of each (fences are decoded whole). */
     static final org.apache.avro.Schema HEAD = new org.apache.avro.Schema.Parser().parse(
             "{\"type\":\"record\",\"name\":\"Transaction\",\"namespace\":\"org.cobraverify.schemas\",\"fields\":["
-            + "{\"name\":\"session\",\"type\":\"string\"},{\"name\":\"epoch\",\"type\":\"long\",\"default\":-1}]}");
+            + "{\"name\":\"session\",\"type\":\"string\"},{\"name\":\"sessionIndex\",\"type\":\"long\",\"default\":-1},"
+            + "{\"name\":\"fence\",\"type\":\"boolean\",\"default\":false},{\"name\":\"epoch\",\"type\":\"long\",\"default\":-1}]}");
+    private static final long TRANSACTION_FINGERPRINT = org.apache.avro.SchemaNormalization.parsingFingerprint64(Transaction.getClassSchema());
+
+    /** A transaction in the buffer: its store key (arrival order), its bytes as they came, and what the cutter needs. */
+    private static final class Entry {
+        final String key, session;
+        final byte[] value;
+        final long index;
+        final Transaction fence; // decoded, when it is a fence the chain took; else null
+        long epoch = -1;
+
+        Entry(String key, byte[] value, String session, long index, Transaction fence) {
+            this.key = key;
+            this.value = value;
+            this.session = session;
+            this.index = index;
+            this.fence = fence;
+        }
+    }
+
+    /** A live session in memory: its record and its transactions still waiting for a fence, in session order. */
+    private static final class Live {
+        final CutterSession st;
+        final ArrayDeque<Entry> unstamped = new ArrayDeque<>();
+        int unstampedFences;
+
+        Live(CutterSession st) { this.st = st; }
+    }
+
+    private static final java.util.Comparator<Entry> BY_ARRIVAL = java.util.Comparator.comparing(e -> e.key);
 
     private final WireFormat wire;
     private final TopologySettings settings;
@@ -51,10 +98,12 @@ final class RoundCutter implements Processor<String, byte[], String, byte[]> {
     private KeyValueStore<String, CutterSession> sessions;
     private KeyValueStore<String, byte[]> buffer;
     private KeyValueStore<String, CutterMeta> meta;
-    // caches of the stores, rebuilt from them on first use (stores are the truth; restored after a restart)
-    private Map<String, CutterSession> sessionCache;
-    // the buffer in memory, by epoch then arrival (scanning the store would step over every cut transaction's tombstone)
-    private TreeMap<Long, List<KeyValue<String, byte[]>>> waiting;
+    private FenceChain chain;
+    // memory, rebuilt from the stores on first use (the stores are the truth; restored after a restart)
+    private Map<String, Live> live;
+    private LinkedHashMap<String, CutterSession> gone; // in the order they went
+    private TreeMap<Long, List<Entry>> stamped; // by epoch, then arrival
+    private Set<String> dirty; // sessions whose record changed since the last write-back
 
     RoundCutter(WireFormat wire, TopologySettings settings) {
         this.wire = wire;
@@ -67,88 +116,193 @@ final class RoundCutter implements Processor<String, byte[], String, byte[]> {
         sessions = context.getStateStore(SESSIONS);
         buffer = context.getStateStore(BUFFER);
         meta = context.getStateStore(META);
-        context.schedule(Duration.ofMillis(settings.punctuateMs()), PunctuationType.WALL_CLOCK_TIME, this::onIdle);
+        chain = new FenceChain(settings.fenceKey(), settings.fenceGapTimeoutMs(), context.getStateStore(FenceChain.HEAD),
+                context.getStateStore(FenceChain.BY_WRITE));
+        context.schedule(Duration.ofMillis(settings.punctuateMs()), PunctuationType.WALL_CLOCK_TIME, this::onPunctuate);
     }
 
     @Override
     public void process(Record<String, byte[]> rec) {
-        loadCaches();
+        load();
         String type;
         try {
             type = wire.typeOf(rec.value());
         } catch (MalformedRecordException e) {
-            ctx.forward(DeadLetters.of(ctx, wire, rec, "undecodable transaction: " + e.getMessage()), PipelineTopology.TO_DEAD_LETTERS + "-cut");
+            dead(rec, "undecodable transaction: " + e.getMessage());
             return;
         }
         long now = ctx.currentSystemTimeMs();
         CutterMeta m = meta();
-        if (type.equals(SessionStart.getClassSchema().getFullName())) {
+        if (type.equals(Transaction.getClassSchema().getFullName())) {
+            if (!onTransaction(rec, m, now)) return;
+        } else if (type.equals(SessionStart.getClassSchema().getFullName())) {
             String id = wire.decode(rec.value(), SessionStart.class).getSession();
-            if (!sessionCache.containsKey(id)) {
-                // its transactions will have epochs at least the chain's head when it first fences: never below today's agreement
-                long agree = epochAgree();
-                // revived: announced once as live, in case it is a retired session that starts again
-                putSession(id, new CutterSession(agree == Long.MAX_VALUE ? highestReached() : agree, now, false, false, true));
-            }
+            if (!live.containsKey(id)) join(id, now);
         } else if (type.equals(SessionEnd.getClassSchema().getFullName())) {
             SessionEnd end = wire.decode(rec.value(), SessionEnd.class);
-            CutterSession s = sessionCache.get(end.getSession());
+            Live s = live.get(end.getSession());
             if (s != null) {
-                s.setRetired(true);
-                s.setEnded(end.getReason().equals("closed"));
-                putSession(end.getSession(), s);
+                if (end.getReason().equals("closed")) {
+                    s.st.setEnded(true);
+                    settleIfEnded(end.getSession(), s);
+                } else {
+                    release(end.getSession(), s);
+                    s.st.setRetired(true);
+                }
+                dirty.add(end.getSession());
             }
-        } else if (type.equals(Transaction.getClassSchema().getFullName())) {
-            org.apache.avro.generic.GenericRecord t;
-            try {
-                t = wire.decodeProjected(rec.value(), HEAD); // the session and the epoch are all the cutter needs
-            } catch (MalformedRecordException e) {
-                ctx.forward(DeadLetters.of(ctx, wire, rec, "undecodable transaction: " + e.getMessage()), PipelineTopology.TO_DEAD_LETTERS + "-cut");
-                return;
-            }
-            long epoch = Math.max(0, (Long) t.get("epoch"));
-            String session = t.get("session").toString();
-            CutterSession s = sessionCache.get(session);
-            if (s == null) s = new CutterSession(epoch, now, false, false, true); // no state: back after its retirement went out
-            s.setReached(Math.max(s.getReached(), epoch));
-            s.setLastSeen(now);
-            s.setRetired(false);
-            putSession(session, s);
-            long seq = m.getNextSeq();
-            m.setNextSeq(seq + 1);
-            String key = bufferKey(epoch, seq);
-            buffer.put(key, rec.value());
-            waiting.computeIfAbsent(epoch, x -> new ArrayList<>()).add(KeyValue.pair(key, rec.value()));
         } else {
-            ctx.forward(DeadLetters.of(ctx, wire, rec, "a " + type + " on " + Topics.TXNS + ", expected a Transaction, a SessionStart or a SessionEnd"),
-                    PipelineTopology.TO_DEAD_LETTERS + "-cut");
+            dead(rec, "a " + type + " on " + Topics.TXNS + ", expected a Transaction, a SessionStart or a SessionEnd");
             return;
         }
         m.setLastArrival(now);
         cut(m, false, now);
         meta.put(META_KEY, m);
+        writeBack();
+    }
+
+    /** Buffers a transaction and, when it is a fence, chains it. False: dead-lettered. */
+    private boolean onTransaction(Record<String, byte[]> rec, CutterMeta m, long now) {
+        org.apache.avro.generic.GenericRecord head;
+        Transaction fence = null;
+        try {
+            head = wire.decodeProjected(rec.value(), HEAD);
+            if ((Boolean) head.get("fence")) fence = wire.decode(rec.value(), Transaction.class);
+        } catch (MalformedRecordException e) {
+            dead(rec, "undecodable transaction: " + e.getMessage());
+            return false;
+        }
+        String session = head.get("session").toString();
+        long index = (Long) head.get("sessionIndex");
+        Live s = live.get(session);
+        if (s == null) s = revive(session, now);
+        if (s.st.getRetired() && !s.st.getEnded()) { s.st.setRetired(false); } // silent, then spoke again before it went
+        s.st.setLastSeen(now);
+        dirty.add(session);
+        long seq = m.getNextSeq();
+        m.setNextSeq(seq + 1);
+        String key = OrderedKeys.appendPadded(new StringBuilder(19), seq).toString();
+        buffer.put(key, rec.value());
+        if (fence != null && !chain.isFence(fence)) fence = null; // flagged, but not a read-modify-write of this topology's fence key
+        List<FenceChain.Link> links = fence == null ? List.of() : chain.offer(fence, now, ctx.currentStreamTimeMs());
+        if (links == null) {
+            dead(rec, "duplicate fence " + fence.getId() + ": its write of " + settings.fenceKey()
+                    + " is chained already; it stays in its round as an ordinary transaction");
+            fence = null;
+            links = List.of();
+        }
+        Entry e = new Entry(key, rec.value(), session, index, fence);
+        s.unstamped.add(e);
+        if (fence != null) s.unstampedFences++;
+        for (FenceChain.Link l : links) stamp(l);
+        if (s.unstamped.size() > settings.maxBufferedTxns()) release(session, s);
+        return true;
+    }
+
+    /** A fence got its epoch: it and the transactions of its session waiting before it are stamped. */
+    private void stamp(FenceChain.Link l) {
+        String session = l.fence().getSession();
+        long index = l.fence().getSessionIndex();
+        Live s = live.get(session);
+        if (s == null) { // its session was released and went meanwhile: only remember the epoch
+            CutterSession g = gone.get(session);
+            if (g != null && l.epoch() > g.getLastEpoch()) { g.setLastEpoch(l.epoch()); sessions.put(session, g); }
+            return;
+        }
+        CutterSession st = s.st;
+        dirty.add(session);
+        if (s.unstamped.isEmpty() || s.unstamped.peekFirst().index > index) { // released earlier with the last epoch known then
+            st.setLastEpoch(Math.max(st.getLastEpoch(), l.epoch()));
+            return;
+        }
+        long before = EpochRules.ordinaryEpoch(st.getLastEpoch(), l.epoch()), at = Math.max(l.epoch(), st.getLastEpoch());
+        long lastBefore = -1;
+        while (!s.unstamped.isEmpty() && s.unstamped.peekFirst().index <= index) {
+            Entry e = s.unstamped.poll();
+            if (e.fence != null) s.unstampedFences--;
+            boolean last = e.index == index;
+            place(st, e, last ? at : before);
+            if (!last) lastBefore = e.index;
+        }
+        if (lastBefore >= 0) addStamp(st, lastBefore, before);
+        addStamp(st, index, at);
+        st.setLastEpoch(at);
+        settleIfEnded(session, s);
+    }
+
+    /** A closed session whose fences are all chained: what follows its last fence takes that fence's epoch; it retires. */
+    private void settleIfEnded(String session, Live s) {
+        if (!s.st.getEnded() || s.unstampedFences > 0) return;
+        release(session, s);
+        s.st.setRetired(true);
+    }
+
+    /** Stamps every waiting transaction of the session with its last fence epoch. */
+    private void release(String session, Live s) {
+        if (s.unstamped.isEmpty()) return;
+        long epoch = s.st.getLastEpoch(), last = s.unstamped.peekLast().index;
+        for (Entry e; (e = s.unstamped.poll()) != null; ) place(s.st, e, epoch);
+        s.unstampedFences = 0; // still waiting in the chain: when chained, they only move the session's last epoch
+        addStamp(s.st, last, epoch);
+        dirty.add(session);
+    }
+
+    private void place(CutterSession st, Entry e, long epoch) {
+        e.epoch = epoch;
+        st.setReached(Math.max(st.getReached(), epoch));
+        stamped.computeIfAbsent(epoch, x -> new ArrayList<>()).add(e);
+    }
+
+    private static void addStamp(CutterSession st, long upTo, long epoch) {
+        List<EpochRange> l = st.getStamps();
+        if (!l.isEmpty() && l.get(l.size() - 1).getEpoch() == epoch) l.get(l.size() - 1).setUpTo(upTo);
+        else l.add(new EpochRange(upTo, epoch));
+    }
+
+    /** A session's first record here: it joins at today's agreement (its epochs will be at least the chain's head then). */
+    private Live join(String id, long now) {
+        long agree = epochAgree();
+        CutterSession g = gone.remove(id);
+        long lastEpoch = g == null ? 0 : g.getLastEpoch();
+        Live s = new Live(new CutterSession(agree == Long.MAX_VALUE ? highestReached() : agree, now, false, false, true, lastEpoch,
+                g == null ? new ArrayList<>() : g.getStamps(), false));
+        live.put(id, s);
+        dirty.add(id);
+        return s;
+    }
+
+    /** A transaction of a session with no live state: back after its retirement went out (or never announced). */
+    private Live revive(String id, long now) {
+        CutterSession g = gone.get(id);
+        if (g == null) return join(id, now);
+        gone.remove(id);
+        // its transactions not yet cut keep their epochs (the stamps); the new ones go on from its last fence epoch
+        Live s = new Live(new CutterSession(g.getLastEpoch(), now, false, false, true, g.getLastEpoch(), g.getStamps(), false));
+        live.put(id, s);
+        dirty.add(id);
+        return s;
     }
 
     /** The smallest epoch a live session has reached; {@code Long.MAX_VALUE} when no session is live. */
     long epochAgree() {
         long agree = Long.MAX_VALUE;
-        for (CutterSession s : sessionCache.values()) if (!s.getRetired()) agree = Math.min(agree, s.getReached());
+        for (Live s : live.values()) if (!s.st.getRetired()) agree = Math.min(agree, s.st.getReached());
         return agree;
     }
 
     private void cut(CutterMeta m, boolean idle, long now) {
         while (true) {
             long agree = epochAgree();
-            int closed = 0, acc = 0;
+            int closed = 0;
             long cutEpoch = -1;
-            for (Map.Entry<Long, List<KeyValue<String, byte[]>>> e : waiting.headMap(agree, false).entrySet()) {
+            for (Map.Entry<Long, List<Entry>> e : stamped.headMap(agree, false).entrySet()) {
                 closed += e.getValue().size();
-                if (cutEpoch < 0 && closed >= settings.roundSize()) { cutEpoch = e.getKey(); acc = closed; }
+                if (closed >= settings.roundSize()) { cutEpoch = e.getKey(); break; }
             }
             if (cutEpoch >= 0) {
-                emitRound(m, cutEpoch, acc, agree, "size", now);
+                emitRound(m, cutEpoch, agree, "size", now);
             } else if (idle && closed > 0) {
-                emitRound(m, waiting.headMap(agree, false).lastKey(), closed, agree, "idle", now);
+                emitRound(m, stamped.headMap(agree, false).lastKey(), agree, "idle", now);
                 return;
             } else {
                 return;
@@ -156,71 +310,130 @@ final class RoundCutter implements Processor<String, byte[], String, byte[]> {
         }
     }
 
-    private void emitRound(CutterMeta m, long lastEpoch, int count, long agree, String reason, long now) {
+    private void emitRound(CutterMeta m, long lastEpoch, long agree, String reason, long now) {
         long round = m.getNextRound();
-        long firstEpoch = waiting.firstKey();
+        long firstEpoch = stamped.firstKey();
         String roundKey = Long.toString(round);
         int n = 0;
-        var cut = waiting.headMap(lastEpoch, true);
-        for (List<KeyValue<String, byte[]>> l : cut.values())
-            for (KeyValue<String, byte[]> kv : l) {
-                ctx.forward(new Record<>(roundKey, kv.value, now), PipelineTopology.TO_ROUNDS); // unchanged: the key says the round
-                buffer.delete(kv.key);
+        var cut = stamped.headMap(lastEpoch, true);
+        Map<String, Long> cutUpTo = new HashMap<>();
+        for (List<Entry> l : cut.values()) {
+            l.sort(BY_ARRIVAL); // within an epoch, in arrival order: the order a restart restores, whatever the order of stamping
+            for (Entry e : l) {
+                ctx.forward(new Record<>(roundKey, withEpoch(wire, e.value, e.epoch), now), PipelineTopology.TO_ROUNDS);
+                buffer.delete(e.key);
                 n++;
             }
+        }
+        for (List<Entry> l : cut.values()) for (Entry e : l) cutUpTo.merge(e.session, e.index, Math::max);
         cut.clear();
-        // retirements since the last RoundEnd go out once; then those sessions leave the state (a session that
-        // comes back starts afresh, and the verifier sees it live again by its transactions). A session its client
-        // closed waits until every transaction it sent is cut (its epochs reach no further than this round's last):
-        // then it goes out in closedNow too, and the verifier need not wait for anything more from it.
+        // the epochs of what was cut are no longer needed
+        cutUpTo.forEach((session, upTo) -> {
+            Live s = live.get(session);
+            CutterSession st = s != null ? s.st : gone.get(session);
+            if (st == null) return;
+            List<EpochRange> left = new ArrayList<>(); // (a decoded record's list is Avro's, which cannot remove)
+            for (EpochRange r : st.getStamps()) if (r.getUpTo() > upTo) left.add(r);
+            st.setStamps(left);
+            if (s != null) dirty.add(session); else sessions.put(session, st);
+        });
+        // retirements since the last RoundEnd go out once; then those sessions leave (a timed-out one stays as gone,
+        // its last epoch only). A session its client closed waits until every transaction it sent is cut (its epochs
+        // reach no further than this round's last): then it goes out in closedNow too, and the verifier need not wait
+        // for anything more from it.
         List<String> retired = new ArrayList<>(), revived = new ArrayList<>(), closed = new ArrayList<>();
-        sessionCache.forEach((s, st) -> {
-            if (st.getRevived()) revived.add(s);
-            if (!st.getRetired()) return;
+        live.forEach((id, s) -> {
+            CutterSession st = s.st;
+            if (st.getRevived()) revived.add(id);
+            if (!st.getRetired() || !s.unstamped.isEmpty()) return;
             boolean drained = st.getEnded() && st.getReached() <= lastEpoch;
-            if (!st.getEnded() || drained) retired.add(s);
-            if (drained) closed.add(s);
+            if (!st.getEnded() || drained) retired.add(id);
+            if (drained) closed.add(id);
         });
         retired.sort(null);
         revived.sort(null);
         closed.sort(null);
-        java.util.Set<String> leaving = new java.util.HashSet<>(retired);
-        for (String s : revived) {
-            if (leaving.contains(s)) continue; // leaves below
-            CutterSession st = sessionCache.get(s);
-            st.setRevived(false);
-            putSession(s, st);
+        Set<String> leaving = new HashSet<>(retired);
+        for (String id : revived) {
+            if (leaving.contains(id)) continue; // leaves below
+            live.get(id).st.setRevived(false);
+            dirty.add(id);
         }
-        for (String s : retired) {
-            sessionCache.remove(s);
-            sessions.delete(s);
+        Set<String> closedSet = new HashSet<>(closed);
+        for (String id : retired) {
+            CutterSession st = live.remove(id).st;
+            dirty.remove(id);
+            if (closedSet.contains(id)) {
+                sessions.delete(id);
+            } else {
+                st.setGone(true);
+                st.setRevived(false);
+                gone.put(id, st); // keeps the epochs of its transactions not yet cut
+
+                sessions.put(id, st);
+            }
         }
         RoundEnd end = RoundEnd.newBuilder().setRound(round).setTxns(n).setFirstEpoch(firstEpoch).setLastEpoch(lastEpoch)
-                .setEpochAgree(agree == Long.MAX_VALUE ? -1 : agree).setRetiredNow(retired).setRevivedNow(revived).setClosedNow(closed).setReason(reason).setCutAt(now).build();
+                .setEpochAgree(agree == Long.MAX_VALUE ? -1 : agree).setRetiredNow(retired).setRevivedNow(revived).setClosedNow(closed)
+                .setReason(reason).setCutAt(now).build();
         ctx.forward(new Record<>(roundKey, wire.encode(end), now), PipelineTopology.TO_ROUNDS);
         m.setNextRound(round + 1);
     }
 
-    /** Punctuation: after {@code idleCutMs} without input, cut the closed epochs that wait, however few. */
-    private void onIdle(long now) {
-        loadCaches();
+    /**
+     * The transaction's bytes with its epoch. The assembler writes this build's schema with epoch and round -1, the
+     * record's last two fields: each one byte ({@code 01}, zig-zag) after the boolean {@code fence} (00 or 01), so the
+     * epoch is spliced in without decoding; anything else (another writer schema) is decoded and re-encoded.
+     */
+    static byte[] withEpoch(WireFormat wire, byte[] v, long epoch) {
+        int n = v.length;
+        if (n >= WireFormat.HEADER + 3 && v[n - 1] == 1 && v[n - 2] == 1 && (v[n - 3] == 0 || v[n - 3] == 1)
+                && WireFormat.fingerprint(v) == TRANSACTION_FINGERPRINT) {
+            byte[] out = new byte[n - 2 + 10 + 1];
+            System.arraycopy(v, 0, out, 0, n - 2);
+            int at = n - 2;
+            long z = (epoch << 1) ^ (epoch >> 63);
+            while ((z & ~0x7FL) != 0) { out[at++] = (byte) ((z & 0x7F) | 0x80); z >>>= 7; }
+            out[at++] = (byte) z;
+            out[at++] = 1; // round: -1
+            return java.util.Arrays.copyOf(out, at);
+        }
+        Transaction t = wire.decode(v, Transaction.class);
+        t.setEpoch(epoch);
+        return wire.encode(t);
+    }
+
+    /** Punctuation: bridges a fence gap that timed out; after {@code idleCutMs} without input, cuts the closed epochs that wait; forgets long-gone sessions. */
+    private void onPunctuate(long now) {
+        load();
         CutterMeta m = meta();
-        if (waiting.isEmpty() || now - m.getLastArrival() < settings.idleCutMs()) return;
         long before = m.getNextRound();
-        cut(m, true, now);
+        for (FenceChain.Link l : chain.closeGap(now, ctx.currentStreamTimeMs())) stamp(l);
+        cut(m, !stamped.isEmpty() && now - m.getLastArrival() >= settings.idleCutMs(), now);
         if (m.getNextRound() != before) meta.put(META_KEY, m);
+        for (Iterator<Map.Entry<String, CutterSession>> it = gone.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<String, CutterSession> g = it.next();
+            if (now - g.getValue().getLastSeen() < settings.forgetSilentMs()) break; // in the order they went
+            sessions.delete(g.getKey());
+            it.remove();
+        }
+        writeBack();
     }
 
     /** The highest epoch any session has reached (0 before any): where a session joining with none live starts. */
     private long highestReached() {
         long max = 0;
-        for (CutterSession s : sessionCache.values()) max = Math.max(max, s.getReached());
+        for (Live s : live.values()) max = Math.max(max, s.st.getReached());
         return max;
     }
 
-    private void putSession(String id, CutterSession s) {
-        sessionCache.put(id, s);
-        sessions.put(id, s);
+    /** Writes the records of the sessions touched (the store is cached: once per commit on the changelog). */
+    private void writeBack() {
+        for (String id : dirty) {
+            Live s = live.get(id);
+            if (s != null) sessions.put(id, s.st);
+        }
+        dirty.clear();
     }
 
     private CutterMeta meta() {
@@ -228,28 +441,50 @@ final class RoundCutter implements Processor<String, byte[], String, byte[]> {
         return m != null ? m : new CutterMeta(0L, 0L, ctx.currentSystemTimeMs());
     }
 
-    private void loadCaches() {
-        if (sessionCache != null) return;
-        sessionCache = new HashMap<>();
-        waiting = new TreeMap<>();
+    /** Rebuilds memory from the stores: sessions, then the buffer in arrival order (stamped, or waiting in its session). */
+    private void load() {
+        if (live != null) return;
+        live = new HashMap<>();
+        gone = new LinkedHashMap<>();
+        stamped = new TreeMap<>();
+        dirty = new HashSet<>();
+        List<KeyValue<String, CutterSession>> gones = new ArrayList<>();
         try (KeyValueIterator<String, CutterSession> it = sessions.all()) {
             while (it.hasNext()) {
                 KeyValue<String, CutterSession> kv = it.next();
-                sessionCache.put(kv.key, kv.value);
+                if (kv.value.getGone()) gones.add(kv);
+                else live.put(kv.key, new Live(kv.value));
             }
         }
+        gones.sort(java.util.Comparator.comparingLong(kv -> kv.value.getLastSeen()));
+        for (KeyValue<String, CutterSession> kv : gones) gone.put(kv.key, kv.value);
         try (KeyValueIterator<String, byte[]> it = buffer.all()) {
             while (it.hasNext()) {
                 KeyValue<String, byte[]> kv = it.next();
-                waiting.computeIfAbsent(Long.parseLong(kv.key.substring(0, 19)), x -> new ArrayList<>()).add(kv);
+                org.apache.avro.generic.GenericRecord h = wire.decodeProjected(kv.value, HEAD);
+                String session = h.get("session").toString();
+                long index = (Long) h.get("sessionIndex");
+                Live s = live.get(session);
+                CutterSession st = s != null ? s.st : gone.get(session);
+                long epoch = -1;
+                if (st != null) for (EpochRange r : st.getStamps()) if (index <= r.getUpTo()) { epoch = r.getEpoch(); break; }
+                if (epoch >= 0) {
+                    Entry e = new Entry(kv.key, kv.value, session, index, null);
+                    e.epoch = epoch;
+                    stamped.computeIfAbsent(epoch, x -> new ArrayList<>()).add(e);
+                } else {
+                    if (s == null) s = revive(session, ctx.currentSystemTimeMs()); // waits for a fence: it spoke again
+                    Transaction f = (Boolean) h.get("fence") ? wire.decode(kv.value, Transaction.class) : null;
+                    if (f != null && !(chain.isFence(f) && chain.restoreWaiting(f))) f = null;
+                    Entry e = new Entry(kv.key, kv.value, session, index, f);
+                    s.unstamped.add(e);
+                    if (f != null) s.unstampedFences++;
+                }
             }
         }
     }
 
-    /** Sorts by epoch, then arrival: fixed-width decimal, so byte order is numeric order. */
-    static String bufferKey(long epoch, long seq) {
-        StringBuilder sb = new StringBuilder(39);
-        OrderedKeys.appendPadded(sb, epoch).append(':');
-        return OrderedKeys.appendPadded(sb, seq).toString();
+    private void dead(Record<String, byte[]> rec, String reason) {
+        ctx.forward(DeadLetters.of(ctx, wire, rec, reason), PipelineTopology.TO_DEAD_LETTERS + "-cut");
     }
 }

@@ -25,30 +25,25 @@ import org.cobraverify.schemas.serde.MalformedRecordException;
 import org.cobraverify.schemas.serde.WireFormat;
 
 /**
- * Turns each session's operations ({@link Topics#OPS}) into finished transactions and stamps them with
- * epochs when the session's next fence is chained ({@link Topics#FENCE_EPOCHS}).
+ * Turns each session's operations ({@link Topics#OPS}) into finished transactions on {@link Topics#TXNS},
+ * in session order, each the moment its outcome arrives (no epoch yet: the round cutter stamps them).
  *
  * <p>Invariants, per session: operations are applied in {@code seq} order with no gaps (early ones wait,
- * duplicates are dead-lettered); at most one transaction is open; finished transactions wait in the
- * session's buffer, in session order, until a fence of the session gets its epoch {@code e}: then that
- * fence is emitted with {@code e}, and the transactions before it with {@code e - 1} (never less than
- * the session's previous fence epoch). A session silent past the timeout, or one that ended, has its
- * buffer released with its last epoch, and a {@link SessionEnd} follows its transactions on
- * {@link Topics#TXNS}; a {@link SessionStart} precedes them, so the round cutter waits for a session from
- * its first operation on. A session ended (or silent) long enough leaves the state
+ * duplicates are dead-lettered); at most one transaction is open; a {@link SessionStart} precedes the
+ * session's transactions on {@link Topics#TXNS} (so the round cutter waits for a session from its first
+ * operation on) and a {@link SessionEnd} follows them when the client closes it ("closed") or it falls
+ * silent past the timeout ("timeout"). A session ended (or silent) long enough leaves the state
  * ({@link TopologySettings#forgetEndedMs}, {@link TopologySettings#forgetSilentMs}).
  */
 final class SessionAssembler implements Processor<String, byte[], String, byte[]> {
-    static final String OPEN = "open-sessions", WAITING = "session-waiting";
+    static final String OPEN = "open-sessions";
 
     private final WireFormat wire;
     private final TopologySettings settings;
     private ProcessorContext<String, byte[]> ctx;
     private KeyValueStore<String, OpenSession> open;
-    private KeyValueStore<String, byte[]> waiting; // session \0 index -> finished transaction, in session order
     // write-through cache of open-sessions (the store is the truth; a new task instance starts empty)
     private final java.util.Map<String, OpenSession> cache = new java.util.HashMap<>();
-    private final java.util.Map<String, java.util.ArrayDeque<Transaction>> waitingCache = new java.util.HashMap<>();
 
     SessionAssembler(WireFormat wire, TopologySettings settings) {
         this.wire = wire;
@@ -59,19 +54,11 @@ final class SessionAssembler implements Processor<String, byte[], String, byte[]
     public void init(ProcessorContext<String, byte[]> context) {
         ctx = context;
         open = context.getStateStore(OPEN);
-        waiting = context.getStateStore(WAITING);
         context.schedule(Duration.ofMillis(settings.punctuateMs()), PunctuationType.WALL_CLOCK_TIME, this::retireSilent);
     }
 
     @Override
     public void process(Record<String, byte[]> rec) {
-        String topic = ctx.recordMetadata().map(m -> m.topic()).orElse(Topics.OPS);
-        if (topic.equals(Topics.FENCE_EPOCHS)) onFenceEpoch(rec); else onOperation(rec);
-    }
-
-    // ---- operations
-
-    private void onOperation(Record<String, byte[]> rec) {
         List<Operation> ops;
         try {
             String type = wire.typeOf(rec.value());
@@ -147,28 +134,6 @@ final class SessionAssembler implements Processor<String, byte[], String, byte[]
         open.put(s, st);
     }
 
-    /** Session, then the index in 19 digits (byte order is session order; String.format showed in profiles). */
-    static String waitingKey(String session, long index) {
-        return OrderedKeys.appendPadded(new StringBuilder(session.length() + 20).append(session).append('\0'), index).toString();
-    }
-
-    /**
-     * The session's waiting transactions, in session order (a live view: callers remove what they emit).
-     * Kept in memory; the store is read once per session after a restart. Scanning the store every time
-     * would step over the tombstones of every transaction the session ever released.
-     */
-    private java.util.ArrayDeque<Transaction> waitingOf(String s) {
-        java.util.ArrayDeque<Transaction> q = waitingCache.get(s);
-        if (q == null) {
-            q = new java.util.ArrayDeque<>();
-            try (KeyValueIterator<String, byte[]> it = waiting.prefixScan(s + '\0', new org.apache.kafka.common.serialization.StringSerializer())) {
-                while (it.hasNext()) q.add(wire.decode(it.next().value, Transaction.class));
-            }
-            waitingCache.put(s, q);
-        }
-        return q;
-    }
-
     /** Applies the operations waiting ahead of a gap that has just been filled. */
     private void drainEarly(Record<String, byte[]> rec, OpenSession st) {
         while (!st.getEarly().isEmpty() && st.getEarly().get(0).getSeq() == st.getLastSeq() + 1) {
@@ -207,7 +172,8 @@ final class SessionAssembler implements Processor<String, byte[], String, byte[]
         if (kind == OpKind.END) {
             if (t != null) finish(rec, st, TxnStatus.UNKNOWN, op.getTime());
             st.setEnded(true);
-            endIfSettled(st, rec.key(), rec.timestamp());
+            ctx.forward(new Record<>(op.getSession(), wire.encode(new SessionEnd(op.getSession(), st.getTxnCount(), "closed")), rec.timestamp()),
+                    PipelineTopology.TO_TXNS);
             return;
         }
         if (t == null || !t.getId().equals(op.getTxn())) {
@@ -244,90 +210,10 @@ final class SessionAssembler implements Processor<String, byte[], String, byte[]
         t.setSessionIndex(st.getTxnCount());
         t.setFence(EpochRules.isFence(t, settings.fenceKey()));
         st.setLastFinishedTxn(t.getId());
-        String s = t.getSession();
-        waitingOf(s).add(t);
-        waiting.put(waitingKey(s, t.getSessionIndex()), wire.encode(t));
-        st.setWaiting(st.getWaiting() + 1);
-        if (t.getFence()) {
-            st.setWaitingFences(st.getWaitingFences() + 1);
-            ctx.forward(new Record<>(FenceChain.KEY, wire.encode(t), rec.timestamp()), PipelineTopology.TO_FENCES);
-        }
-        if (st.getWaiting() > settings.maxBufferedTxns()) release(st, s, rec.timestamp());
+        ctx.forward(new Record<>(t.getSession(), wire.encode(t), rec.timestamp()), PipelineTopology.TO_TXNS);
     }
 
-    // ---- epochs
-
-    private void onFenceEpoch(Record<String, byte[]> rec) {
-        Transaction f;
-        try {
-            f = wire.decode(rec.value(), Transaction.class);
-        } catch (MalformedRecordException e) {
-            dead(rec, "undecodable fence epoch: " + e.getMessage());
-            return;
-        }
-        String s = f.getSession();
-        OpenSession st = session(s);
-        if (st == null) {
-            dead(rec, "epoch " + f.getEpoch() + " for fence " + f.getId() + " of session " + s + ", which this task never saw");
-            return;
-        }
-        long e = f.getEpoch();
-        java.util.ArrayDeque<Transaction> q = waitingOf(s);
-        boolean found = false;
-        for (Transaction t : q) if (t.getId().equals(f.getId())) { found = true; break; }
-        if (!found) {
-            // released earlier (timeout or too many waiting) with the last epoch known then; only remember the epoch
-            st.setLastEpoch(Math.max(st.getLastEpoch(), e));
-            save(s, st);
-            return;
-        }
-        long before = EpochRules.ordinaryEpoch(st.getLastEpoch(), e);
-        int at = 0;
-        long fences = 0;
-        while (true) {
-            Transaction t = q.poll();
-            boolean last = t.getId().equals(f.getId());
-            emit(t, last ? Math.max(e, st.getLastEpoch()) : before, rec.timestamp());
-            waiting.delete(waitingKey(s, t.getSessionIndex()));
-            if (t.getFence()) fences++;
-            at++;
-            if (last) break;
-        }
-        st.setLastEpoch(Math.max(e, st.getLastEpoch()));
-        st.setWaiting(st.getWaiting() - at);
-        st.setWaitingFences(Math.max(0, st.getWaitingFences() - fences));
-        if (st.getEnded()) endIfSettled(st, s, rec.timestamp());
-        save(s, st);
-    }
-
-    /**
-     * An ended session: once none of its waiting transactions is a fence still waiting for its epoch,
-     * the rest (after its last fence) is released with its last epoch and the {@link SessionEnd} follows.
-     */
-    private void endIfSettled(OpenSession st, String s, long timestamp) {
-        if (st.getWaitingFences() > 0) return;
-        release(st, s, timestamp);
-        ctx.forward(new Record<>(s, wire.encode(new SessionEnd(s, st.getTxnCount(), "closed")), timestamp), PipelineTopology.TO_TXNS);
-    }
-
-    private void emit(Transaction t, long epoch, long timestamp) {
-        t.setEpoch(epoch);
-        ctx.forward(new Record<>(t.getSession(), wire.encode(t), timestamp), PipelineTopology.TO_TXNS);
-    }
-
-    /** Emits every waiting transaction of the session with its last epoch. */
-    private void release(OpenSession st, String s, long timestamp) {
-        if (st.getWaiting() == 0) return;
-        java.util.ArrayDeque<Transaction> q = waitingOf(s);
-        for (Transaction t; (t = q.poll()) != null; ) {
-            emit(t, st.getLastEpoch(), timestamp);
-            waiting.delete(waitingKey(s, t.getSessionIndex()));
-        }
-        st.setWaiting(0L);
-        st.setWaitingFences(0L);
-    }
-
-    /** Punctuation: sessions silent past the timeout release what they hold and stop holding back epoch_agree. */
+    /** Punctuation: sessions silent past the timeout are announced (the cutter releases what they hold), and long-gone ones forgotten. */
     private void retireSilent(long now) {
         List<KeyValue<String, OpenSession>> due = new ArrayList<>();
         List<String> forget = new ArrayList<>();
@@ -337,7 +223,7 @@ final class SessionAssembler implements Processor<String, byte[], String, byte[]
                 OpenSession st = kv.value;
                 long silent = now - st.getLastActivity();
                 if (!st.getEnded() && !st.getRetired() && silent >= settings.sessionTimeoutMs()) due.add(kv);
-                else if (st.getOpen() == null && st.getWaiting() == 0
+                else if (st.getOpen() == null
                         && ((st.getEnded() && silent >= settings.forgetEndedMs()) || (st.getRetired() && silent >= settings.forgetSilentMs())))
                     forget.add(kv.key);
             }
@@ -346,12 +232,10 @@ final class SessionAssembler implements Processor<String, byte[], String, byte[]
         for (String s : forget) {
             open.delete(s);
             cache.remove(s);
-            waitingCache.remove(s);
         }
         for (KeyValue<String, OpenSession> kv : due) {
             OpenSession st = kv.value;
             st.setRetired(true);
-            release(st, kv.key, now);
             ctx.forward(new Record<>(kv.key, wire.encode(new SessionEnd(kv.key, st.getTxnCount(), "timeout")), now), PipelineTopology.TO_TXNS);
             save(kv.key, st);
         }

@@ -1,15 +1,13 @@
 package org.cobraverify.topology;
 
 /**
- * The pipeline's topics (DESIGN §3). {@code OPS} and {@code FENCE_EPOCHS} are keyed by session and must
- * have the same number of partitions (one task assembles a session from both); {@code FENCES},
- * {@code TXNS} and {@code ROUNDS} have one partition each, because the fence chain, the round cutter
- * and the verifier each need one total order.
+ * The pipeline's topics (DESIGN §3). {@code OPS} is keyed by session, with any number of partitions;
+ * {@code TXNS} and {@code ROUNDS} have one partition each, because the round cutter (which owns the fence
+ * chain) and the verifier each need one total order. (DESIGN's {@code cobra.fences} and
+ * {@code cobra.fence-epochs} are gone: the fence chain runs inside the cutter.)
  */
 public final class Topics {
     public static final String OPS = "cobra.ops";
-    public static final String FENCES = "cobra.fences";
-    public static final String FENCE_EPOCHS = "cobra.fence-epochs";
     public static final String TXNS = "cobra.txns";
     public static final String ROUNDS = "cobra.rounds";
     public static final String VERDICTS = "cobra.verdicts";

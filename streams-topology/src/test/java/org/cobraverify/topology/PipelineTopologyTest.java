@@ -45,7 +45,7 @@ class PipelineTopologyTest {
         dead = driver.createOutputTopic(Topics.DEAD_LETTERS, new StringDeserializer(), new ByteArrayDeserializer());
     }
 
-    static TopologySettings small() { return TopologySettings.defaults().withRoundSize(1000).withIdleCutMs(60_000); }
+    static TopologySettings small() { return TopologySettings.defaults().withRoundSize(1000).withIdleCutMs(5_000); }
 
     java.nio.file.Path stateDir;
 
@@ -132,6 +132,15 @@ class PipelineTopologyTest {
         return out;
     }
 
+    /** Lets the idle cut run (small(): 5 s), then every transaction cut so far, with its epoch, in round order. */
+    List<Transaction> drain() {
+        driver.advanceWallClockTime(Duration.ofSeconds(6));
+        return cut();
+    }
+
+    /** The transactions of the rounds cut so far, in round order. */
+    List<Transaction> cut() { return roundsOut().stream().flatMap(r -> r.txns().stream()).toList(); }
+
     static Transaction find(List<Transaction> l, String id) {
         return l.stream().filter(t -> t.getId().equals(id)).findFirst().orElseThrow(() -> new AssertionError("no " + id + " in " + l));
     }
@@ -150,7 +159,14 @@ class PipelineTopologyTest {
             if (i < la.size()) pipe(la.get(i));
             if (i < lb.size()) pipe(lb.get(i));
         }
-        List<Transaction> out = txnsOut();
+        List<Transaction> unstamped = txnsOut();
+        assertEquals(5, unstamped.size(), "the assembler sends each transaction as it ends: " + unstamped);
+        assertTrue(unstamped.stream().allMatch(t -> t.getEpoch() == -1), "the cutter stamps them");
+        a.end();
+        b.end();
+        a.send();
+        b.send();
+        List<Transaction> out = drain();
         assertEquals(5, out.size(), out.toString());
         assertEquals(0, find(out, a1).getEpoch());
         assertEquals(1, find(out, fa).getEpoch());
@@ -204,11 +220,15 @@ class PipelineTopologyTest {
         String fb = b.fence("f1", "f2");  // epoch 2
         String tc = c.txn("r k b");
         String fc = c.fence("f2", "f3");  // epoch 3
+        c.end();
+        b.end();
         c.send(); // the last fence arrives first
         b.send();
-        assertTrue(txnsOut().isEmpty(), "nothing can be stamped before the chain reaches its fences");
+        assertTrue(drain().isEmpty(), "nothing can be stamped before the chain reaches its fences (their sessions ended: all would be cut)");
+        a.end();
         a.send();
-        List<Transaction> out = txnsOut();
+        List<Transaction> out = drain();
+        assertEquals(5, out.size());
         assertEquals(1, find(out, fa).getEpoch());
         assertEquals(1, find(out, tb).getEpoch());
         assertEquals(2, find(out, fb).getEpoch());
@@ -222,12 +242,15 @@ class PipelineTopologyTest {
         Client a = new Client("a"), b = new Client("b");
         String t = a.txn("w k v");
         String f = a.fence("from-an-earlier-run", "f9"); // reads a write no fence here made
+        a.end();
         a.send();
-        assertTrue(txnsOut().isEmpty());
+        driver.advanceWallClockTime(Duration.ofSeconds(3));
+        assertTrue(cut().isEmpty());
         String g = b.fence("f9", "f10"); // waits on a's fence; recorded 6 s later: stream time moves past the gap
+        b.end();
         for (Operation o : b.take()) ops.pipeInput(o.getSession(), WIRE.encode(o), Instant.ofEpochMilli(1_000_000 + 6_000));
-        driver.advanceWallClockTime(Duration.ofSeconds(6));
-        List<Transaction> out = txnsOut();
+        driver.advanceWallClockTime(Duration.ofSeconds(3));
+        List<Transaction> out = drain();
         assertEquals(1, find(out, f).getEpoch(), "the root is chained after the head (none yet)");
         assertEquals(0, find(out, t).getEpoch());
         assertEquals(2, find(out, g).getEpoch(), "and what waited on it follows at once");
@@ -242,11 +265,12 @@ class PipelineTopologyTest {
         start(small().withFenceGapTimeoutMs(5_000).withSessionTimeoutMs(600_000));
         Client a = new Client("a");
         String f = a.fence("late", "f9");
+        a.end();
         a.send();
         driver.advanceWallClockTime(Duration.ofSeconds(12));
-        assertTrue(txnsOut().isEmpty(), "nothing recorded after it has arrived: its predecessor may still come");
+        assertTrue(cut().isEmpty(), "nothing recorded after it has arrived: its predecessor may still come");
         driver.advanceWallClockTime(Duration.ofSeconds(20));
-        assertEquals(1, find(txnsOut(), f).getEpoch(), "six gap timeouts of silence: bridged");
+        assertEquals(1, find(cut(), f).getEpoch(), "six gap timeouts of silence: bridged (and cut)");
     }
 
     /**
@@ -264,7 +288,13 @@ class PipelineTopologyTest {
         c.send();
         String fork = b.fence("f1", "x1"); // reads f1 as f2 did: a fork
         b.send();
-        List<Transaction> out = txnsOut();
+        a.end();
+        b.end();
+        c.end();
+        a.send();
+        b.send();
+        c.send();
+        List<Transaction> out = drain();
         assertEquals(2, find(out, fork).getEpoch());
         assertEquals(3, find(out, late).getEpoch(), "waited on the fork: chained with it, not after a timeout");
         assertTrue(deadOut().isEmpty());
@@ -336,19 +366,19 @@ class PipelineTopologyTest {
         a.fence(prev, "f5");
         a.send();
         driver.advanceWallClockTime(Duration.ofSeconds(6));
-        List<Transaction> t = txnsOut();
-        assertEquals(0, find(t, tb).getEpoch(), "b's waiting transaction is released with its last epoch");
         List<Round> rs = roundsOut();
+        List<Transaction> t = rs.stream().flatMap(r -> r.txns().stream()).toList();
+        assertEquals(0, find(t, tb).getEpoch(), "b's waiting transaction is released with its last epoch");
         assertFalse(rs.isEmpty(), "with b retired, a's closed epochs are cut");
         assertEquals(List.of("b"), rs.get(0).end().getRetiredNow(), "announced once");
         assertTrue(rs.get(0).end().getRetiredSessions().isEmpty(), "v2: no full list");
         for (int i = 1; i < rs.size(); i++) assertTrue(rs.get(i).end().getRetiredNow().isEmpty(), "only what changed");
         assertTrue(rs.stream().flatMap(r -> r.txns().stream()).anyMatch(x -> x.getId().equals(tb)));
-        assertNull(driver.getKeyValueStore(RoundCutter.SESSIONS).get("b"), "a retired session leaves the cutter's state once announced");
+        var gone = (org.cobraverify.schemas.CutterSession) driver.getKeyValueStore(RoundCutter.SESSIONS).get("b");
+        assertTrue(gone.getGone(), "a retired session leaves the live sessions once announced; only its last epoch stays");
         // b speaks again: it is live again, and the next RoundEnd says so
-        b.fence("f5", "f6");
+        String f6 = b.fence("f5", "f6");
         b.send();
-        assertTrue(txnsOut().stream().anyMatch(x -> x.getEpoch() == 6));
         prev = "f6";
         for (int i = 7; i <= 9; i++) {
             a.txn("w x " + i);
@@ -361,6 +391,7 @@ class PipelineTopologyTest {
         b.send();
         List<Round> later = roundsOut();
         assertTrue(later.stream().anyMatch(r -> r.end().getRevivedNow().contains("b")), "revived: " + later.stream().map(r -> r.end().getRevivedNow()).toList());
+        assertEquals(6, find(later.stream().flatMap(r -> r.txns().stream()).toList(), f6).getEpoch());
         assertTrue(deadOut().isEmpty());
     }
 
@@ -405,10 +436,21 @@ class PipelineTopologyTest {
         assertTrue(deadOut().isEmpty());
     }
 
+    /** The cutter splices the epoch into the assembler's bytes; Avro's encoder is the other path. */
     @Test
-    void waitingKeysSortInSessionOrderAsTheFormattedOnesDid() {
-        for (long i : new long[] {0, 1, 9, 10, 42, 999_999, Long.MAX_VALUE})
-            assertEquals("s1\0" + String.format("%019d", i), SessionAssembler.waitingKey("s1", i));
+    void anEpochSplicedIntoTheBytesEqualsTheEncodedTransaction() {
+        for (boolean fence : new boolean[] {false, true})
+            for (long epoch : new long[] {0, 1, 2, 63, 64, 65, 127, 128, 8191, 8192, 1L << 40, Long.MAX_VALUE}) {
+                Transaction t = Transaction.newBuilder().setId("t").setSession("s").setStatus(TxnStatus.COMMITTED).setStart(1L).setEnd(2L)
+                        .setOps(List.of(new org.cobraverify.schemas.TxnOp(true, "EPOCH", "w1"))).setSessionIndex(7L).setFence(fence).build();
+                byte[] unstamped = WIRE.encode(t);
+                t.setEpoch(epoch);
+                assertArrayEquals(WIRE.encode(t), RoundCutter.withEpoch(WIRE, unstamped, epoch), "epoch " + epoch + ", fence " + fence);
+                // an already stamped transaction (its last bytes may look like -1, -1: 64 is 80 01) is decoded and re-encoded
+                byte[] stamped = WIRE.encode(t);
+                t.setEpoch(epoch + 1);
+                assertArrayEquals(WIRE.encode(t), RoundCutter.withEpoch(WIRE, stamped, epoch + 1), "re-stamped " + epoch);
+            }
     }
 
     @Test
@@ -445,24 +487,30 @@ class PipelineTopologyTest {
     }
 
     @Test
-    void aSessionEndReleasesItsTransactionsAndFollowsThem() throws Exception {
+    void aSessionEndFollowsItsTransactionsAndReleasesThem() throws Exception {
         start(small());
         Client a = new Client("a");
-        a.txn("w x 1");
+        String t = a.txn("w x 1");
         a.end();
         a.send();
         List<TestRecord<String, byte[]>> out = txns.readRecordsToList();
         assertEquals(3, out.size());
         assertEquals("a", WIRE.decode(out.get(0).value(), SessionStart.class).getSession());
-        assertEquals(0, WIRE.decode(out.get(1).value(), Transaction.class).getEpoch());
+        assertEquals(-1, WIRE.decode(out.get(1).value(), Transaction.class).getEpoch());
         SessionEnd end = WIRE.decode(out.get(2).value(), SessionEnd.class);
         assertEquals("closed", end.getReason());
         assertEquals(1, end.getTxns());
+        assertTrue(roundsOut().isEmpty(), "fewer than a round's size");
+        driver.advanceWallClockTime(Duration.ofSeconds(6));
+        List<Round> rs = roundsOut();
+        assertEquals(1, rs.size(), "no session left live: the idle cut takes it");
+        assertEquals(0, find(rs.get(0).txns(), t).getEpoch(), "released with the session's last fence epoch (none: 0)");
+        assertEquals(List.of("a"), rs.get(0).end().getClosedNow());
     }
 
     @Test
     void theFenceChainRemembersOnlyRecentEpochs() throws Exception {
-        start(TopologySettings.defaults().withRoundSize(100_000).withIdleCutMs(600_000));
+        start(TopologySettings.defaults().withRoundSize(100_000).withIdleCutMs(5_000));
         Client a = new Client("a");
         String prev = null;
         int fences = FenceChain.KEEP_EPOCHS + 2 * FenceChain.PRUNE_EVERY + 10;
@@ -471,6 +519,7 @@ class PipelineTopologyTest {
             prev = "f" + i;
             if (i % 500 == 0) a.send();
         }
+        a.end();
         a.send();
         long kept = 0;
         try (var it = driver.<String, Long>getKeyValueStore(FenceChain.BY_WRITE).all()) {
@@ -478,15 +527,16 @@ class PipelineTopologyTest {
         }
         assertTrue(kept <= FenceChain.KEEP_EPOCHS + FenceChain.PRUNE_EVERY, "kept " + kept + " of " + fences);
         assertTrue(kept >= FenceChain.KEEP_EPOCHS, "recent epochs stay: " + kept);
-        List<Transaction> out = txnsOut();
+        List<Transaction> out = drain();
         java.util.Map<String, Long> byId = out.stream().collect(java.util.stream.Collectors.groupingBy(Transaction::getId, java.util.stream.Collectors.counting()));
         assertEquals(fences, (long) out.stream().filter(x -> x.getFence() && x.getEpoch() > 0).count(),
                 byId.entrySet().stream().filter(e -> e.getValue() > 1).map(java.util.Map.Entry::getKey).limit(10).toList() + " " + out.size());
         // a fork off a recent write is still recognised: it gets the epoch after the write it read
         Client b = new Client("b");
         String fork = b.fence("f" + (fences - 5), "fork");
+        b.end();
         b.send();
-        assertEquals(fences - 4, find(txnsOut(), fork).getEpoch());
+        assertEquals(fences - 4, find(drain(), fork).getEpoch());
     }
 
     @Test
@@ -508,8 +558,12 @@ class PipelineTopologyTest {
         driver.advanceWallClockTime(java.time.Duration.ofMillis(st.forgetEndedMs()));
         assertNull(open.get("a"), "then it leaves");
         assertNotNull(open.get("b"), "a silent session stays longer");
+        var cutter = driver.<String, org.cobraverify.schemas.CutterSession>getKeyValueStore(RoundCutter.SESSIONS);
+        assertNull(cutter.get("a"), "the cutter lets a closed session go once its transactions are cut");
+        assertTrue(cutter.get("b").getGone(), "and keeps a timed-out one's last epoch for a while");
         driver.advanceWallClockTime(java.time.Duration.ofMillis(st.forgetSilentMs()));
         assertNull(open.get("b"));
+        assertNull(cutter.get("b"), "then lets it go too");
         assertTrue(deadOut().isEmpty());
     }
 
@@ -584,7 +638,7 @@ class PipelineTopologyTest {
             org.cobraverify.history.History h = hb.build();
             org.cobraverify.rounds.EpochAssigner file = new org.cobraverify.rounds.EpochAssigner(h, "EPOCH");
             java.util.Map<String, Transaction> out = new java.util.HashMap<>();
-            for (Transaction t : txnsOut()) out.put(t.getId(), t);
+            for (Transaction t : drain()) out.put(t.getId(), t);
             assertEquals(h.size(), out.size(), "every transaction comes out once");
             int fences = 0;
             for (int t = 0; t < h.size(); t++) {

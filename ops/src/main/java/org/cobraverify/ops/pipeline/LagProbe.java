@@ -22,13 +22,13 @@ public final class LagProbe implements AutoCloseable {
         admin = Admin.create(p);
     }
 
-    /** Records behind, per input topic: the topology's on cobra.ops, cobra.fences, cobra.fence-epochs and cobra.txns; the verifier's on cobra.rounds. */
+    /** Records behind, per input topic: the topology's on cobra.ops and cobra.txns; the verifier's on cobra.rounds. */
     public Map<String, Long> lags(String topologyGroup, String verifierGroup) {
         Map<String, Long> out = new java.util.LinkedHashMap<>();
         try {
             Map<TopicPartition, OffsetAndMetadata> topo = admin.listConsumerGroupOffsets(topologyGroup).partitionsToOffsetAndMetadata().get();
             Map<TopicPartition, OffsetAndMetadata> ver = admin.listConsumerGroupOffsets(verifierGroup).partitionsToOffsetAndMetadata().get();
-            List<String> topics = List.of(Topics.OPS, Topics.FENCES, Topics.FENCE_EPOCHS, Topics.TXNS, Topics.ROUNDS);
+            List<String> topics = List.of(Topics.OPS, Topics.TXNS, Topics.ROUNDS);
             Map<TopicPartition, OffsetSpec> req = new HashMap<>();
             admin.describeTopics(topics).allTopicNames().get().forEach((t, d) -> d.partitions().forEach(pi -> req.put(new TopicPartition(t, pi.partition()), OffsetSpec.latest())));
             var ends = admin.listOffsets(req).all().get();

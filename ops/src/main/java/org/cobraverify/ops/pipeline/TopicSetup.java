@@ -29,7 +29,7 @@ public final class TopicSetup {
     public static final int DEFAULT_RETENTION_HOURS = 168;
 
     /** The topics that hold the history, whose retention is the replay horizon. */
-    public static final List<String> HISTORY = List.of(Topics.OPS, Topics.FENCES, Topics.FENCE_EPOCHS, Topics.TXNS, Topics.ROUNDS);
+    public static final List<String> HISTORY = List.of(Topics.OPS, Topics.TXNS, Topics.ROUNDS);
 
     public static List<NewTopic> topics(int partitions, short replication) { return topics(partitions, replication, DEFAULT_RETENTION_HOURS); }
 
@@ -38,8 +38,7 @@ public final class TopicSetup {
         List<NewTopic> l = new ArrayList<>();
         Map<String, String> retained = Map.of(TopicConfig.RETENTION_MS_CONFIG, Long.toString(retentionHours * 3_600_000L));
         l.add(new NewTopic(Topics.OPS, partitions, replication).configs(retained));
-        l.add(new NewTopic(Topics.FENCE_EPOCHS, partitions, replication).configs(retained));
-        for (String t : List.of(Topics.FENCES, Topics.TXNS, Topics.ROUNDS)) l.add(new NewTopic(t, 1, replication).configs(retained));
+        for (String t : List.of(Topics.TXNS, Topics.ROUNDS)) l.add(new NewTopic(t, 1, replication).configs(retained));
         for (String t : List.of(Topics.VERDICTS, Topics.DEAD_LETTERS)) l.add(new NewTopic(t, 1, replication));
         Map<String, String> compacted = Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT);
         l.add(new NewTopic(Topics.SCHEMAS, 1, replication).configs(compacted));
@@ -48,7 +47,7 @@ public final class TopicSetup {
     }
 
     /**
-     * Describes the two partitioned topics, waiting (up to 10 s) while a just-created topic is not yet in the
+     * Describes the partitioned topic, waiting (up to 10 s) while a just-created topic is not yet in the
      * broker's metadata: right after creation a describe can answer "unknown topic or partition".
      */
     private static Map<String, org.apache.kafka.clients.admin.TopicDescription> describeWhenKnown(Admin admin)
@@ -56,7 +55,7 @@ public final class TopicSetup {
         long deadline = System.nanoTime() + 10_000_000_000L;
         while (true) {
             try {
-                return admin.describeTopics(List.of(Topics.OPS, Topics.FENCE_EPOCHS)).allTopicNames().get();
+                return admin.describeTopics(List.of(Topics.OPS)).allTopicNames().get();
             } catch (ExecutionException e) {
                 if (!(e.getCause() instanceof org.apache.kafka.common.errors.UnknownTopicOrPartitionException) || System.nanoTime() > deadline) throw e;
                 Thread.sleep(100);
@@ -104,10 +103,7 @@ public final class TopicSetup {
                 alter.put(new org.apache.kafka.common.config.ConfigResource(org.apache.kafka.common.config.ConfigResource.Type.TOPIC, Topics.GC_FRONTIERS), ops);
             }
             if (!alter.isEmpty()) admin.incrementalAlterConfigs(alter).all().get();
-            var d = describeWhenKnown(admin);
-            int a = d.get(Topics.OPS).partitions().size(), b = d.get(Topics.FENCE_EPOCHS).partitions().size();
-            if (a != b) throw new IllegalStateException(Topics.OPS + " has " + a + " partitions but " + Topics.FENCE_EPOCHS + " has " + b
-                    + "; they must be equal (one task sees a session's operations and its fence epochs)");
+            describeWhenKnown(admin);
             return missing.stream().map(NewTopic::name).toList();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

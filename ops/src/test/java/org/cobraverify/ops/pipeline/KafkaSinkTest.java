@@ -30,7 +30,7 @@ class KafkaSinkTest {
             try (KafkaSink batched = new KafkaSink(kafka.bootstrapServers(), Topics.OPS, true, true, new Properties())) {
                 batched.record(txn("t1"));
             }
-            try (KafkaSink single = new KafkaSink(kafka.bootstrapServers(), "cobra.fences", true, false, new Properties())) {
+            try (KafkaSink single = new KafkaSink(kafka.bootstrapServers(), Topics.TXNS, true, false, new Properties())) {
                 single.record(txn("t2"));
                 single.endSession("c1");
             }
@@ -41,7 +41,7 @@ class KafkaSinkTest {
             assertEquals(List.of(OpKind.BEGIN, OpKind.READ, OpKind.WRITE, OpKind.COMMIT), b.getOps().stream().map(Operation::getKind).toList());
             assertEquals(List.of(1L, 2L, 3L, 4L), b.getOps().stream().map(Operation::getSeq).toList());
             assertEquals("w-t1", b.getOps().get(2).getValue());
-            var one = Topic.readAll(kafka.bootstrapServers(), "cobra.fences");
+            var one = Topic.readAll(kafka.bootstrapServers(), Topics.TXNS);
             assertEquals(5, one.size(), "four operations and the session's end, one record each");
             assertEquals(OpKind.END, wire.decode(one.get(4).value(), Operation.class).getKind());
             assertEquals(5L, wire.decode(one.get(4).value(), Operation.class).getSeq());
