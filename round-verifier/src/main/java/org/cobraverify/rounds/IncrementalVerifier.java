@@ -62,7 +62,7 @@ public final class IncrementalVerifier implements AutoCloseable {
 
     private final Settings settings;
     private final CollectedWrites collected;
-    private final Map<String, Transaction> writerOf = new HashMap<>(); // key \0 value -> writer (retained or pending)
+    private final WriterIndex writerOf = new WriterIndex(); // (key, value) -> writer (retained or pending)
     private final Map<String, Transaction> byId = new HashMap<>();      // retained and pending
     private final Set<String> retainedIds = new HashSet<>();
     private final List<Transaction> retained = new ArrayList<>();
@@ -148,15 +148,15 @@ public final class IncrementalVerifier implements AutoCloseable {
     public long[][] admissionCounts(List<List<Transaction>> rounds) {
         long[][] out = new long[rounds.size()][];
         List<Transaction> waiting = new ArrayList<>(pending);
-        Map<String, Transaction> writes = new HashMap<>();
+        WriterIndex writes = new WriterIndex();
         Set<String> admittedIds = new HashSet<>();
         long checked = checkedTotal;
         for (int i = 0; i < rounds.size(); i++) {
             for (Transaction t : rounds.get(i)) {
                 waiting.add(t);
-                for (TxnOp o : t.getOps()) if (o.getWrite()) writes.putIfAbsent(o.getKey() + '\0' + o.getValue(), t);
+                for (TxnOp o : t.getOps()) if (o.getWrite()) writes.putIfAbsent(o.getKey(), o.getValue(), t);
             }
-            List<Transaction> now = admissible(waiting, id -> { Transaction w = writerOf.get(id); return w != null ? w : writes.get(id); },
+            List<Transaction> now = admissible(waiting, (k, v) -> { Transaction w = writerOf.get(k, v); return w != null ? w : writes.get(k, v); },
                     (t, o) -> collectedEntry(o.getKey(), o.getValue()) != null || isStale(t, o), admittedIds);
             Set<String> nowIds = new HashSet<>();
             for (Transaction t : now) nowIds.add(t.getId());
@@ -218,11 +218,11 @@ public final class IncrementalVerifier implements AutoCloseable {
         // 1. new writes become known, then reads of collected writes are found
         for (Transaction t : thisRound) {
             byId.put(t.getId(), t);
-            for (TxnOp o : t.getOps()) if (o.getWrite()) writerOf.putIfAbsent(o.getKey() + '\0' + o.getValue(), t);
+            for (TxnOp o : t.getOps()) if (o.getWrite()) writerOf.putIfAbsent(o.getKey(), o.getValue(), t);
         }
         for (Transaction t : thisRound) {
             for (TxnOp o : t.getOps()) {
-                if (o.getWrite() || o.getValue() == null || writerOf.containsKey(o.getKey() + '\0' + o.getValue())) continue;
+                if (o.getWrite() || o.getValue() == null || writerOf.contains(o.getKey(), o.getValue())) continue;
                 CollectedWrites.Entry e = collectedEntry(o.getKey(), o.getValue());
                 if (e != null) staleByReader.computeIfAbsent(t.getId(), x -> new ArrayList<>()).add(new StaleRead(t, o, e));
             }
@@ -424,7 +424,7 @@ public final class IncrementalVerifier implements AutoCloseable {
      */
     private List<Transaction> admit() {
         if (pending.isEmpty()) return new ArrayList<>();
-        List<Transaction> admitted = admissible(pending, id -> writerOf.get(id), this::isStale, Set.of());
+        List<Transaction> admitted = admissible(pending, writerOf::get, this::isStale, Set.of());
         Set<String> admittedIds = new HashSet<>();
         for (Transaction t : admitted) { admittedIds.add(t.getId()); pendingSince.remove(t.getId()); }
         if (!admitted.isEmpty()) pending.removeIf(t -> admittedIds.contains(t.getId()));
@@ -437,7 +437,7 @@ public final class IncrementalVerifier implements AutoCloseable {
      * writer resolves only if {@code writerless} says so (a stale read, judged after the check). A worklist: each
      * candidate counts the candidates it waits for and is admitted when the last of them is.
      */
-    private List<Transaction> admissible(List<Transaction> candidates, java.util.function.Function<String, Transaction> writerOfRead,
+    private List<Transaction> admissible(List<Transaction> candidates, java.util.function.BiFunction<String, String, Transaction> writerOfRead,
                                          java.util.function.BiPredicate<Transaction, TxnOp> writerless, Set<String> admittedBefore) {
         Set<String> candidateIds = new HashSet<>(candidates.size() * 2);
         for (Transaction t : candidates) candidateIds.add(t.getId());
@@ -449,7 +449,7 @@ public final class IncrementalVerifier implements AutoCloseable {
             boolean unresolved = false;
             for (TxnOp o : t.getOps()) {
                 if (o.getWrite() || o.getValue() == null) continue;
-                Transaction w = writerOfRead.apply(o.getKey() + '\0' + o.getValue());
+                Transaction w = writerOfRead.apply(o.getKey(), o.getValue());
                 if (w == null) {
                     if (writerless.test(t, o)) continue;
                     unresolved = true;
@@ -477,7 +477,7 @@ public final class IncrementalVerifier implements AutoCloseable {
     private String firstMissingRead(Transaction t) {
         for (TxnOp o : t.getOps()) {
             if (o.getWrite() || o.getValue() == null) continue;
-            Transaction w = writerOf.get(o.getKey() + '\0' + o.getValue());
+            Transaction w = writerOf.get(o.getKey(), o.getValue());
             if (w == null) return o.getKey() + " = " + o.getValue() + ", which nobody has written yet";
             if (w != t && !retainedIds.contains(w.getId())) return o.getKey() + " = " + o.getValue() + " from " + w.getId() + ", itself waiting";
         }
@@ -497,7 +497,7 @@ public final class IncrementalVerifier implements AutoCloseable {
                 else if (o.getValue() == null) b.read(k, History.NIL);
                 // a read whose writer is gone: collected after this reader was checked (its edges are carried), or a
                 // read of a collected write judged on its own (admitted transactions have no other unresolved reads)
-                else if (!writerOf.containsKey(o.getKey() + '\0' + o.getValue()) && (!forced.contains(t.getId()) || isStaleJudged(t, o))) continue;
+                else if (!writerOf.contains(o.getKey(), o.getValue()) && (!forced.contains(t.getId()) || isStaleJudged(t, o))) continue;
                 else b.read(k, b.value(o.getValue()));
             }
             b.end();
@@ -597,7 +597,7 @@ public final class IncrementalVerifier implements AutoCloseable {
         for (Transaction t : joining) {
             for (TxnOp o : t.getOps()) {
                 if (o.getWrite() || o.getValue() == null) continue;
-                Transaction w = writerOf.get(o.getKey() + '\0' + o.getValue());
+                Transaction w = writerOf.get(o.getKey(), o.getValue());
                 Integer wi = w == null ? null : index.get(w.getId());
                 if (wi != null) p.pinned[wi] = true;
             }
@@ -615,7 +615,7 @@ public final class IncrementalVerifier implements AutoCloseable {
     private Transaction fenceItRead(Transaction t, Map<String, Integer> index) {
         for (TxnOp o : t.getOps()) {
             if (o.getWrite() || o.getValue() == null) continue;
-            Transaction w = writerOf.get(o.getKey() + '\0' + o.getValue());
+            Transaction w = writerOf.get(o.getKey(), o.getValue());
             if (w != null && w.getFence() && w.getStatus() == TxnStatus.COMMITTED && w.getEpoch() >= 0 && index.containsKey(w.getId())) return w;
         }
         return null;
@@ -640,7 +640,7 @@ public final class IncrementalVerifier implements AutoCloseable {
             for (int op = h.opStart(i); op < h.opEnd(i); op++) {
                 if (h.kind(op) != History.WRITE) continue;
                 String key = String.valueOf(h.keyName(h.key(op))), value = String.valueOf(h.valueName(h.value(op)));
-                writerOf.remove(key + '\0' + value);
+                writerOf.remove(key, value);
                 CollectedWrites.Fate fate = t.getStatus() == TxnStatus.ABORTED ? CollectedWrites.Fate.ABORTED
                         : t.getStatus() == TxnStatus.UNKNOWN ? CollectedWrites.Fate.UNKNOWN_OUTCOME
                         : lastWrite.get(h.key(op)) == op ? CollectedWrites.Fate.SUPERSEDED : CollectedWrites.Fate.INTERMEDIATE;
@@ -753,7 +753,7 @@ public final class IncrementalVerifier implements AutoCloseable {
 
     /** A copy of the in-memory state, to {@link #restore} (the collected-write store is not copied: only GC writes it, and only on accept). */
     public Object snapshot() {
-        return new Object[] {new ArrayList<>(retained), new HashSet<>(retainedIds), new HashMap<>(writerOf), new HashMap<>(byId),
+        return new Object[] {new ArrayList<>(retained), new HashSet<>(retainedIds), writerOf.copy(), new HashMap<>(byId),
                 new ArrayList<>(pending), new HashMap<>(pendingSince), new ArrayList<>(incoming), new HashMap<>(staleByReader),
                 new long[] {rounds, checkedTotal, collectedTotal, duplicates, oldMaxEnd, oldMaxStart, barrierEpoch, hasBarrier ? 1 : 0},
                 new HashSet<>(barrierBefore), new HashSet<>(barrierAfter), new ArrayList<>(carried), new String[] {rejectedIn, droppedState},
@@ -766,7 +766,7 @@ public final class IncrementalVerifier implements AutoCloseable {
         Object[] a = (Object[]) snapshot;
         retained.clear(); retained.addAll((List<Transaction>) a[0]);
         retainedIds.clear(); retainedIds.addAll((Set<String>) a[1]);
-        writerOf.clear(); writerOf.putAll((Map<String, Transaction>) a[2]);
+        writerOf.replaceWith((WriterIndex) a[2]);
         byId.clear(); byId.putAll((Map<String, Transaction>) a[3]);
         pending.clear(); pending.addAll((List<Transaction>) a[4]);
         pendingSince.clear(); pendingSince.putAll((Map<String, Long>) a[5]);
@@ -878,7 +878,7 @@ public final class IncrementalVerifier implements AutoCloseable {
         for (org.cobraverify.schemas.HeldTxn x : c.held()) {
             Transaction t = x.getTxn();
             byId.put(t.getId(), t);
-            for (TxnOp o : t.getOps()) if (o.getWrite()) writerOf.putIfAbsent(o.getKey() + '\0' + o.getValue(), t);
+            for (TxnOp o : t.getOps()) if (o.getWrite()) writerOf.putIfAbsent(o.getKey(), o.getValue(), t);
             if (x.getUnknownSince() >= 0) unknownSince.put(t.getId(), x.getUnknownSince());
             if (x.getPendingSince() < 0) { retained.add(t); retainedIds.add(t.getId()); }
             else { pending.add(t); pendingSince.put(t.getId(), x.getPendingSince()); }

@@ -51,6 +51,8 @@ public final class PipelineTopology {
                 .withCachingEnabled(), "cut-rounds");
         t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(RoundCutter.META), str,
                 new AvroSerde<>(wire, CutterMeta.class)).withCachingEnabled(), "cut-rounds");
+        t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(RoundCutter.STAMPS), str, Serdes.Long())
+                .withCachingEnabled(), "cut-rounds");
         t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(FenceChain.HEAD), str,
                 new AvroSerde<>(wire, FenceChainHead.class)).withCachingEnabled(), "cut-rounds");
         t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(FenceChain.BY_WRITE), str, Serdes.Long())
@@ -75,9 +77,10 @@ public final class PipelineTopology {
         p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, Integer.getInteger("cobra.streams.threads", 2));
         // each hop (assembler, cutter, verifier) sees the previous one only once it commits: commit often
         // (50 ms measured no worse than 100 in throughput, and shorter in lag), and do not let an empty fetch park for 500 ms
-        p.put(StreamsConfig.consumerPrefix("fetch.max.wait.ms"), 20);
+        p.put(StreamsConfig.consumerPrefix("fetch.max.wait.ms"), Integer.getInteger("cobra.streams.fetchWaitMs", 20));
+        p.put(StreamsConfig.consumerPrefix("fetch.min.bytes"), Integer.getInteger("cobra.streams.fetchMinBytes", 1));
         p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, -1);
-        p.put(StreamsConfig.producerPrefix("linger.ms"), 5);
+        p.put(StreamsConfig.producerPrefix("linger.ms"), Integer.getInteger("cobra.streams.lingerMs", 5));
         // a topology killed and restarted: its old group member is declared dead after this long, not the
         // 45 s default, so the restarted one gets its tasks back quickly (measured with ops/chaos.sh)
         p.put(StreamsConfig.consumerPrefix("session.timeout.ms"), 10_000);

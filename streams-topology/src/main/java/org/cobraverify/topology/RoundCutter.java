@@ -21,7 +21,6 @@ import org.apache.kafka.streams.state.KeyValueStore;
 import org.cobraverify.rounds.EpochRules;
 import org.cobraverify.schemas.CutterMeta;
 import org.cobraverify.schemas.CutterSession;
-import org.cobraverify.schemas.EpochRange;
 import org.cobraverify.schemas.RoundEnd;
 import org.cobraverify.schemas.SessionEnd;
 import org.cobraverify.schemas.SessionStart;
@@ -47,15 +46,16 @@ import org.cobraverify.schemas.serde.WireFormat;
  * {@code idleCutMs} without input, with whatever closed epochs wait; every transaction is in exactly one round.
  *
  * <p><b>State</b>: each transaction is written once to {@code cutter-buffer} (keyed by arrival) and deleted
- * when cut; its epoch lives in its session's record ({@link CutterSession#getStamps}, ranges of session
- * indexes), so stamping rewrites nothing per transaction. State does not grow with the sessions that ever
+ * when cut; epochs are kept as ranges of session indexes in {@code cutter-stamps} (a key or two per fence,
+ * deleted once cut), so stamping rewrites nothing per transaction; a session's record is written when it
+ * changes in substance (a fence, a release, its end), the round counter when a round is cut. State does not grow with the sessions that ever
  * existed: a retired session is announced in the next {@link RoundEnd} ({@code retiredNow}); one its client
  * closed leaves once every transaction it sent is cut (then also in {@code closedNow}); one that timed out
  * stays as "gone", only its last fence epoch, for {@link TopologySettings#forgetSilentMs} (if it speaks
  * again, announced as live in {@code revivedNow}, its epochs go on from there).
  */
 final class RoundCutter implements Processor<String, byte[], String, byte[]> {
-    static final String SESSIONS = "cutter-sessions", BUFFER = "cutter-buffer", META = "cutter-meta";
+    static final String SESSIONS = "cutter-sessions", BUFFER = "cutter-buffer", META = "cutter-meta", STAMPS = "cutter-stamps";
     private static final String META_KEY = "meta";
     /** A projection of {@link Transaction}: what the cutter reads of each (fences are decoded whole). */
     static final org.apache.avro.Schema HEAD = new org.apache.avro.Schema.Parser().parse(
@@ -98,12 +98,17 @@ final class RoundCutter implements Processor<String, byte[], String, byte[]> {
     private KeyValueStore<String, CutterSession> sessions;
     private KeyValueStore<String, byte[]> buffer;
     private KeyValueStore<String, CutterMeta> meta;
+    private KeyValueStore<String, Long> stampStore; // session \0 last index of a range -> the range's epoch
     private FenceChain chain;
     // memory, rebuilt from the stores on first use (the stores are the truth; restored after a restart)
     private Map<String, Live> live;
     private LinkedHashMap<String, CutterSession> gone; // in the order they went
     private TreeMap<Long, List<Entry>> stamped; // by epoch, then arrival
     private Set<String> dirty; // sessions whose record changed since the last write-back
+    private Map<String, ArrayDeque<long[]>> stamps; // per session, {last index, epoch} of its stamped ranges not yet cut, ascending
+    private long nextSeq, lastArrival, nextRound;
+    private long checkedAgree = Long.MIN_VALUE; // epoch_agree when the cut was last checked
+    private boolean placedBelowAgree; // since then, a transaction was stamped into an epoch already closed
 
     RoundCutter(WireFormat wire, TopologySettings settings) {
         this.wire = wire;
@@ -116,6 +121,7 @@ final class RoundCutter implements Processor<String, byte[], String, byte[]> {
         sessions = context.getStateStore(SESSIONS);
         buffer = context.getStateStore(BUFFER);
         meta = context.getStateStore(META);
+        stampStore = context.getStateStore(STAMPS);
         chain = new FenceChain(settings.fenceKey(), settings.fenceGapTimeoutMs(), context.getStateStore(FenceChain.HEAD),
                 context.getStateStore(FenceChain.BY_WRITE));
         context.schedule(Duration.ofMillis(settings.punctuateMs()), PunctuationType.WALL_CLOCK_TIME, this::onPunctuate);
@@ -132,9 +138,8 @@ final class RoundCutter implements Processor<String, byte[], String, byte[]> {
             return;
         }
         long now = ctx.currentSystemTimeMs();
-        CutterMeta m = meta();
         if (type.equals(Transaction.getClassSchema().getFullName())) {
-            if (!onTransaction(rec, m, now)) return;
+            if (!onTransaction(rec, now)) return;
         } else if (type.equals(SessionStart.getClassSchema().getFullName())) {
             String id = wire.decode(rec.value(), SessionStart.class).getSession();
             if (!live.containsKey(id)) join(id, now);
@@ -155,14 +160,13 @@ final class RoundCutter implements Processor<String, byte[], String, byte[]> {
             dead(rec, "a " + type + " on " + Topics.TXNS + ", expected a Transaction, a SessionStart or a SessionEnd");
             return;
         }
-        m.setLastArrival(now);
-        cut(m, false, now);
-        meta.put(META_KEY, m);
+        lastArrival = now;
+        cut(false, now);
         writeBack();
     }
 
     /** Buffers a transaction and, when it is a fence, chains it. False: dead-lettered. */
-    private boolean onTransaction(Record<String, byte[]> rec, CutterMeta m, long now) {
+    private boolean onTransaction(Record<String, byte[]> rec, long now) {
         org.apache.avro.generic.GenericRecord head;
         Transaction fence = null;
         try {
@@ -176,12 +180,9 @@ final class RoundCutter implements Processor<String, byte[], String, byte[]> {
         long index = (Long) head.get("sessionIndex");
         Live s = live.get(session);
         if (s == null) s = revive(session, now);
-        if (s.st.getRetired() && !s.st.getEnded()) { s.st.setRetired(false); } // silent, then spoke again before it went
-        s.st.setLastSeen(now);
-        dirty.add(session);
-        long seq = m.getNextSeq();
-        m.setNextSeq(seq + 1);
-        String key = OrderedKeys.appendPadded(new StringBuilder(19), seq).toString();
+        if (s.st.getRetired() && !s.st.getEnded()) { s.st.setRetired(false); dirty.add(session); } // silent, then spoke again before it went
+        s.st.setLastSeen(now); // in memory; stored with the record's next write
+        String key = OrderedKeys.appendPadded(new StringBuilder(19), nextSeq++).toString();
         buffer.put(key, rec.value());
         if (fence != null && !chain.isFence(fence)) fence = null; // flagged, but not a read-modify-write of this topology's fence key
         List<FenceChain.Link> links = fence == null ? List.of() : chain.offer(fence, now, ctx.currentStreamTimeMs());
@@ -224,8 +225,8 @@ final class RoundCutter implements Processor<String, byte[], String, byte[]> {
             place(st, e, last ? at : before);
             if (!last) lastBefore = e.index;
         }
-        if (lastBefore >= 0) addStamp(st, lastBefore, before);
-        addStamp(st, index, at);
+        if (lastBefore >= 0) addStamp(session, lastBefore, before);
+        addStamp(session, index, at);
         st.setLastEpoch(at);
         settleIfEnded(session, s);
     }
@@ -243,7 +244,7 @@ final class RoundCutter implements Processor<String, byte[], String, byte[]> {
         long epoch = s.st.getLastEpoch(), last = s.unstamped.peekLast().index;
         for (Entry e; (e = s.unstamped.poll()) != null; ) place(s.st, e, epoch);
         s.unstampedFences = 0; // still waiting in the chain: when chained, they only move the session's last epoch
-        addStamp(s.st, last, epoch);
+        addStamp(session, last, epoch);
         dirty.add(session);
     }
 
@@ -251,12 +252,17 @@ final class RoundCutter implements Processor<String, byte[], String, byte[]> {
         e.epoch = epoch;
         st.setReached(Math.max(st.getReached(), epoch));
         stamped.computeIfAbsent(epoch, x -> new ArrayList<>()).add(e);
+        if (epoch < checkedAgree) placedBelowAgree = true;
     }
 
-    private static void addStamp(CutterSession st, long upTo, long epoch) {
-        List<EpochRange> l = st.getStamps();
-        if (!l.isEmpty() && l.get(l.size() - 1).getEpoch() == epoch) l.get(l.size() - 1).setUpTo(upTo);
-        else l.add(new EpochRange(upTo, epoch));
+    /** The session's transactions up to index {@code upTo} (after its previous range) have {@code epoch}. */
+    private void addStamp(String session, long upTo, long epoch) {
+        stamps.computeIfAbsent(session, x -> new ArrayDeque<>()).add(new long[] {upTo, epoch});
+        stampStore.put(stampKey(session, upTo), epoch);
+    }
+
+    private static String stampKey(String session, long upTo) {
+        return OrderedKeys.appendPadded(new StringBuilder(session.length() + 20).append(session).append('\0'), upTo).toString();
     }
 
     /** A session's first record here: it joins at today's agreement (its epochs will be at least the chain's head then). */
@@ -264,8 +270,7 @@ final class RoundCutter implements Processor<String, byte[], String, byte[]> {
         long agree = epochAgree();
         CutterSession g = gone.remove(id);
         long lastEpoch = g == null ? 0 : g.getLastEpoch();
-        Live s = new Live(new CutterSession(agree == Long.MAX_VALUE ? highestReached() : agree, now, false, false, true, lastEpoch,
-                g == null ? new ArrayList<>() : g.getStamps(), false));
+        Live s = new Live(new CutterSession(agree == Long.MAX_VALUE ? highestReached() : agree, now, false, false, true, lastEpoch, false));
         live.put(id, s);
         dirty.add(id);
         return s;
@@ -276,8 +281,8 @@ final class RoundCutter implements Processor<String, byte[], String, byte[]> {
         CutterSession g = gone.get(id);
         if (g == null) return join(id, now);
         gone.remove(id);
-        // its transactions not yet cut keep their epochs (the stamps); the new ones go on from its last fence epoch
-        Live s = new Live(new CutterSession(g.getLastEpoch(), now, false, false, true, g.getLastEpoch(), g.getStamps(), false));
+        // its new transactions go on from its last fence epoch (those not yet cut keep theirs, in cutter-stamps)
+        Live s = new Live(new CutterSession(g.getLastEpoch(), now, false, false, true, g.getLastEpoch(), false));
         live.put(id, s);
         dirty.add(id);
         return s;
@@ -290,9 +295,13 @@ final class RoundCutter implements Processor<String, byte[], String, byte[]> {
         return agree;
     }
 
-    private void cut(CutterMeta m, boolean idle, long now) {
+    /** Cuts what is due; checks only when it can have become due (the agreement moved, or something was stamped below it). */
+    private void cut(boolean idle, long now) {
         while (true) {
             long agree = epochAgree();
+            if (!idle && agree == checkedAgree && !placedBelowAgree) return;
+            checkedAgree = agree;
+            placedBelowAgree = false;
             int closed = 0;
             long cutEpoch = -1;
             for (Map.Entry<Long, List<Entry>> e : stamped.headMap(agree, false).entrySet()) {
@@ -300,9 +309,10 @@ final class RoundCutter implements Processor<String, byte[], String, byte[]> {
                 if (closed >= settings.roundSize()) { cutEpoch = e.getKey(); break; }
             }
             if (cutEpoch >= 0) {
-                emitRound(m, cutEpoch, agree, "size", now);
+                emitRound(cutEpoch, agree, "size", now);
+                placedBelowAgree = true; // more may be due at the same agreement
             } else if (idle && closed > 0) {
-                emitRound(m, stamped.headMap(agree, false).lastKey(), agree, "idle", now);
+                emitRound(stamped.headMap(agree, false).lastKey(), agree, "idle", now);
                 return;
             } else {
                 return;
@@ -310,8 +320,8 @@ final class RoundCutter implements Processor<String, byte[], String, byte[]> {
         }
     }
 
-    private void emitRound(CutterMeta m, long lastEpoch, long agree, String reason, long now) {
-        long round = m.getNextRound();
+    private void emitRound(long lastEpoch, long agree, String reason, long now) {
+        long round = nextRound;
         long firstEpoch = stamped.firstKey();
         String roundKey = Long.toString(round);
         int n = 0;
@@ -329,13 +339,10 @@ final class RoundCutter implements Processor<String, byte[], String, byte[]> {
         cut.clear();
         // the epochs of what was cut are no longer needed
         cutUpTo.forEach((session, upTo) -> {
-            Live s = live.get(session);
-            CutterSession st = s != null ? s.st : gone.get(session);
-            if (st == null) return;
-            List<EpochRange> left = new ArrayList<>(); // (a decoded record's list is Avro's, which cannot remove)
-            for (EpochRange r : st.getStamps()) if (r.getUpTo() > upTo) left.add(r);
-            st.setStamps(left);
-            if (s != null) dirty.add(session); else sessions.put(session, st);
+            ArrayDeque<long[]> l = stamps.get(session);
+            if (l == null) return;
+            while (!l.isEmpty() && l.peekFirst()[0] <= upTo) stampStore.delete(stampKey(session, l.poll()[0]));
+            if (l.isEmpty()) stamps.remove(session);
         });
         // retirements since the last RoundEnd go out once; then those sessions leave (a timed-out one stays as gone,
         // its last epoch only). A session its client closed waits until every transaction it sent is cut (its epochs
@@ -368,7 +375,7 @@ final class RoundCutter implements Processor<String, byte[], String, byte[]> {
             } else {
                 st.setGone(true);
                 st.setRevived(false);
-                gone.put(id, st); // keeps the epochs of its transactions not yet cut
+                gone.put(id, st);
 
                 sessions.put(id, st);
             }
@@ -377,7 +384,8 @@ final class RoundCutter implements Processor<String, byte[], String, byte[]> {
                 .setEpochAgree(agree == Long.MAX_VALUE ? -1 : agree).setRetiredNow(retired).setRevivedNow(revived).setClosedNow(closed)
                 .setReason(reason).setCutAt(now).build();
         ctx.forward(new Record<>(roundKey, wire.encode(end), now), PipelineTopology.TO_ROUNDS);
-        m.setNextRound(round + 1);
+        nextRound = round + 1;
+        meta.put(META_KEY, new CutterMeta(nextRound));
     }
 
     /**
@@ -406,11 +414,8 @@ final class RoundCutter implements Processor<String, byte[], String, byte[]> {
     /** Punctuation: bridges a fence gap that timed out; after {@code idleCutMs} without input, cuts the closed epochs that wait; forgets long-gone sessions. */
     private void onPunctuate(long now) {
         load();
-        CutterMeta m = meta();
-        long before = m.getNextRound();
         for (FenceChain.Link l : chain.closeGap(now, ctx.currentStreamTimeMs())) stamp(l);
-        cut(m, !stamped.isEmpty() && now - m.getLastArrival() >= settings.idleCutMs(), now);
-        if (m.getNextRound() != before) meta.put(META_KEY, m);
+        cut(!stamped.isEmpty() && now - lastArrival >= settings.idleCutMs(), now);
         for (Iterator<Map.Entry<String, CutterSession>> it = gone.entrySet().iterator(); it.hasNext(); ) {
             Map.Entry<String, CutterSession> g = it.next();
             if (now - g.getValue().getLastSeen() < settings.forgetSilentMs()) break; // in the order they went
@@ -436,11 +441,6 @@ final class RoundCutter implements Processor<String, byte[], String, byte[]> {
         dirty.clear();
     }
 
-    private CutterMeta meta() {
-        CutterMeta m = meta.get(META_KEY);
-        return m != null ? m : new CutterMeta(0L, 0L, ctx.currentSystemTimeMs());
-    }
-
     /** Rebuilds memory from the stores: sessions, then the buffer in arrival order (stamped, or waiting in its session). */
     private void load() {
         if (live != null) return;
@@ -448,6 +448,18 @@ final class RoundCutter implements Processor<String, byte[], String, byte[]> {
         gone = new LinkedHashMap<>();
         stamped = new TreeMap<>();
         dirty = new HashSet<>();
+        stamps = new HashMap<>();
+        CutterMeta m = meta.get(META_KEY);
+        nextRound = m == null ? 0 : m.getNextRound();
+        lastArrival = ctx.currentSystemTimeMs();
+        try (KeyValueIterator<String, Long> it = stampStore.all()) { // by session, then index: each session's ranges ascending
+            while (it.hasNext()) {
+                KeyValue<String, Long> kv = it.next();
+                int sep = kv.key.lastIndexOf('\0');
+                stamps.computeIfAbsent(kv.key.substring(0, sep), x -> new ArrayDeque<>())
+                        .add(new long[] {Long.parseLong(kv.key.substring(sep + 1)), kv.value});
+            }
+        }
         List<KeyValue<String, CutterSession>> gones = new ArrayList<>();
         try (KeyValueIterator<String, CutterSession> it = sessions.all()) {
             while (it.hasNext()) {
@@ -461,13 +473,13 @@ final class RoundCutter implements Processor<String, byte[], String, byte[]> {
         try (KeyValueIterator<String, byte[]> it = buffer.all()) {
             while (it.hasNext()) {
                 KeyValue<String, byte[]> kv = it.next();
+                nextSeq = Long.parseLong(kv.key) + 1; // keys ascend: new arrivals sort after what waits
                 org.apache.avro.generic.GenericRecord h = wire.decodeProjected(kv.value, HEAD);
                 String session = h.get("session").toString();
                 long index = (Long) h.get("sessionIndex");
                 Live s = live.get(session);
-                CutterSession st = s != null ? s.st : gone.get(session);
                 long epoch = -1;
-                if (st != null) for (EpochRange r : st.getStamps()) if (index <= r.getUpTo()) { epoch = r.getEpoch(); break; }
+                for (long[] r : stamps.getOrDefault(session, new ArrayDeque<>())) if (index <= r[0]) { epoch = r[1]; break; }
                 if (epoch >= 0) {
                     Entry e = new Entry(kv.key, kv.value, session, index, null);
                     e.epoch = epoch;

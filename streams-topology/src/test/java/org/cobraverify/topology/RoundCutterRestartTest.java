@@ -48,6 +48,7 @@ class RoundCutterRestartTest {
             add(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(RoundCutter.SESSIONS), str, new AvroSerde<>(WIRE, CutterSession.class)).withLoggingDisabled().build());
             add(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(RoundCutter.BUFFER), str, Serdes.ByteArray()).withLoggingDisabled().build());
             add(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(RoundCutter.META), str, new AvroSerde<>(WIRE, CutterMeta.class)).withLoggingDisabled().build());
+            add(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(RoundCutter.STAMPS), str, Serdes.Long()).withLoggingDisabled().build());
             add(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(FenceChain.HEAD), str, new AvroSerde<>(WIRE, FenceChainHead.class)).withLoggingDisabled().build());
             add(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(FenceChain.BY_WRITE), str, Serdes.Long()).withLoggingDisabled().build());
             ctx.setRecordMetadata(Topics.TXNS, 0, 0);
