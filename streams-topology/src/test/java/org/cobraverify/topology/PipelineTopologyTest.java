@@ -300,6 +300,32 @@ class PipelineTopologyTest {
         assertTrue(deadOut().isEmpty());
     }
 
+    /**
+     * A fence whose write id was chained already (a client bug, or a replayed fence) is not chained again: a
+     * dead letter says so, and the transaction itself stays in its round as an ordinary one (nothing is lost).
+     */
+    @Test
+    void aDuplicateFenceIsNotChainedTwiceAndIsNotLost() throws Exception {
+        start(small());
+        Client a = new Client("a"), b = new Client("b");
+        String f1 = a.fence(null, "f1");
+        a.send();
+        String again = b.fence(null, "f1"); // writes f1 again
+        String f2 = b.fence("f1", "f2");
+        a.end();
+        b.end();
+        b.send();
+        a.send();
+        List<DeadLetter> d = deadOut();
+        assertEquals(1, d.size(), d.toString());
+        assertTrue(d.get(0).getReason().startsWith("duplicate fence " + again), d.get(0).getReason());
+        List<Transaction> out = drain();
+        assertEquals(3, out.size(), "the duplicate is cut like any transaction: " + out);
+        assertEquals(1, find(out, f1).getEpoch());
+        assertEquals(1, find(out, again).getEpoch(), "an ordinary transaction before b's fence of epoch 2");
+        assertEquals(2, find(out, f2).getEpoch());
+    }
+
     @Test
     void roundsAreCutOnEpochBoundaries() throws Exception {
         start(TopologySettings.defaults().withRoundSize(3).withIdleCutMs(60_000));
