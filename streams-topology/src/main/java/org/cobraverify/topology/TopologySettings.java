@@ -12,6 +12,10 @@ package org.cobraverify.topology;
  * @param punctuateMs how often the wall-clock checks above run
  * @param maxEarlyOps operations a session may have waiting ahead of a gap before the gap is declared lost
  * @param maxBufferedTxns transactions a session may hold waiting for a fence before they are released with its last epoch
+ *     (50,000: at 10,000 a session running 600 txn/s whose fence waited 16 s behind a lagging assembler task had 10,000
+ *     transactions released with an old epoch; they read writes of later epochs, waited in the verifier, and its retained
+ *     set climbed from 4k to 140k: the "pending storms" of overloaded runs). The cutter holds them in memory, so the
+ *     bound is memory: about 50,000 transactions' bytes per session at worst
  */
 public record TopologySettings(String fenceKey, int roundSize, long sessionTimeoutMs, long idleCutMs, long fenceGapTimeoutMs,
                                long punctuateMs, int maxEarlyOps, int maxBufferedTxns) {
@@ -33,7 +37,7 @@ public record TopologySettings(String fenceKey, int roundSize, long sessionTimeo
     public long forgetSilentMs() { return Math.max(100 * sessionTimeoutMs, 86_400_000L); }
 
     public static TopologySettings defaults() {
-        return new TopologySettings("EPOCH", 5000, 30_000, 2_000, 10_000, 500, 10_000, 10_000);
+        return new TopologySettings("EPOCH", 5000, 30_000, 2_000, 10_000, 500, 10_000, 50_000);
     }
 
     public TopologySettings withRoundSize(int n) {
