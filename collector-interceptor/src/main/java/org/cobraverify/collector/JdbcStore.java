@@ -108,9 +108,25 @@ public final class JdbcStore implements KvStore {
     @Override
     public String swap(String key, String value) throws StoreException {
         if (mysql || !swapEnabled) return null;
+        return oneRowStatement("UPDATE " + table + " x SET v = " + literal(value) + " FROM (SELECT k, v FROM " + table
+                + " WHERE k = " + literal(key) + " FOR UPDATE) y WHERE x.k = y.k RETURNING y.v", "swap");
+    }
+
+    /**
+     * PostgreSQL: {@code INSERT ... ON CONFLICT DO NOTHING RETURNING}, in its own read-committed transaction, one round
+     * trip: a concurrent insert of the key waits for the first to commit and then does nothing (the unique key decides).
+     */
+    @Override
+    public boolean createIfAbsent(String key, String value) throws StoreException {
+        if (mysql || !swapEnabled) return false;
+        return oneRowStatement("INSERT INTO " + table + " (k, v) VALUES (" + literal(key) + ", " + literal(value) + ") ON CONFLICT (k) DO NOTHING RETURNING v",
+                "create") != null;
+    }
+
+    /** Runs {@code sql} alone in a read-committed transaction (committed asynchronously, see {@link #syncFence}); its one returned value, or null. */
+    private String oneRowStatement(String statement, String what) throws StoreException {
         Connection c = connection();
-        String sql = "BEGIN ISOLATION LEVEL READ COMMITTED; " + (syncFence ? "" : "SET LOCAL synchronous_commit TO OFF; ") + "UPDATE " + table + " x SET v = " + literal(value) + " FROM (SELECT k, v FROM " + table
-                + " WHERE k = " + literal(key) + " FOR UPDATE) y WHERE x.k = y.k RETURNING y.v; COMMIT";
+        String sql = "BEGIN ISOLATION LEVEL READ COMMITTED; " + (syncFence ? "" : "SET LOCAL synchronous_commit TO OFF; ") + statement + "; COMMIT";
         try {
             c.setAutoCommit(true); // no transaction of the driver's around ours
             try (Statement st = c.createStatement()) {
@@ -134,8 +150,8 @@ public final class JdbcStore implements KvStore {
                 c.setAutoCommit(false);
             }
         } catch (SQLException e) {
-            if (isAbort(e)) throw new AbortedException(name() + " swap: " + e.getMessage(), e);
-            throw new StoreException(name() + " swap: " + e.getMessage(), e);
+            if (isAbort(e)) throw new AbortedException(name() + " " + what + ": " + e.getMessage(), e);
+            throw new StoreException(name() + " " + what + ": " + e.getMessage(), e);
         }
     }
 

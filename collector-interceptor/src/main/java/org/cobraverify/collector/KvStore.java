@@ -13,10 +13,19 @@ public interface KvStore extends AutoCloseable {
      * atomic step, and returns the value it replaced; null when the store cannot (then the caller runs a
      * read-modify-write transaction) or the key does not exist yet. A fence is such a step: one round trip
      * and a lock held for one statement, instead of a serializable transaction that conflicts with every
-     * other fence. Contract: atomic (no write of the key between the read and the write), durable when it
-     * returns; {@link AbortedException}: nothing happened; another {@link StoreException}: unknown outcome.
+     * other fence. Contract: atomic (no write of the key between the read and the write), visible when it
+     * returns and durable no later than the store's next synchronous commit (PostgreSQL's swap commits
+     * asynchronously); {@link AbortedException}: nothing happened; another {@link StoreException}: unknown outcome.
      */
     default String swap(String key, String value) throws StoreException { return null; }
+
+    /**
+     * Optional, with {@link #swap}: creates {@code key} with {@code value} in one committed atomic step if it does not
+     * exist (the write read the initial state); false when it exists already (nothing happened) or the store cannot
+     * (then the caller runs a read-modify-write transaction). The first fence of sessions that start together: one
+     * creates the key, the others find it and swap, instead of all racing through serializable transactions.
+     */
+    default boolean createIfAbsent(String key, String value) throws StoreException { return false; }
 
     /** A short description, e.g. {@code postgres SERIALIZABLE}. */
     String name();

@@ -16,9 +16,30 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class Recorder implements AutoCloseable {
     static final char TAG = '#', END = '|';
 
-    /** Settings: fence period (0 = no fences) and the fence key. */
-    public record Options(int fenceEvery, String fenceKey) {
+    /**
+     * Settings: the fence period (a fence every {@code fenceEvery} committed transactions per session; 0: no
+     * fences), the fence key, and how the period adapts: while a session's fences take more than
+     * {@code fenceShare} of its time (a fence's duration against the period's transactions'), its period grows
+     * towards {@code maxFenceEvery}, and shrinks back when they get cheap. {@code maxFenceEvery == fenceEvery}: fixed.
+     * Each fence still reads what the previous one wrote and follows the session's transactions, so the chain and
+     * session order hold at any period; a longer period only makes epochs coarser (more transactions per epoch).
+     */
+    public record Options(int fenceEvery, String fenceKey, int maxFenceEvery, double fenceShare) {
+        public Options {
+            if (fenceEvery < 0 || maxFenceEvery < fenceEvery) throw new IllegalArgumentException("fence period " + fenceEvery + ".." + maxFenceEvery);
+            if (!(fenceShare > 0)) throw new IllegalArgumentException("fence share must be positive: " + fenceShare);
+        }
+
+        /** A fixed period. */
+        public Options(int fenceEvery, String fenceKey) { this(fenceEvery, fenceKey, fenceEvery, 0.05); }
+
+        /** Every 20 commits, fixed (the commands {@code cobra record} and {@code cobra overhead} adapt by default). */
         public static Options defaults() { return new Options(20, "EPOCH"); }
+
+        /** Every {@code fenceEvery} commits, up to ten times that while fences cost more than 5% of a session's time. */
+        public static Options adaptive(int fenceEvery) { return new Options(fenceEvery, "EPOCH", 10 * fenceEvery, 0.05); }
+
+        public boolean adaptive() { return maxFenceEvery > fenceEvery; }
     }
 
     final KvStore store;

@@ -17,6 +17,9 @@ public final class Session {
     private final Recorder rec;
     private final String id, idPrefix;
     private long txnCounter, writeCounter, committedSinceFence;
+    // the adaptive fence period: moving averages of a committed transaction's and a fence's duration (ns; 0: none yet)
+    private double txnNanos, fenceNanos;
+    private long beganAt;
     private boolean fencedAtStart;
     /** A transaction that committed (or may have) since the last fence. */
     private boolean unfenced;
@@ -49,6 +52,7 @@ public final class Session {
             fence();
         }
         start = now();
+        beganAt = System.nanoTime();
         txnId = idPrefix + "t" + Long.toString(++txnCounter, 36);
         ops = new ArrayList<>(8);
         txn = rec.store.begin();
@@ -103,10 +107,25 @@ public final class Session {
     public void commit() throws StoreException {
         requireOpen();
         commit0();
-        if (rec.options.fenceEvery() > 0 && ++committedSinceFence >= rec.options.fenceEvery()) {
+        if (rec.options.fenceEvery() <= 0) return;
+        long took = System.nanoTime() - beganAt;
+        txnNanos = txnNanos == 0 ? took : 0.95 * txnNanos + 0.05 * took;
+        if (++committedSinceFence >= fencePeriod()) {
             committedSinceFence = 0;
             fence();
         }
+    }
+
+    /**
+     * Commits between fences now: {@code fenceEvery}, or more while a fence costs more than {@code fenceShare} of the
+     * time the period's transactions take (the smallest period whose fence share is within it), at most
+     * {@code maxFenceEvery}.
+     */
+    public int fencePeriod() {
+        Recorder.Options o = rec.options;
+        if (!o.adaptive() || txnNanos == 0 || fenceNanos == 0) return o.fenceEvery();
+        double needed = fenceNanos / (o.fenceShare() * txnNanos);
+        return (int) Math.max(o.fenceEvery(), Math.min(o.maxFenceEvery(), Math.ceil(needed)));
     }
 
     public void abort() throws StoreException {
@@ -143,6 +162,16 @@ public final class Session {
     /** A fence: read-modify-write of the fence key, retried until it commits. */
     public void fence() throws StoreException {
         if (txn != null) throw new IllegalStateException("session " + id + " has an open transaction");
+        long t0 = System.nanoTime();
+        try {
+            fence0();
+        } finally {
+            long took = System.nanoTime() - t0;
+            fenceNanos = fenceNanos == 0 ? took : 0.8 * fenceNanos + 0.2 * took;
+        }
+    }
+
+    private void fence0() throws StoreException {
         if (swapFence()) return;
         for (int attempt = 0; ; attempt++) {
             try {
@@ -184,7 +213,20 @@ public final class Session {
                 throw ex;
             }
         }
-        if (prev == null) return false;
+        if (prev == null) {
+            // no key yet: create it (a write that read the initial state); if another session did first, swap after all
+            try {
+                if (!rec.store.createIfAbsent(key, Recorder.encode(wid, "fence"))) {
+                    prev = rec.store.swap(key, Recorder.encode(wid, "fence"));
+                    if (prev == null) return false;
+                }
+            } catch (AbortedException ex) {
+                return false; // nothing happened: the transactional fence runs
+            } catch (StoreException ex) {
+                recordSwap(key, null, wid, TxnRecord.Status.UNKNOWN);
+                throw ex;
+            }
+        }
         recordSwap(key, prev, wid, TxnRecord.Status.COMMITTED);
         fenced();
         return true;

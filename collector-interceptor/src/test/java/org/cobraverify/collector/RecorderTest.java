@@ -165,6 +165,66 @@ class RecorderTest {
     }
 
     /** The real store commits, then the reply is lost (a network failure, injected around real RocksDB). */
+    /** RocksDB whose fences (the swap) take 3 ms: a store where fences contend on one hot row. */
+    static final class SlowFenceStore implements KvStore {
+        final RocksDbStore inner;
+
+        SlowFenceStore(RocksDbStore inner) { this.inner = inner; }
+
+        @Override public KvTransaction begin() throws StoreException { return inner.begin(); }
+
+        @Override
+        public String swap(String key, String value) throws StoreException {
+            KvTransaction t = inner.begin();
+            String prev = t.getForUpdate(key);
+            if (prev == null) { t.rollback(); return null; }
+            t.put(key, value);
+            t.commit();
+            java.util.concurrent.locks.LockSupport.parkNanos(3_000_000);
+            return prev;
+        }
+
+        @Override public String name() { return "slow-fence rocksdb"; }
+
+        @Override public void close() {}
+    }
+
+    /**
+     * The fence period adapts: where a fence costs a hundred transactions, a session fences at its longest period;
+     * with a fixed period it fences every N commits whatever the cost. Either way every fence reads the previous one's
+     * write (the chain holds), which the checker confirms.
+     */
+    @Test
+    void expensiveFencesStretchTheAdaptivePeriodAndTheChainHolds() throws Exception {
+        for (boolean adaptive : new boolean[] {false, true}) {
+            ListSink sink = new ListSink();
+            try (RocksDbStore rocks = new RocksDbStore(dir.resolve("db-" + adaptive).toString(), false)) {
+                Recorder.Options o = adaptive ? new Recorder.Options(10, "EPOCH", 100, 0.05) : new Recorder.Options(10, "EPOCH");
+                Recorder rec = new Recorder(new SlowFenceStore(rocks), sink, o);
+                Session s = rec.openSession();
+                for (int i = 0; i < 1000; i++) {
+                    s.begin();
+                    s.write("k" + (i % 7), "v");
+                    s.commit();
+                }
+                s.close();
+                long fences = sink.records.stream().filter(r -> r.ops().stream().anyMatch(op -> op.key().equals("EPOCH") && op.write())).count();
+                if (adaptive) {
+                    assertTrue(fences <= 1000 / 100 + 10, "fences at the longest period once they proved expensive: " + fences + ", period " + s.fencePeriod());
+                    assertEquals(100, s.fencePeriod());
+                } else {
+                    assertEquals(1000 / 10 + 1, fences, "one at the start, then every 10 (the last one closes the session)");
+                }
+                String prev = null; // each fence read what the previous one wrote
+                for (TxnRecord r : sink.records) {
+                    if (r.ops().stream().noneMatch(op -> op.key().equals("EPOCH") && op.write())) continue;
+                    if (prev != null) assertEquals(prev, r.ops().get(0).value(), "fence " + r.id() + " reads the previous fence's write");
+                    prev = r.ops().get(r.ops().size() - 1).value();
+                }
+            }
+        }
+    }
+
     static final class LostReplyStore implements KvStore {
         final KvStore inner;
 

@@ -42,6 +42,10 @@ public final class OverheadCommand implements Callable<Integer> {
     @Option(names = "--fence-every", description = "Fence period of the collector (default: ${DEFAULT-VALUE}).")
     int fenceEvery = 20;
 
+    @Option(names = "--max-fence-every", paramLabel = "N", description = {"Longest fence period the collector adapts to while fences cost more than 5%",
+            "of a session's time; N = --fence-every: fixed (default: 10 times --fence-every)."})
+    Integer maxFenceEvery;
+
     @Override
     public Integer call() throws Exception {
         System.out.printf("%-22s %-10s %12s %10s %12s %10s %11s %11s%n", "store", "workload", "bare txn/s", "bare p90", "cobra txn/s", "cobra p90",
@@ -56,7 +60,8 @@ public final class OverheadCommand implements Callable<Integer> {
                     try (KvStore store = RecordCommand.openStore(db, tmp, null, null, "", "cobra_overhead", JdbcStore.Isolation.SERIALIZABLE)) {
                         name = store.name();
                         Workload w = Workload.byName(workload, 1);
-                        Recorder r0 = recorded ? new Recorder(store, new JsonlSink(tmp.resolve("h.jsonl")), new Recorder.Options(fenceEvery, "EPOCH")) : null;
+                        Recorder r0 = recorded ? new Recorder(store, new JsonlSink(tmp.resolve("h.jsonl")), new Recorder.Options(fenceEvery, "EPOCH",
+                                maxFenceEvery == null ? 10 * fenceEvery : Math.max(fenceEvery, maxFenceEvery), 0.05)) : null;
                         WorkloadRunner.Result r;
                         try {
                             r = WorkloadRunner.run(w, store, r0, clients, txns, 2 + i, new WorkloadRunner.Progress());
@@ -85,9 +90,10 @@ public final class OverheadCommand implements Callable<Integer> {
                     name, workload, mb, median(p90Bare), mr, median(p90Rec), 100.0 * (mr - mb) / mb, bytes, median(paired),
                     Arrays.stream(bare).min().orElse(0), Arrays.stream(bare).max().orElse(0), Arrays.stream(rec).min().orElse(0), Arrays.stream(rec).max().orElse(0));
         }
-        System.out.printf("(%d clients, %d transactions per run, median of %d alternating runs after a warm-up pair; paired: the median of each"
+        System.out.printf("(fences every %d commits%s; %d clients, %d transactions per run, median of %d alternating runs after a warm-up pair; paired: the median of each"
                 + " recorded run against the bare run before it; bytes/txn: write ids in stored values plus fence transactions)%n",
-                clients, txns, repeat);
+                fenceEvery, maxFenceEvery != null && maxFenceEvery <= fenceEvery ? ", fixed" : ", up to every " + (maxFenceEvery == null ? 10 * fenceEvery : maxFenceEvery)
+                        + " while they cost more than 5% of a session's time", clients, txns, repeat);
         return 0;
     }
 

@@ -71,9 +71,22 @@ class RealDatabaseTest {
         assumeTrue(why == null, why);
         JdbcStore s = RecordAndCheck.jdbc(RecordAndCheck.PG, "cobra_test_swap", JdbcStore.Isolation.SERIALIZABLE);
         try {
-            org.junit.jupiter.api.Assertions.assertNull(s.swap("EPOCH", "v0"), "no row yet: nothing swapped (the caller runs a transaction)");
+            org.junit.jupiter.api.Assertions.assertNull(s.swap("EPOCH", "v0"), "no row yet: nothing swapped (the caller creates it)");
+            // sessions that start together: exactly one creates the key, the others find it
+            java.util.concurrent.atomic.AtomicInteger created = new java.util.concurrent.atomic.AtomicInteger();
+            List<Thread> starters = new java.util.ArrayList<>();
+            for (int i = 0; i < 8; i++) starters.add(new Thread(() -> {
+                try {
+                    if (s.createIfAbsent("EPOCH", "v0")) created.incrementAndGet();
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }));
+            for (Thread x : starters) x.start();
+            for (Thread x : starters) x.join();
+            assertEquals(1, created.get(), "one creation of the fence key");
             var t = s.begin();
-            t.put("EPOCH", "v0");
+            assertEquals("v0", t.get("EPOCH"));
             t.commit();
             int threads = 8, each = 150;
             java.util.Map<String, String> next = new java.util.concurrent.ConcurrentHashMap<>();
