@@ -36,8 +36,13 @@ public final class Recorder implements AutoCloseable {
         /** Every 20 commits, fixed (the commands {@code cobra record} and {@code cobra overhead} adapt by default). */
         public static Options defaults() { return new Options(20, "EPOCH"); }
 
-        /** Every {@code fenceEvery} commits, up to ten times that while fences cost more than 5% of a session's time. */
-        public static Options adaptive(int fenceEvery) { return new Options(fenceEvery, "EPOCH", 10 * fenceEvery, 0.05); }
+        /**
+         * Every {@code fenceEvery} commits, up to {@code maxFenceEvery} (null: ten times {@code fenceEvery}; no less than
+         * {@code fenceEvery}) while fences cost more than 5% of a session's time: the commands' {@code --max-fence-every}.
+         */
+        public static Options adaptive(int fenceEvery, Integer maxFenceEvery) {
+            return new Options(fenceEvery, "EPOCH", maxFenceEvery == null ? 10 * fenceEvery : Math.max(fenceEvery, maxFenceEvery), 0.05);
+        }
 
         public boolean adaptive() { return maxFenceEvery > fenceEvery; }
     }

@@ -50,6 +50,7 @@ public final class OverheadCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         System.out.printf("%-22s %-10s %12s %10s %12s %10s %11s %11s%n", "store", "workload", "bare txn/s", "bare p90", "cobra txn/s", "cobra p90",
                 "throughput", "bytes/txn");
+        Recorder.Options periods = Recorder.Options.adaptive(fenceEvery, maxFenceEvery);
         for (String db : dbs) {
             double[] bare = new double[repeat], rec = new double[repeat], p90Bare = new double[repeat], p90Rec = new double[repeat];
             double bytes = 0;
@@ -60,8 +61,7 @@ public final class OverheadCommand implements Callable<Integer> {
                     try (KvStore store = RecordCommand.openStore(db, tmp, null, null, "", "cobra_overhead", JdbcStore.Isolation.SERIALIZABLE)) {
                         name = store.name();
                         Workload w = Workload.byName(workload, 1);
-                        Recorder r0 = recorded ? new Recorder(store, new JsonlSink(tmp.resolve("h.jsonl")), new Recorder.Options(fenceEvery, "EPOCH",
-                                maxFenceEvery == null ? 10 * fenceEvery : Math.max(fenceEvery, maxFenceEvery), 0.05)) : null;
+                        Recorder r0 = recorded ? new Recorder(store, new JsonlSink(tmp.resolve("h.jsonl")), periods) : null;
                         WorkloadRunner.Result r;
                         try {
                             r = WorkloadRunner.run(w, store, r0, clients, txns, 2 + i, new WorkloadRunner.Progress());
@@ -92,8 +92,8 @@ public final class OverheadCommand implements Callable<Integer> {
         }
         System.out.printf("(fences every %d commits%s; %d clients, %d transactions per run, median of %d alternating runs after a warm-up pair; paired: the median of each"
                 + " recorded run against the bare run before it; bytes/txn: write ids in stored values plus fence transactions)%n",
-                fenceEvery, maxFenceEvery != null && maxFenceEvery <= fenceEvery ? ", fixed" : ", up to every " + (maxFenceEvery == null ? 10 * fenceEvery : maxFenceEvery)
-                        + " while they cost more than 5% of a session's time", clients, txns, repeat);
+                fenceEvery, periods.adaptive() ? ", up to every " + periods.maxFenceEvery() + " while they cost more than 5% of a session's time" : ", fixed",
+                clients, txns, repeat);
         return 0;
     }
 

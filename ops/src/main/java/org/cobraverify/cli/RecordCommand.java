@@ -62,9 +62,6 @@ public final class RecordCommand implements Callable<Integer> {
             "up to N commits (and back when they get cheap); N = --fence-every: a fixed period (default: 10 times --fence-every)."})
     Integer maxFenceEvery;
 
-    Recorder.Options recorderOptions() {
-        return new Recorder.Options(fenceEvery, "EPOCH", maxFenceEvery == null ? 10 * fenceEvery : Math.max(fenceEvery, maxFenceEvery), 0.05);
-    }
 
     @Option(names = "--fault", paramLabel = "KIND", description = "Make the store misbehave: stale-read, lost-write or non-atomic.")
     String fault;
@@ -112,7 +109,7 @@ public final class RecordCommand implements Callable<Integer> {
             org.cobraverify.collector.HistorySink sink = bare ? null : kafka != null
                     ? new org.cobraverify.collector.KafkaSink(kafka, org.cobraverify.topology.Topics.OPS, waitForAck, new java.util.Properties())
                     : new JsonlSink(out);
-            Recorder rec = bare ? null : new Recorder(s, sink, recorderOptions());
+            Recorder rec = bare ? null : new Recorder(s, sink, Recorder.Options.adaptive(fenceEvery, maxFenceEvery));
             String where = kafka != null ? "Kafka " + kafka + " (cobra.ops)" : out.toString();
             System.err.printf("cobra record: %s on %s, %d clients, %d transactions%s%n", w.name(), s.name(), clients, txns,
                     bare ? " (bare: not recorded)" : " -> " + where);

@@ -120,12 +120,6 @@ final class FenceChain {
         return chain(h, root, EpochRules.fenceEpoch(h.getEpoch()), wallNow, streamNow);
     }
 
-    /** Fences waiting for the one they read. */
-    long waiting() { return waitingWrites.size(); }
-
-    /** Fences chained after the gap timeout so far. */
-    long gaps() { return head().getGaps(); }
-
     /**
      * Chains {@code f} with {@code epoch}, then every waiting fence that read its write (and so on, iteratively);
      * the head follows the highest epoch. Then notes whether fences still wait.

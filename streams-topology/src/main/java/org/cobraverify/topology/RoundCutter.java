@@ -61,7 +61,7 @@ final class RoundCutter implements Processor<String, byte[], String, byte[]> {
     static final org.apache.avro.Schema HEAD = new org.apache.avro.Schema.Parser().parse(
             "{\"type\":\"record\",\"name\":\"Transaction\",\"namespace\":\"org.cobraverify.schemas\",\"fields\":["
             + "{\"name\":\"session\",\"type\":\"string\"},{\"name\":\"sessionIndex\",\"type\":\"long\",\"default\":-1},"
-            + "{\"name\":\"fence\",\"type\":\"boolean\",\"default\":false},{\"name\":\"epoch\",\"type\":\"long\",\"default\":-1}]}");
+            + "{\"name\":\"fence\",\"type\":\"boolean\",\"default\":false}]}");
     private static final long TRANSACTION_FINGERPRINT = org.apache.avro.SchemaNormalization.parsingFingerprint64(Transaction.getClassSchema());
 
     /** A transaction in the buffer: its store key (arrival order), its bytes as they came, and what the cutter needs. */
@@ -332,10 +332,10 @@ final class RoundCutter implements Processor<String, byte[], String, byte[]> {
             for (Entry e : l) {
                 ctx.forward(new Record<>(roundKey, withEpoch(wire, e.value, e.epoch), now), PipelineTopology.TO_ROUNDS);
                 buffer.delete(e.key);
+                cutUpTo.merge(e.session, e.index, Math::max);
                 n++;
             }
         }
-        for (List<Entry> l : cut.values()) for (Entry e : l) cutUpTo.merge(e.session, e.index, Math::max);
         cut.clear();
         // the epochs of what was cut are no longer needed
         cutUpTo.forEach((session, upTo) -> {

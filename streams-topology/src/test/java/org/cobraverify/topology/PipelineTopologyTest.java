@@ -132,6 +132,12 @@ class PipelineTopologyTest {
         return out;
     }
 
+    /** Each client closes its session (an END), and what it has not sent yet goes, in the order given. */
+    static void endAll(Client... cs) {
+        for (Client c : cs) c.end();
+        for (Client c : cs) c.send();
+    }
+
     /** Lets the idle cut run (small(): 5 s), then every transaction cut so far, with its epoch, in round order. */
     List<Transaction> drain() {
         driver.advanceWallClockTime(Duration.ofSeconds(6));
@@ -162,10 +168,7 @@ class PipelineTopologyTest {
         List<Transaction> unstamped = txnsOut();
         assertEquals(5, unstamped.size(), "the assembler sends each transaction as it ends: " + unstamped);
         assertTrue(unstamped.stream().allMatch(t -> t.getEpoch() == -1), "the cutter stamps them");
-        a.end();
-        b.end();
-        a.send();
-        b.send();
+        endAll(a, b);
         List<Transaction> out = drain();
         assertEquals(5, out.size(), out.toString());
         assertEquals(0, find(out, a1).getEpoch());
@@ -220,10 +223,7 @@ class PipelineTopologyTest {
         String fb = b.fence("f1", "f2");  // epoch 2
         String tc = c.txn("r k b");
         String fc = c.fence("f2", "f3");  // epoch 3
-        c.end();
-        b.end();
-        c.send(); // the last fence arrives first
-        b.send();
+        endAll(c, b); // the last fence arrives first
         assertTrue(drain().isEmpty(), "nothing can be stamped before the chain reaches its fences (their sessions ended: all would be cut)");
         a.end();
         a.send();
@@ -288,12 +288,7 @@ class PipelineTopologyTest {
         c.send();
         String fork = b.fence("f1", "x1"); // reads f1 as f2 did: a fork
         b.send();
-        a.end();
-        b.end();
-        c.end();
-        a.send();
-        b.send();
-        c.send();
+        endAll(a, b, c);
         List<Transaction> out = drain();
         assertEquals(2, find(out, fork).getEpoch());
         assertEquals(3, find(out, late).getEpoch(), "waited on the fork: chained with it, not after a timeout");
@@ -312,10 +307,7 @@ class PipelineTopologyTest {
         a.send();
         String again = b.fence(null, "f1"); // writes f1 again
         String f2 = b.fence("f1", "f2");
-        a.end();
-        b.end();
-        b.send();
-        a.send();
+        endAll(b, a);
         List<DeadLetter> d = deadOut();
         assertEquals(1, d.size(), d.toString());
         assertTrue(d.get(0).getReason().startsWith("duplicate fence " + again), d.get(0).getReason());
@@ -361,10 +353,7 @@ class PipelineTopologyTest {
         }
         assertEquals(List.of(0L, 1L), rs.stream().limit(2).map(r -> r.end().getRound()).toList());
         // the sessions end: everything left is cut at once
-        a.end();
-        b.end();
-        a.send();
-        b.send();
+        endAll(a, b);
         List<Round> rest = roundsOut();
         driver.advanceWallClockTime(Duration.ofSeconds(61));
         rest.addAll(roundsOut());
