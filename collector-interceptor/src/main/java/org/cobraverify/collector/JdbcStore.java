@@ -93,6 +93,9 @@ public final class JdbcStore implements KvStore {
     }
 
     @Override
+    public void connectThread() throws StoreException { connection(); }
+
+    @Override
     public KvTransaction begin() throws StoreException {
         return new Txn(connection());
     }

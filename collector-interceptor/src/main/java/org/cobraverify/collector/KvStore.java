@@ -27,6 +27,12 @@ public interface KvStore extends AutoCloseable {
      */
     default boolean createIfAbsent(String key, String value) throws StoreException { return false; }
 
+    /**
+     * Optional: makes the calling thread's connection ready (opens it), so that a benchmark can start its clock after
+     * every client has connected: connecting (about 60-100 ms per PostgreSQL backend on two cores) is not what it measures.
+     */
+    default void connectThread() throws StoreException {}
+
     /** A short description, e.g. {@code postgres SERIALIZABLE}. */
     String name();
 

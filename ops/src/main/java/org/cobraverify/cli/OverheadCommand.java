@@ -54,6 +54,8 @@ public final class OverheadCommand implements Callable<Integer> {
         for (String db : dbs) {
             double[] bare = new double[repeat], rec = new double[repeat], p90Bare = new double[repeat], p90Rec = new double[repeat];
             double bytes = 0;
+            long[] aborts = new long[2], commits = new long[2]; // bare, recorded (fences not counted)
+            long fences = 0;
             String name = db;
             for (int i = -1; i < repeat; i++) { // i = -1: a warm-up pair, not counted
                 for (boolean recorded : new boolean[] {false, true}) {
@@ -69,6 +71,9 @@ public final class OverheadCommand implements Callable<Integer> {
                             if (r0 != null) r0.close();
                         }
                         if (i < 0) continue;
+                        aborts[recorded ? 1 : 0] += r.aborted();
+                        commits[recorded ? 1 : 0] += r.committed();
+                        fences += r.fences();
                         if (recorded) {
                             rec[i] = r.throughput();
                             p90Rec[i] = r.percentileMillis(90);
@@ -86,9 +91,12 @@ public final class OverheadCommand implements Callable<Integer> {
             // each recorded run against the bare run just before it: slow phases of the machine hit both alike
             double[] paired = new double[repeat];
             for (int i = 0; i < repeat; i++) paired[i] = 100.0 * (rec[i] - bare[i]) / bare[i];
-            System.out.printf("%-22s %-10s %12.0f %8.2fms %12.0f %8.2fms %+10.1f%% %11.1f   (paired %+.1f%%; bare %.0f..%.0f, cobra %.0f..%.0f txn/s)%n",
+            System.out.printf("%-22s %-10s %12.0f %8.2fms %12.0f %8.2fms %+10.1f%% %11.1f   (paired %+.1f%%; bare %.0f..%.0f, cobra %.0f..%.0f txn/s;"
+                            + " aborts per 1,000 commits: bare %.1f, cobra %.1f; fences per 1,000 commits %.1f)%n",
                     name, workload, mb, median(p90Bare), mr, median(p90Rec), 100.0 * (mr - mb) / mb, bytes, median(paired),
-                    Arrays.stream(bare).min().orElse(0), Arrays.stream(bare).max().orElse(0), Arrays.stream(rec).min().orElse(0), Arrays.stream(rec).max().orElse(0));
+                    Arrays.stream(bare).min().orElse(0), Arrays.stream(bare).max().orElse(0), Arrays.stream(rec).min().orElse(0), Arrays.stream(rec).max().orElse(0),
+                    1000.0 * aborts[0] / Math.max(1, commits[0]), 1000.0 * aborts[1] / Math.max(1, commits[1]),
+                    1000.0 * fences / Math.max(1, commits[1]));
         }
         System.out.printf("(fences every %d commits%s; %d clients, %d transactions per run, median of %d alternating runs after a warm-up pair; paired: the median of each"
                 + " recorded run against the bare run before it; bytes/txn: write ids in stored values plus fence transactions)%n",
