@@ -1,17 +1,19 @@
 package org.cobraverify.history;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Assigns dense int ids (0, 1, 2, ...) to keys, values or sessions. Integer and string names live in
  * separate namespaces, so {@code 1} and {@code "1"} get different ids, as the history format requires.
+ * Strings are found in an open-addressing table (linear probing, at most half full) of the strings and their
+ * ids: one array probe per lookup, no boxed ids, no nodes.
  */
 public final class Interner {
     private final LongIntMap longs = new LongIntMap(1024);
-    private final Map<String, Integer> strings = new HashMap<>();
+    private String[] strings = new String[64];
+    private int[] stringIds = new int[64], stringHashes = new int[64];
+    private int stringCount;
     private final List<Object> names = new ArrayList<>();
 
     public int of(long x) {
@@ -25,13 +27,43 @@ public final class Interner {
     }
 
     public int of(String s) {
-        Integer id = strings.get(s);
-        if (id == null) {
-            id = names.size();
-            strings.put(s, id);
-            names.add(s);
-        }
+        int h = mix(s.hashCode());
+        int mask = strings.length - 1, i = h & mask;
+        for (String e; (e = strings[i]) != null; i = (i + 1) & mask)
+            if (stringHashes[i] == h && (e == s || e.equals(s))) return stringIds[i];
+        int id = names.size();
+        strings[i] = s;
+        stringIds[i] = id;
+        stringHashes[i] = h;
+        names.add(s);
+        if (++stringCount * 2 > strings.length) growStrings();
         return id;
+    }
+
+    /** Murmur3's finalizer: strings that differ in their last character (k1, k2, ...) must not fill one probe run. */
+    static int mix(int h) {
+        h ^= h >>> 16;
+        h *= 0x85ebca6b;
+        h ^= h >>> 13;
+        h *= 0xc2b2ae35;
+        return h ^ (h >>> 16);
+    }
+
+    private void growStrings() {
+        String[] old = strings;
+        int[] oldIds = stringIds, oldHashes = stringHashes;
+        strings = new String[old.length * 2];
+        stringIds = new int[old.length * 2];
+        stringHashes = new int[old.length * 2];
+        int mask = strings.length - 1;
+        for (int j = 0; j < old.length; j++) {
+            if (old[j] == null) continue;
+            int i = oldHashes[j] & mask;
+            while (strings[i] != null) i = (i + 1) & mask;
+            strings[i] = old[j];
+            stringIds[i] = oldIds[j];
+            stringHashes[i] = oldHashes[j];
+        }
     }
 
     public int size() { return names.size(); }

@@ -29,8 +29,13 @@ final class WriterIndex {
     }
 
     private static int hash(String key, String value) {
-        int h = key.hashCode() * 0x9E3779B1 + value.hashCode();
-        return h ^ (h >>> 15) ^ (h >>> 7);
+        // Murmur3's finalizer over both: write ids that differ in their last character must not fill one probe run
+        int h = key.hashCode() * 31 + value.hashCode();
+        h ^= h >>> 16;
+        h *= 0x85ebca6b;
+        h ^= h >>> 13;
+        h *= 0xc2b2ae35;
+        return h ^ (h >>> 16);
     }
 
     /** The slot holding (key, value), or the empty slot where it would go. */
