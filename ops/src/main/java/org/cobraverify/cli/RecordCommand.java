@@ -58,7 +58,7 @@ public final class RecordCommand implements Callable<Integer> {
     @Option(names = "--fence-every", description = "A fence transaction every N committed transactions per session; 0 for none (default: ${DEFAULT-VALUE}).")
     int fenceEvery = 20;
 
-    @Option(names = "--max-fence-every", paramLabel = "N", description = {"While a session's fences cost more than 5% of its time, its period grows",
+    @Option(names = "--max-fence-every", paramLabel = "N", description = {"While a session's fences cost more than 2% of its time, its period grows",
             "up to N commits (and back when they get cheap); N = --fence-every: a fixed period (default: 10 times --fence-every)."})
     Integer maxFenceEvery;
 
