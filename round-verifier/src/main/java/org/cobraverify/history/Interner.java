@@ -27,7 +27,7 @@ public final class Interner {
     }
 
     public int of(String s) {
-        int h = mix(s.hashCode());
+        int h = Hashing.mix(s.hashCode());
         int mask = strings.length - 1, i = h & mask;
         for (String e; (e = strings[i]) != null; i = (i + 1) & mask)
             if (stringHashes[i] == h && (e == s || e.equals(s))) return stringIds[i];
@@ -38,15 +38,6 @@ public final class Interner {
         names.add(s);
         if (++stringCount * 2 > strings.length) growStrings();
         return id;
-    }
-
-    /** Murmur3's finalizer: strings that differ in their last character (k1, k2, ...) must not fill one probe run. */
-    static int mix(int h) {
-        h ^= h >>> 16;
-        h *= 0x85ebca6b;
-        h ^= h >>> 13;
-        h *= 0xc2b2ae35;
-        return h ^ (h >>> 16);
     }
 
     private void growStrings() {

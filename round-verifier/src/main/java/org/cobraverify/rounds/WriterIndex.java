@@ -29,13 +29,7 @@ final class WriterIndex {
     }
 
     private static int hash(String key, String value) {
-        // Murmur3's finalizer over both: write ids that differ in their last character must not fill one probe run
-        int h = key.hashCode() * 31 + value.hashCode();
-        h ^= h >>> 16;
-        h *= 0x85ebca6b;
-        h ^= h >>> 13;
-        h *= 0xc2b2ae35;
-        return h ^ (h >>> 16);
+        return org.cobraverify.history.Hashing.mix(key.hashCode() * 31 + value.hashCode());
     }
 
     /** The slot holding (key, value), or the empty slot where it would go. */

@@ -7,7 +7,6 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.avro.AvroRuntimeException;
 import org.apache.avro.Schema;
-import org.apache.avro.SchemaNormalization;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericDatumReader;
 import org.apache.avro.generic.GenericRecord;
@@ -68,7 +67,7 @@ public final class WireFormat {
             byte[] header = new byte[HEADER];
             header[0] = (byte) 0xC3;
             header[1] = 0x01;
-            ByteBuffer.wrap(header, 2, 8).order(ByteOrder.LITTLE_ENDIAN).putLong(SchemaNormalization.parsingFingerprint64(schema));
+            ByteBuffer.wrap(header, 2, 8).order(ByteOrder.LITTLE_ENDIAN).putLong(SchemaCatalog.fingerprint(schema));
             @SuppressWarnings("unchecked")
             DatumWriter<Object> dw = (DatumWriter<Object>) (DatumWriter<?>) new SpecificDatumWriter<>(schema, MODEL);
             return new Writer(dw, header);
