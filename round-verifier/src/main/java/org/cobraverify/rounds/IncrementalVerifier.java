@@ -52,11 +52,16 @@ public final class IncrementalVerifier implements AutoCloseable {
         public Settings withCheck(CheckOptions c) { return new Settings(c, pendingRoundsLimit, maxRetained, gc); }
     }
 
-    /** What one round's check found. {@code verdict} is the checker's own answer on the round's history (null if none ran). */
+    /**
+     * What one round's check found. {@code verdict} is the checker's own answer on the round's history (null if none ran).
+     * {@code batchCounts}: when the round closed a batch of rounds decided with one check ({@link #add(Transaction, long)}),
+     * for each round of the batch in order, the checked-transaction total and the number waiting that deciding the rounds
+     * one by one would report (before any collection between them); null for a single round.
+     */
     public record RoundResult(long round, Verdict.Outcome outcome, String reason, Certificate certificate, Verdict verdict, CheckStats stats,
                               int roundTxns, long checkedTxns, int pendingTxns, int historySize, int retained, int collectedNow,
                               long collectedTotal, long buildNanos, long checkNanos, long gcNanos, String gcNote, int superseded, int old,
-                              int settled) {
+                              int settled, long[][] batchCounts) {
         public double millis() { return (buildNanos + checkNanos + gcNanos) / 1e6; }
     }
 
@@ -65,6 +70,12 @@ public final class IncrementalVerifier implements AutoCloseable {
     private final WriterIndex writerOf = new WriterIndex(); // (key, value) -> writer (retained or pending)
     private final Map<String, Transaction> byId = new HashMap<>();      // retained and pending
     private final Set<String> retainedIds = new HashSet<>();
+    /**
+     * Retained transactions with a read whose writer is not in {@link #writerOf}: collected after the reader was
+     * checked, or a stale read judged when it was. Every other retained transaction's reads all have their writer
+     * there, so building a round's history looks none of them up.
+     */
+    private final Set<String> partlyRead = new HashSet<>();
     private final List<Transaction> retained = new ArrayList<>();
     private final List<Transaction> pending = new ArrayList<>();
     private final Map<String, Long> pendingSince = new HashMap<>();
@@ -141,32 +152,8 @@ public final class IncrementalVerifier implements AutoCloseable {
 
     public long checkedCount() { return checkedTotal; }
 
-    /**
-     * Without changing anything: for each prefix of {@code rounds} (transactions not yet added), the
-     * checked-transaction total and the number waiting that deciding those rounds one by one would report.
-     */
-    public long[][] admissionCounts(List<List<Transaction>> rounds) {
-        long[][] out = new long[rounds.size()][];
-        List<Transaction> waiting = new ArrayList<>(pending);
-        WriterIndex writes = new WriterIndex();
-        Set<String> admittedIds = new HashSet<>();
-        long checked = checkedTotal;
-        for (int i = 0; i < rounds.size(); i++) {
-            for (Transaction t : rounds.get(i)) {
-                waiting.add(t);
-                for (TxnOp o : t.getOps()) if (o.getWrite()) writes.putIfAbsent(o.getKey(), o.getValue(), t);
-            }
-            List<Transaction> now = admissible(waiting, (k, v) -> { Transaction w = writerOf.get(k, v); return w != null ? w : writes.get(k, v); },
-                    (t, o) -> collectedEntry(o.getKey(), o.getValue()) != null || isStale(t, o), admittedIds);
-            Set<String> nowIds = new HashSet<>();
-            for (Transaction t : now) nowIds.add(t.getId());
-            admittedIds.addAll(nowIds);
-            checked += now.size();
-            if (!now.isEmpty()) waiting.removeIf(t -> nowIds.contains(t.getId()));
-            out[i] = new long[] {checked, waiting.size()};
-        }
-        return out;
-    }
+    /** The first round of the open batch: the number {@link #nextRound} had when the last round ended. */
+    private long batchStart;
 
     /** Counts {@code k} more rounds as passed (a batch of rounds decided with one check counts as all of them). */
     public void skipRounds(int k) { rounds += k; }
@@ -209,39 +196,41 @@ public final class IncrementalVerifier implements AutoCloseable {
      * are (a read of a value nobody wrote is then a violation, as in a one-shot check).
      */
     public RoundResult endRound(long oldEpochMax, Predicate<String> ended, boolean last) {
-        long roundNo = rounds++;
+        long roundNo = rounds++, firstRound = Math.min(batchStart, roundNo);
+        batchStart = rounds;
+        int batchRounds = (int) (roundNo - firstRound + 1);
         List<Transaction> thisRound = new ArrayList<>(incoming);
         incoming.clear();
         incomingIds.clear();
-        if (rejectedIn != null || droppedState != null) return afterTerminal(roundNo, thisRound);
+        if (rejectedIn != null || droppedState != null) { arrivedIn.clear(); return afterTerminal(roundNo, thisRound); }
         long t0 = System.nanoTime();
-        // 1. new writes become known, then reads of collected writes are found
+        // 1. new writes become known (reads of collected writes are found when the new transactions are first admitted)
         for (Transaction t : thisRound) {
             byId.put(t.getId(), t);
             for (TxnOp o : t.getOps()) if (o.getWrite()) writerOf.putIfAbsent(o.getKey(), o.getValue(), t);
         }
+        // a waiting transaction's level: the round of the batch from which on it is there (those from before: the first)
+        int waitedBefore = pending.size();
+        int[] arrival = batchRounds > 1 ? new int[waitedBefore + thisRound.size()] : null;
         for (Transaction t : thisRound) {
-            for (TxnOp o : t.getOps()) {
-                if (o.getWrite() || o.getValue() == null || writerOf.contains(o.getKey(), o.getValue())) continue;
-                CollectedWrites.Entry e = collectedEntry(o.getKey(), o.getValue());
-                if (e != null) staleByReader.computeIfAbsent(t.getId(), x -> new ArrayList<>()).add(new StaleRead(t, o, e));
-            }
-        }
-        for (Transaction t : thisRound) {
-            pending.add(t);
             long arrived = Math.min(roundNo, arrivedIn.getOrDefault(t.getId(), roundNo));
+            if (arrival != null) arrival[pending.size()] = (int) Math.max(0, arrived - firstRound);
+            pending.add(t);
             pendingSince.put(t.getId(), arrived);
             if (t.getStatus() == TxnStatus.UNKNOWN) unknownSince.put(t.getId(), arrived);
         }
         arrivedIn.clear();
+        long checkedBefore = checkedTotal;
         // 2. admit every waiting transaction whose reads all resolve (a stale read resolves to nothing: it is judged below)
-        List<Transaction> admitted = admit();
+        Admission admission = admit(arrival, waitedBefore);
+        List<Transaction> admitted = admission.admitted();
         forced.clear();
         if (last && !pending.isEmpty()) {
             for (Transaction t : pending) { forced.add(t.getId()); pendingSince.remove(t.getId()); }
             admitted.addAll(pending);
             pending.clear();
         }
+        batchCounts = arrival == null ? null : batchCounts(arrival, admission.level(), batchRounds, checkedBefore);
         List<StaleRead> stale = new ArrayList<>();
         staleThisRound.clear();
         for (Transaction t : admitted) {
@@ -371,12 +360,39 @@ public final class IncrementalVerifier implements AutoCloseable {
     private RoundResult result(long roundNo, Verdict.Outcome o, String reason, Certificate cert, Verdict v, List<Transaction> thisRound, int hSize,
                                long t0, long t1, long t2, long t3, int collectedNow, String gcNote) {
         return new RoundResult(roundNo, o, reason, cert, v, v == null ? null : v.stats(), thisRound.size(), checkedTotal, pending.size(), hSize,
-                retained.size(), collectedNow, collectedTotal, t1 - t0, t2 - t1, t3 - t2, gcNote, lastSuperseded, lastOld, lastSettled);
+                retained.size(), collectedNow, collectedTotal, t1 - t0, t2 - t1, t3 - t2, gcNote, lastSuperseded, lastOld, lastSettled, batchCounts);
+    }
+
+    /** The last round's {@link RoundResult#batchCounts} (set by each {@link #endRound}). */
+    private long[][] batchCounts;
+
+    /**
+     * Per round {@code i} of a batch: the checked-transaction total and the number waiting after it, had the rounds been
+     * decided one by one. A waiting transaction is checked by round {@code i} when its level is at most {@code i}: its level
+     * is the later of its arrival's and its writers' (a transaction admitted with the batch waits only on writers of
+     * the batch, {@link #admissible}); transactions still waiting, or checked as they are on the last round, count as
+     * arrived but not checked.
+     */
+    private static long[][] batchCounts(int[] arrival, int[] admittedLevel, int batchRounds, long checkedBefore) {
+        long[] arrivedBy = new long[batchRounds], checkedBy = new long[batchRounds];
+        for (int a : arrival) arrivedBy[a]++;
+        for (int l : admittedLevel) checkedBy[l]++;
+        long[][] out = new long[batchRounds][];
+        long arrived = 0, checked = 0;
+        for (int i = 0; i < batchRounds; i++) {
+            arrived += arrivedBy[i];
+            checked += checkedBy[i];
+            out[i] = new long[] {checkedBefore + checked, arrived - checked};
+        }
+        return out;
     }
 
     private void retainAll(List<Transaction> admitted) {
         retained.addAll(admitted);
-        for (Transaction t : admitted) retainedIds.add(t.getId());
+        for (Transaction t : admitted) {
+            retainedIds.add(t.getId());
+            if (forced.contains(t.getId()) || staleThisRound.containsKey(t.getId())) partlyRead.add(t.getId());
+        }
     }
 
     /** After a reject (every later history contains it) or past the memory bound: nothing more is kept. */
@@ -384,6 +400,7 @@ public final class IncrementalVerifier implements AutoCloseable {
         writerOf.clear();
         byId.clear();
         retainedIds.clear();
+        partlyRead.clear();
         retained.clear();
         pending.clear();
         pendingSince.clear();
@@ -416,62 +433,90 @@ public final class IncrementalVerifier implements AutoCloseable {
         return false;
     }
 
+    /** Transactions admitted from the waiting ones, in admission order, and the batch level of each ({@link #batchCounts}). */
+    private record Admission(List<Transaction> admitted, int[] level) {}
+
     /**
      * Moves waiting transactions whose reads all resolve to checked ones into the checked set, to a fixed point,
      * in time linear in their reads: each waiting transaction counts the waiting writers it reads from, and is
      * admitted when the last of them is (a worklist; a pass-until-nothing-changes loop was quadratic, and a
-     * verifier far behind, deciding 200k transactions at once, spent minutes there).
+     * verifier far behind, deciding 200k transactions at once, spent minutes there). {@code arrival}: each waiting
+     * transaction's level in a batch of rounds (null: one round); those from {@code firstNew} on arrived this round.
      */
-    private List<Transaction> admit() {
-        if (pending.isEmpty()) return new ArrayList<>();
-        List<Transaction> admitted = admissible(pending, writerOf::get, this::isStale, Set.of());
-        Set<String> admittedIds = new HashSet<>();
-        for (Transaction t : admitted) { admittedIds.add(t.getId()); pendingSince.remove(t.getId()); }
-        if (!admitted.isEmpty()) pending.removeIf(t -> admittedIds.contains(t.getId()));
-        return admitted;
+    private Admission admit(int[] arrival, int firstNew) {
+        if (pending.isEmpty()) return new Admission(new ArrayList<>(), new int[0]);
+        Admission a = admissible(pending, arrival, firstNew);
+        if (a.admitted().isEmpty()) return a;
+        Set<Transaction> in = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>(a.admitted().size() * 2));
+        for (Transaction t : a.admitted()) { in.add(t); pendingSince.remove(t.getId()); }
+        pending.removeIf(in::contains);
+        return a;
     }
 
     /**
-     * Of {@code candidates}, those whose reads all resolve, to a fixed point, in time linear in their reads: a
-     * read resolves to a retained writer, an admitted one, itself, or a candidate admitted first; a read with no
-     * writer resolves only if {@code writerless} says so (a stale read, judged after the check). A worklist: each
-     * candidate counts the candidates it waits for and is admitted when the last of them is.
+     * Of {@code candidates} (the waiting transactions), those whose reads all resolve, to a fixed point: a read
+     * resolves to a retained writer, itself, or a candidate admitted first; a read with no writer resolves only if
+     * it is stale (judged after the check). A worklist: each candidate counts the reads it makes of candidates'
+     * writes and is admitted when the last of those writers is; its level is the largest of its arrival's and its
+     * writers' levels. Writers are matched by identity: the writer index holds the very objects waiting.
+     *
+     * <p>Candidates from {@code firstNew} on arrived this round: each of their reads with no writer in the index is
+     * looked up among the collected writes (a stale read, recorded in {@link #staleByReader}), all of them, even
+     * after one that leaves the candidate waiting. (Done here, not in a pass of its own: one writer lookup per read.)
      */
-    private List<Transaction> admissible(List<Transaction> candidates, java.util.function.BiFunction<String, String, Transaction> writerOfRead,
-                                         java.util.function.BiPredicate<Transaction, TxnOp> writerless, Set<String> admittedBefore) {
-        Set<String> candidateIds = new HashSet<>(candidates.size() * 2);
-        for (Transaction t : candidates) candidateIds.add(t.getId());
-        Map<String, List<Transaction>> readersWaitingOn = new HashMap<>();
-        Map<String, int[]> blockers = new HashMap<>();
-        java.util.ArrayDeque<Transaction> ready = new java.util.ArrayDeque<>();
-        for (Transaction t : candidates) {
-            Set<String> waitsOn = new HashSet<>();
-            boolean unresolved = false;
+    private Admission admissible(List<Transaction> candidates, int[] arrival, int firstNew) {
+        int n = candidates.size();
+        java.util.IdentityHashMap<Transaction, Integer> position = new java.util.IdentityHashMap<>(n * 2);
+        for (int i = 0; i < n; i++) position.put(candidates.get(i), i);
+        int[] blockers = new int[n], level = arrival == null ? new int[n] : arrival.clone();
+        boolean[] unresolved = new boolean[n];
+        org.cobraverify.history.IntVec from = new org.cobraverify.history.IntVec(), to = new org.cobraverify.history.IntVec();
+        for (int i = 0; i < n; i++) {
+            Transaction t = candidates.get(i);
+            boolean fresh = i >= firstNew;
             for (TxnOp o : t.getOps()) {
                 if (o.getWrite() || o.getValue() == null) continue;
-                Transaction w = writerOfRead.apply(o.getKey(), o.getValue());
+                Transaction w = writerOf.get(o.getKey(), o.getValue());
                 if (w == null) {
-                    if (writerless.test(t, o)) continue;
-                    unresolved = true;
+                    if (fresh) {
+                        CollectedWrites.Entry e = collectedEntry(o.getKey(), o.getValue());
+                        if (e != null) { staleByReader.computeIfAbsent(t.getId(), x -> new ArrayList<>()).add(new StaleRead(t, o, e)); continue; }
+                    } else if (isStale(t, o)) continue;
+                    unresolved[i] = true;
+                    if (fresh) continue; // its other reads may be stale reads too
                     break;
                 }
-                if (w == t || retainedIds.contains(w.getId()) || admittedBefore.contains(w.getId())) continue;
-                if (candidateIds.contains(w.getId())) waitsOn.add(w.getId());
-                else { unresolved = true; break; }
+                if (unresolved[i]) continue;
+                if (w == t || retainedIds.contains(w.getId())) continue;
+                Integer p = position.get(w);
+                if (p == null) { unresolved[i] = true; if (fresh) continue; break; }
+                from.add(p);
+                to.add(i);
+                blockers[i]++;
             }
-            if (unresolved) continue;
-            if (waitsOn.isEmpty()) { ready.add(t); continue; }
-            blockers.put(t.getId(), new int[] {waitsOn.size()});
-            for (String w : waitsOn) readersWaitingOn.computeIfAbsent(w, x -> new ArrayList<>()).add(t);
         }
-        List<Transaction> admitted = new ArrayList<>();
-        while (!ready.isEmpty()) {
-            Transaction t = ready.poll();
-            admitted.add(t);
-            for (Transaction r : readersWaitingOn.getOrDefault(t.getId(), List.of()))
-                if (--blockers.get(r.getId())[0] == 0) ready.add(r);
+        // the readers of each candidate's writes (compressed rows)
+        int[] rowStart = new int[n + 1], readers = new int[from.size()];
+        for (int e = 0; e < from.size(); e++) rowStart[from.get(e) + 1]++;
+        for (int i = 0; i < n; i++) rowStart[i + 1] += rowStart[i];
+        int[] fill = java.util.Arrays.copyOf(rowStart, n);
+        for (int e = 0; e < from.size(); e++) readers[fill[from.get(e)]++] = to.get(e);
+        int[] queue = new int[n];
+        int head = 0, tail = 0;
+        for (int i = 0; i < n; i++) if (!unresolved[i] && blockers[i] == 0) queue[tail++] = i;
+        while (head < tail) {
+            int w = queue[head++];
+            for (int e = rowStart[w]; e < rowStart[w + 1]; e++) {
+                int r = readers[e];
+                if (unresolved[r]) continue;
+                level[r] = Math.max(level[r], level[w]);
+                if (--blockers[r] == 0) queue[tail++] = r;
+            }
         }
-        return admitted;
+        List<Transaction> admitted = new ArrayList<>(tail);
+        int[] levels = new int[tail];
+        for (int j = 0; j < tail; j++) { admitted.add(candidates.get(queue[j])); levels[j] = level[queue[j]]; }
+        return new Admission(admitted, levels);
     }
 
     private String firstMissingRead(Transaction t) {
@@ -491,10 +536,14 @@ public final class IncrementalVerifier implements AutoCloseable {
             byte st = t.getStatus() == TxnStatus.COMMITTED ? History.COMMITTED : t.getStatus() == TxnStatus.ABORTED ? History.ABORTED : History.UNKNOWN;
             b.begin(t.getId(), b.session(t.getSession()), st, t.getStart() == 0 ? History.NO_TIME : t.getStart(),
                     t.getEnd() == 0 ? History.NO_TIME : t.getEnd(), -1);
+            // a retained transaction not partly read, or one admitted now without a stale read: every read's writer is here
+            boolean whole = !partlyRead.contains(t.getId()) && (forced.isEmpty() || !forced.contains(t.getId()))
+                    && (staleThisRound.isEmpty() || !staleThisRound.containsKey(t.getId()));
             for (TxnOp o : t.getOps()) {
                 int k = b.key(o.getKey());
                 if (o.getWrite()) b.write(k, b.value(o.getValue()));
                 else if (o.getValue() == null) b.read(k, History.NIL);
+                else if (whole) b.read(k, b.value(o.getValue()));
                 // a read whose writer is gone: collected after this reader was checked (its edges are carried), or a
                 // read of a collected write judged on its own (admitted transactions have no other unresolved reads)
                 else if (!writerOf.contains(o.getKey(), o.getValue()) && (!forced.contains(t.getId()) || isStaleJudged(t, o))) continue;
@@ -649,9 +698,10 @@ public final class IncrementalVerifier implements AutoCloseable {
             }
             byId.remove(t.getId());
             retainedIds.remove(t.getId());
+            partlyRead.remove(t.getId());
             unknownSince.remove(t.getId());
         }
-        if (count > 0) collections++;
+        if (count > 0) { collections++; markPartlyRead(h, gc.collect); }
         if (count > 0) retained.removeIf(t -> gone.contains(t.getId()));
         collectedTotal += count;
         // the new barrier: after every old transaction, before every entry fence
@@ -679,6 +729,24 @@ public final class IncrementalVerifier implements AutoCloseable {
                         String.valueOf(h.valueName(h.value(op)))));
         lastFrontier = frontier;
         return count;
+    }
+
+    /** Adds to {@link #partlyRead} the transactions of {@code h} left that read a write of one {@code collected}. */
+    private static long pair(int key, int value) { return ((long) key << 32) | (value & 0xffffffffL); }
+
+    private void markPartlyRead(History h, boolean[] collect) {
+        org.cobraverify.history.LongIntMap gone = new org.cobraverify.history.LongIntMap(1024);
+        for (int t = 0; t < h.size(); t++)
+            if (collect[t])
+                for (int op = h.opStart(t); op < h.opEnd(t); op++) if (h.kind(op) == History.WRITE) gone.put(pair(h.key(op), h.value(op)), t);
+        for (int t = 0; t < h.size(); t++) {
+            if (collect[t]) continue;
+            for (int op = h.opStart(t); op < h.opEnd(t); op++)
+                if (h.kind(op) == History.READ && h.value(op) != History.NIL && gone.get(pair(h.key(op), h.value(op))) != org.cobraverify.history.LongIntMap.MISSING) {
+                    partlyRead.add(h.name(t));
+                    break;
+                }
+        }
     }
 
     /** A note when transactions admitted after a collection do not provably follow the collected past, or null. */
@@ -757,7 +825,7 @@ public final class IncrementalVerifier implements AutoCloseable {
                 new ArrayList<>(pending), new HashMap<>(pendingSince), new ArrayList<>(incoming), new HashMap<>(staleByReader),
                 new long[] {rounds, checkedTotal, collectedTotal, duplicates, oldMaxEnd, oldMaxStart, barrierEpoch, hasBarrier ? 1 : 0},
                 new HashSet<>(barrierBefore), new HashSet<>(barrierAfter), new ArrayList<>(carried), new String[] {rejectedIn, droppedState},
-                new HashMap<>(unknownSince), collections, new HashMap<>(endedSince)};
+                new HashMap<>(unknownSince), collections, new HashMap<>(endedSince), new HashSet<>(partlyRead)};
     }
 
     /** Returns to a state taken by {@link #snapshot} (no collection may have happened since). */
@@ -775,7 +843,7 @@ public final class IncrementalVerifier implements AutoCloseable {
         incomingIds.clear(); for (Transaction t : incoming) incomingIds.add(t.getId());
         staleByReader.clear(); staleByReader.putAll((Map<String, List<StaleRead>>) a[7]);
         long[] c = (long[]) a[8];
-        rounds = c[0]; checkedTotal = c[1]; collectedTotal = c[2]; duplicates = c[3]; oldMaxEnd = c[4]; oldMaxStart = c[5]; barrierEpoch = c[6];
+        rounds = c[0]; batchStart = rounds; checkedTotal = c[1]; collectedTotal = c[2]; duplicates = c[3]; oldMaxEnd = c[4]; oldMaxStart = c[5]; barrierEpoch = c[6];
         hasBarrier = c[7] == 1;
         barrierBefore = (Set<String>) a[9];
         barrierAfter = (Set<String>) a[10];
@@ -786,6 +854,7 @@ public final class IncrementalVerifier implements AutoCloseable {
         unknownSince.clear(); unknownSince.putAll((Map<String, Long>) a[13]);
         collections = (Long) a[14];
         endedSince.clear(); endedSince.putAll((Map<String, Long>) a[15]);
+        partlyRead.clear(); partlyRead.addAll((Set<String>) a[16]);
     }
 
     // ---- checkpoints: the state as records, to publish and to resume from
@@ -855,6 +924,7 @@ public final class IncrementalVerifier implements AutoCloseable {
         org.cobraverify.schemas.VerifierCore k = c.core();
         this.incarnation = incarnation;
         rounds = k.getRounds();
+        batchStart = rounds;
         visibleThrough = rounds - 1;
         checkedTotal = k.getChecked();
         collectedTotal = k.getCollected();
@@ -883,6 +953,9 @@ public final class IncrementalVerifier implements AutoCloseable {
             if (x.getPendingSince() < 0) { retained.add(t); retainedIds.add(t.getId()); }
             else { pending.add(t); pendingSince.put(t.getId(), x.getPendingSince()); }
         }
+        for (Transaction t : retained)
+            for (TxnOp o : t.getOps())
+                if (!o.getWrite() && o.getValue() != null && !writerOf.contains(o.getKey(), o.getValue())) { partlyRead.add(t.getId()); break; }
         for (org.cobraverify.schemas.StaleReadRef r : k.getStaleReads()) {
             Transaction reader = byId.get(r.getReader().toString());
             if (reader == null) continue;

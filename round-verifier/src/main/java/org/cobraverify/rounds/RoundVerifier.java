@@ -141,13 +141,11 @@ public final class RoundVerifier implements AutoCloseable {
         }
         List<Verdict> out = new ArrayList<>(closed.size());
         if (closed.size() > 1) {
-            List<List<Transaction>> txns = new ArrayList<>();
-            for (Closed c : closed) txns.add(c.txns());
-            long[][] counts = engine.admissionCounts(txns);
             Object before = engine.snapshot();
             Closed last = feed(closed);
             IncrementalVerifier.RoundResult r = engine.endRound(oldEpochMax(last), retired(last)::contains);
             if (r.outcome() == org.cobraverify.checker.Verdict.Outcome.ACCEPT) {
+                long[][] counts = r.batchCounts();
                 for (int i = 0; i < closed.size() - 1; i++) out.add(acceptedWith(closed.get(i), r, last.roundNo(), counts[i]));
                 out.add(verdict(last, r));
                 return out;
