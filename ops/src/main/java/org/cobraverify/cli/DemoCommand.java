@@ -65,6 +65,10 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--fence-every", description = "A fence every N committed transactions per session (default: ${DEFAULT-VALUE}).")
     int fenceEvery = 20;
 
+    @Option(names = "--max-fence-every", paramLabel = "N", description = {"While a session's fences cost more than 2% of its time, its period grows",
+            "up to N commits (and back when they get cheap), as cobra record's does; N = --fence-every: a fixed period (default: 10 times --fence-every)."})
+    Integer maxFenceEvery;
+
     @Option(names = "--strict", description = "Check strict serializability (real-time order too).")
     boolean strict;
 
@@ -115,7 +119,7 @@ public final class DemoCommand implements Callable<Integer> {
                 long wl0;
                 try (KvStore s = store) {
                     KafkaSink sink = new KafkaSink(bootstrap, Topics.OPS, false, new Properties());
-                    Recorder rec = new Recorder(s, sink, new Recorder.Options(fenceEvery, "EPOCH"));
+                    Recorder rec = new Recorder(s, sink, Recorder.Options.adaptive(fenceEvery, maxFenceEvery));
                     wl0 = System.nanoTime();
                     try {
                         r = WorkloadRunner.runWithProgress(w, s, rec, clients, txns, seed, rate, sessionTxns, p -> {
