@@ -64,6 +64,9 @@ public final class EmbeddedKafka implements AutoCloseable {
         p.put("share.coordinator.state.topic.replication.factor", "1");
         p.put("group.initial.rebalance.delay.ms", "0");
         p.put("auto.create.topics.enable", "false");
+        // any broker setting, from a system property cobra.kafka.<setting> (for example -Dcobra.kafka.num.io.threads=2)
+        for (String name : System.getProperties().stringPropertyNames())
+            if (name.startsWith("cobra.kafka.")) p.put(name.substring("cobra.kafka.".length()), System.getProperty(name));
         Path cfg = dir.resolve("server.properties");
         try (Writer w = Files.newBufferedWriter(cfg, StandardCharsets.UTF_8)) {
             p.store(w, "written by cobra: an embedded single-node KRaft broker");
