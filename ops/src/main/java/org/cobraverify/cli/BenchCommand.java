@@ -73,6 +73,10 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--round-sizes", split = ",", paramLabel = "N", description = "With --rounds: transactions per round (default: 1000,2500,5000,10000).")
     List<Integer> roundSizes = List.of(1000, 2500, 5000, 10000);
 
+    @Option(names = "--round-wire", description = {"With --rounds: deliver each transaction through the wire format (encoded and decoded, outside",
+            "the timed rounds), as the pipeline does: no two transactions then share a key or value string."})
+    boolean roundWire;
+
     @Option(names = "--txns", description = "With --rounds: transactions to record per workload (default: ${DEFAULT-VALUE}).")
     long txns = 100_000;
 
@@ -99,7 +103,7 @@ public final class BenchCommand implements Callable<Integer> {
         if (pipeline) return new PipelineSweep(System.out).run(rates, pipelineTxns, "blindw-rm", 8, 5000);
         reachability = GpuOption.resolve(gpu, "bench", System.err);
         if (reachability == null) return 2;
-        if (rounds) return new RoundsBench(System.out, reachability).run(roundWorkloads, histories, txns, roundSizes, 24, timeout);
+        if (rounds) return new RoundsBench(System.out, reachability, roundWire).run(roundWorkloads, histories, txns, roundSizes, 24, timeout);
         System.out.printf("%-34s %7s %8s %9s %8s %8s %8s %9s %9s %7s %8s  %s%n",
                 "history", "txns", "parse/ms", "constr/ms", "prune/ms", "solve/ms", "total/ms", "cons", "pruned→", "solver", "heap/MB", "verdict");
         int worst = 0;

@@ -31,9 +31,13 @@ final class RoundsBench {
 
     private final org.cobraverify.checker.ReachabilityEngine reachability;
 
-    RoundsBench(PrintStream out, org.cobraverify.checker.ReachabilityEngine reachability) {
+    /** Deliver transactions through the wire format (as the pipeline does), not as objects sharing the history's strings. */
+    private final boolean wire;
+
+    RoundsBench(PrintStream out, org.cobraverify.checker.ReachabilityEngine reachability, boolean wire) {
         this.out = out;
         this.reachability = reachability;
+        this.wire = wire;
     }
 
     int run(List<String> workloads, List<Path> histories, long txns, List<Integer> roundSizes, int clients, double timeout) throws Exception {
@@ -51,9 +55,9 @@ final class RoundsBench {
             }
         }
         for (Path p : histories) worst = Math.max(worst, bench(p.getFileName().toString(), p, roundSizes, timeout));
-        out.printf("(%s, %d cores, max heap %d MB; capacity = transactions / summed round time, best round size marked *)%n",
+        out.printf("(%s, %d cores, max heap %d MB; capacity = transactions / summed round time, best round size marked *%s)%n",
                 System.getProperty("java.vm.name") + " " + System.getProperty("java.version"), Runtime.getRuntime().availableProcessors(),
-                Runtime.getRuntime().maxMemory() >> 20);
+                Runtime.getRuntime().maxMemory() >> 20, wire ? "; transactions delivered through the wire format" : "");
         return worst;
     }
 
@@ -86,7 +90,9 @@ final class RoundsBench {
             IncrementalVerifier.Settings s = IncrementalVerifier.Settings.defaults().withCheck(CheckOptions.defaults().withTimeout(timeout).withReachability(reachability));
             HistoryRounds.Run run;
             try (IncrementalVerifier v = new IncrementalVerifier(s, RocksDbCollectedWrites.temporary())) {
-                run = HistoryRounds.run(h, size, EpochAssigner.DEFAULT_FENCE_KEY, v, null);
+                org.cobraverify.schemas.serde.WireFormat wf = org.cobraverify.schemas.serde.WireFormat.standalone();
+                run = HistoryRounds.run(h, size, EpochAssigner.DEFAULT_FENCE_KEY, v, null, 0,
+                        wire ? t -> wf.decode(wf.encode(t), org.cobraverify.schemas.Transaction.class) : t -> t);
             }
             long heap = BenchCommand.peakHeap();
             RoundsSummary sum = RoundsSummary.of(run, h.size());

@@ -49,6 +49,15 @@ public final class HistoryRounds {
      * it (restored from a checkpoint), which are neither fed nor reported.
      */
     public static Run run(History h, int roundSize, String fenceKey, IncrementalVerifier v, Progress progress, int fromRound) {
+        return run(h, roundSize, fenceKey, v, progress, fromRound, t -> t);
+    }
+
+    /**
+     * As above; each transaction passes through {@code delivery} before it is added (a benchmark delivers it
+     * through the wire format, so that, as in the pipeline, no two transactions share a key or value object).
+     */
+    public static Run run(History h, int roundSize, String fenceKey, IncrementalVerifier v, Progress progress, int fromRound,
+                          java.util.function.UnaryOperator<Transaction> delivery) {
         if (h.hasLists()) throw new IllegalArgumentException("verification in rounds supports register histories; this one has list reads (check it one-shot)");
         EpochAssigner ep = new EpochAssigner(h, fenceKey);
         int n = h.size();
@@ -85,7 +94,7 @@ public final class HistoryRounds {
         for (int r = 0; r < ends.size(); r++) {
             int end = ends.get(r);
             if (r < fromRound) { start = end; continue; }
-            for (int i = start; i < end; i++) v.add(toTransaction(h, order[i], ep, sessionIndex[order[i]]));
+            for (int i = start; i < end; i++) v.add(delivery.apply(toTransaction(h, order[i], ep, sessionIndex[order[i]])));
             boolean last = r == ends.size() - 1;
             // nothing to come: every epoch is closed (GC still runs, so the figures show what a verifier would keep)
             long oldEpochMax = last || suffixMinPrev[end] == Long.MAX_VALUE ? (ep.fenceCount() > 0 ? Long.MAX_VALUE - 1 : -1) : EpochRules.lastClosedEpochBefore(suffixMinPrev[end]);
