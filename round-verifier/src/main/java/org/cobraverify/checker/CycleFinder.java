@@ -44,12 +44,17 @@ final class CycleFinder {
     }
 
     /**
-     * A shortest cycle among the vertices left unsorted by Kahn's algorithm, as a list of edge indexes
-     * (edge i's target is edge i+1's source; the last edge returns to the first's source).
+     * A short cycle of the live vertices, as a list of edge indexes (edge i's target is edge i+1's source; the last
+     * edge returns to the first's source); null when they are acyclic. Contract: never null when
+     * {@link #topologicalOrder} is. The search starts only from vertices on a cycle (of a strongly connected
+     * component with more than one vertex, or a self-loop) and stays in the start's component, so each search
+     * finds one; of up to 64 starts the shortest is kept. (It once started from any vertex Kahn's algorithm left
+     * unsorted: those downstream of a cycle too, and with more than 64 of them at lower indices than the cycle,
+     * as behind a round's barrier vertex, it reported no cycle in a cyclic graph.)
      */
     static int[] findCycle(KnownGraph g, KnownGraph.Csr out, boolean[] live) {
         int n = g.n;
-        // peel off everything Kahn can sort, in both directions; what remains lies on or between cycles
+        // peel off everything Kahn can sort; what remains lies on a cycle or downstream of one
         int[] indeg = new int[n];
         for (int v = 0; v < n; v++) if (live[v]) for (int p = out.start[v]; p < out.start[v + 1]; p++) indeg[out.target[p]]++;
         boolean[] rem = Arrays.copyOf(live, n);
@@ -60,6 +65,24 @@ final class CycleFinder {
             rem[v] = false;
             for (int p = out.start[v]; p < out.start[v + 1]; p++) if (--indeg[out.target[p]] == 0) q.add(out.target[p]);
         }
+        // keep the vertices on a cycle: those of a strongly connected component of the rest with two or more vertices,
+        // or with a self-loop
+        IntVec es = new IntVec(), ed = new IntVec();
+        boolean[] selfLoop = new boolean[n];
+        for (int v = 0; v < n; v++) {
+            if (!rem[v]) continue;
+            for (int p = out.start[v]; p < out.start[v + 1]; p++) {
+                int w = out.target[p];
+                if (!rem[w]) continue;
+                if (w == v) selfLoop[v] = true;
+                es.add(v);
+                ed.add(w);
+            }
+        }
+        int[] comp = new Components(n, es, ed).comp;
+        int[] compSize = new int[n];
+        for (int v = 0; v < n; v++) if (rem[v]) compSize[comp[v]]++;
+        for (int v = 0; v < n; v++) if (rem[v] && compSize[comp[v]] < 2 && !selfLoop[v]) rem[v] = false;
         int[] best = null;
         int tries = 0;
         int[] parentEdge = new int[n];
@@ -78,7 +101,7 @@ final class CycleFinder {
                 int v = frontier.get(i);
                 for (int p = out.start[v]; p < out.start[v + 1]; p++) {
                     int w = out.target[p];
-                    if (!rem[w]) continue;
+                    if (!rem[w] || comp[w] != comp[s]) continue;
                     if (w == s) { found = out.edge[p]; parentEdge[s] = found; break; }
                     if (seen[w] == stamp) continue;
                     seen[w] = stamp;

@@ -24,7 +24,12 @@ final class Pruner {
             budget.check();
             KnownGraph.Csr out = g.outCsr();
             int[] topo = CycleFinder.topologicalOrder(g, out, live, null);
-            if (topo == null) return CycleFinder.findCycle(g, out, live);
+            if (topo == null) {
+                int[] cycle = CycleFinder.findCycle(g, out, live);
+                // null here would read as "acyclic" to the caller, and the solver would start from a cyclic graph
+                if (cycle == null) throw new IllegalStateException("internal error: the known graph is cyclic but no cycle was found");
+                return cycle;
+            }
             if (cons.activeCount == 0) return null;
             rounds++;
             // one index per round, from the targets of the open constraints' sides

@@ -163,7 +163,8 @@ class PipelineTest {
                     () -> new AssertionError("no rejection in " + vs.size() + " verdicts: " + vs.stream().map(Verdict::getReason).toList()));
             assertTrue(first.getRound() <= 3, "rejected by round 3 of " + vs.size() + ": round " + first.getRound());
             assertNotNull(first.getCertificate());
-            assertFalse(first.getCertificate().getCycle().isEmpty() && first.getCertificate().getTransactions().isEmpty());
+            assertFalse(first.getCertificate().getCycle().isEmpty() && first.getCertificate().getTransactions().isEmpty(),
+                    "round " + first.getRound() + ": " + first.getReason() + "; certificate " + first.getCertificate());
             assertTrue(first.getCertificate().getText().length() > 50, first.getCertificate().getText());
             // the rounds so far, exported, are rejected one-shot as well
             Path file = dir.resolve("rounds.jsonl");
