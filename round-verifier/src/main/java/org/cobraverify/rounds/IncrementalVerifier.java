@@ -199,6 +199,7 @@ public final class IncrementalVerifier implements AutoCloseable {
         long roundNo = rounds++, firstRound = Math.min(batchStart, roundNo);
         batchStart = rounds;
         int batchRounds = (int) (roundNo - firstRound + 1);
+        batchCounts = null; // set below once admission has run
         List<Transaction> thisRound = new ArrayList<>(incoming);
         incoming.clear();
         incomingIds.clear();
