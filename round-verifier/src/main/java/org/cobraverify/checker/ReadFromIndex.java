@@ -90,7 +90,7 @@ public final class ReadFromIndex {
     /** Transactions of unknown outcome that an included read observed, not yet processed. */
     private final IntVec pendingPromotions = new IntVec();
 
-    static long pack(int key, int value) { return ((long) key << 32) | (value & 0xffffffffL); }
+    static long pack(int key, int value) { return LongIntMap.pack(key, value); }
 
     /** Number of transactions the checker reasons about. */
     public int includedCount() {

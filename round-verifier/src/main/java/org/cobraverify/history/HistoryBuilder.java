@@ -85,7 +85,7 @@ public final class HistoryBuilder {
     }
 
     private void registerWrite(int k, int v, String what) {
-        long packed = ((long) k << 32) | (v & 0xffffffffL);
+        long packed = LongIntMap.pack(k, v);
         int prev = writeIndex.get(packed);
         if (prev != LongIntMap.MISSING) {
             throw new IllegalArgumentException("duplicate " + what + " of value " + History.show(values.name(v))

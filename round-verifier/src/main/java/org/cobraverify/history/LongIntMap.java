@@ -18,6 +18,9 @@ public final class LongIntMap {
 
     public LongIntMap() { this(16); }
 
+    /** Two ints as one key (a (key, value) write id, an edge): {@code high} in the upper half, {@code low} in the lower. */
+    public static long pack(int high, int low) { return ((long) high << 32) | (low & 0xffffffffL); }
+
     public LongIntMap(int expected) {
         int cap = Integer.highestOneBit(Math.max(4, expected * 2 - 1)) << 1;
         keys = new long[cap];

@@ -675,6 +675,7 @@ public final class IncrementalVerifier implements AutoCloseable {
     private int collect(History h, List<Transaction> order, GcPlan plan, GarbageCollection gc, long oldEpochMax) {
         int count = 0;
         Set<String> gone = new HashSet<>();
+        org.cobraverify.history.LongIntMap goneWrites = new org.cobraverify.history.LongIntMap(1024); // (key, value) ids in h
         for (int i = 0; i < order.size(); i++) {
             Transaction t = order.get(i);
             if (plan.old[i]) {
@@ -691,6 +692,7 @@ public final class IncrementalVerifier implements AutoCloseable {
                 if (h.kind(op) != History.WRITE) continue;
                 String key = String.valueOf(h.keyName(h.key(op))), value = String.valueOf(h.valueName(h.value(op)));
                 writerOf.remove(key, value);
+                goneWrites.put(org.cobraverify.history.LongIntMap.pack(h.key(op), h.value(op)), i);
                 CollectedWrites.Fate fate = t.getStatus() == TxnStatus.ABORTED ? CollectedWrites.Fate.ABORTED
                         : t.getStatus() == TxnStatus.UNKNOWN ? CollectedWrites.Fate.UNKNOWN_OUTCOME
                         : lastWrite.get(h.key(op)) == op ? CollectedWrites.Fate.SUPERSEDED : CollectedWrites.Fate.INTERMEDIATE;
@@ -702,7 +704,7 @@ public final class IncrementalVerifier implements AutoCloseable {
             partlyRead.remove(t.getId());
             unknownSince.remove(t.getId());
         }
-        if (count > 0) { collections++; markPartlyRead(h, gc.collect); }
+        if (count > 0) { collections++; markPartlyRead(h, gc.collect, goneWrites); }
         if (count > 0) retained.removeIf(t -> gone.contains(t.getId()));
         collectedTotal += count;
         // the new barrier: after every old transaction, before every entry fence
@@ -732,18 +734,13 @@ public final class IncrementalVerifier implements AutoCloseable {
         return count;
     }
 
-    /** Adds to {@link #partlyRead} the transactions of {@code h} left that read a write of one {@code collected}. */
-    private static long pair(int key, int value) { return ((long) key << 32) | (value & 0xffffffffL); }
-
-    private void markPartlyRead(History h, boolean[] collect) {
-        org.cobraverify.history.LongIntMap gone = new org.cobraverify.history.LongIntMap(1024);
-        for (int t = 0; t < h.size(); t++)
-            if (collect[t])
-                for (int op = h.opStart(t); op < h.opEnd(t); op++) if (h.kind(op) == History.WRITE) gone.put(pair(h.key(op), h.value(op)), t);
+    /** Adds to {@link #partlyRead} the transactions of {@code h} left that read one of the {@code goneWrites} (packed (key, value) ids). */
+    private void markPartlyRead(History h, boolean[] collect, org.cobraverify.history.LongIntMap goneWrites) {
         for (int t = 0; t < h.size(); t++) {
             if (collect[t]) continue;
             for (int op = h.opStart(t); op < h.opEnd(t); op++)
-                if (h.kind(op) == History.READ && h.value(op) != History.NIL && gone.get(pair(h.key(op), h.value(op))) != org.cobraverify.history.LongIntMap.MISSING) {
+                if (h.kind(op) == History.READ && h.value(op) != History.NIL
+                        && goneWrites.get(org.cobraverify.history.LongIntMap.pack(h.key(op), h.value(op))) != org.cobraverify.history.LongIntMap.MISSING) {
                     partlyRead.add(h.name(t));
                     break;
                 }
