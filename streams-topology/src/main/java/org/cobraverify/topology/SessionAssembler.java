@@ -102,7 +102,7 @@ final class SessionAssembler implements Processor<String, byte[], String, byte[]
             return;
         }
         long q = op.getSeq();
-        if (q <= st.getLastSeq() || st.getEarly().stream().anyMatch(e -> e.getSeq() == q)) {
+        if (q <= st.getLastSeq() || isEarly(st, q)) {
             dead(rec, "duplicate operation: seq " + q + " of session " + s + " (applied up to " + st.getLastSeq() + ")" + which);
             return;
         }
@@ -118,6 +118,12 @@ final class SessionAssembler implements Processor<String, byte[], String, byte[]
             apply(rec, st, op);
         }
         drainEarly(rec, st);
+    }
+
+    /** Whether an operation with this seq already waits behind a gap (almost always none waits). */
+    private static boolean isEarly(OpenSession st, long q) {
+        for (Operation e : st.getEarly()) if (e.getSeq() == q) return true;
+        return false;
     }
 
     private OpenSession session(String s) {

@@ -188,6 +188,25 @@ class PipelineTopologyTest {
     }
 
     @Test
+    void anOperationDuplicatedWhileItWaitsBehindAGapIsDeadLetteredOnce() throws Exception {
+        start(small());
+        Client a = new Client("a");
+        String t1 = a.txn("r x -", "w x v1", "w y v2");
+        List<Operation> l = a.take();
+        pipe(l.get(0));
+        pipe(l.get(2)); // seq 3 waits for seq 2
+        pipe(l.get(2)); // and comes again while it waits
+        for (int i = 1; i < l.size(); i++) if (i != 2) pipe(l.get(i));
+        List<Transaction> out = txnsOut();
+        assertEquals(List.of(t1), out.stream().map(Transaction::getId).toList());
+        assertEquals(3, out.get(0).getOps().size());
+        List<DeadLetter> d = deadOut();
+        assertEquals(1, d.size());
+        assertTrue(d.get(0).getReason().startsWith("duplicate operation: seq 3 of session a"), d.get(0).getReason());
+        assertEquals(2, d.get(0).getOffset());
+    }
+
+    @Test
     void duplicatedRecordsAreDeadLetteredAndReorderedOnesWaitForTheGap() throws Exception {
         start(small());
         Client a = new Client("a");
