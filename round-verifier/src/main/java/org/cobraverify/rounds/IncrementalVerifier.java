@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,6 +20,8 @@ import org.cobraverify.checker.IncrementalCheck;
 import org.cobraverify.checker.Verdict;
 import org.cobraverify.history.History;
 import org.cobraverify.history.HistoryBuilder;
+import org.cobraverify.history.IntVec;
+import org.cobraverify.history.LongIntMap;
 import org.cobraverify.schemas.Transaction;
 import org.cobraverify.schemas.TxnOp;
 import org.cobraverify.schemas.TxnStatus;
@@ -448,7 +451,7 @@ public final class IncrementalVerifier implements AutoCloseable {
         if (pending.isEmpty()) return new Admission(new ArrayList<>(), new int[0]);
         Admission a = admissible(pending, arrival, firstNew);
         if (a.admitted().isEmpty()) return a;
-        Set<Transaction> in = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>(a.admitted().size() * 2));
+        Set<Transaction> in = java.util.Collections.newSetFromMap(new IdentityHashMap<>(a.admitted().size() * 2));
         for (Transaction t : a.admitted()) { in.add(t); pendingSince.remove(t.getId()); }
         pending.removeIf(in::contains);
         return a;
@@ -467,11 +470,11 @@ public final class IncrementalVerifier implements AutoCloseable {
      */
     private Admission admissible(List<Transaction> candidates, int[] arrival, int firstNew) {
         int n = candidates.size();
-        java.util.IdentityHashMap<Transaction, Integer> position = new java.util.IdentityHashMap<>(n * 2);
+        IdentityHashMap<Transaction, Integer> position = new IdentityHashMap<>(n * 2);
         for (int i = 0; i < n; i++) position.put(candidates.get(i), i);
         int[] blockers = new int[n], level = arrival == null ? new int[n] : arrival.clone();
         boolean[] unresolved = new boolean[n];
-        org.cobraverify.history.IntVec from = new org.cobraverify.history.IntVec(), to = new org.cobraverify.history.IntVec();
+        IntVec from = new IntVec(), to = new IntVec();
         for (int i = 0; i < n; i++) {
             Transaction t = candidates.get(i);
             boolean fresh = i >= firstNew;
@@ -557,8 +560,8 @@ public final class IncrementalVerifier implements AutoCloseable {
 
     private Barrier barrier(HistoryBuilder hb, Map<String, Integer> index) {
         List<Integer> before = new ArrayList<>(), after = new ArrayList<>();
-        org.cobraverify.history.IntVec cs = new org.cobraverify.history.IntVec(), cd = new org.cobraverify.history.IntVec(),
-                ck = new org.cobraverify.history.IntVec(), ckey = new org.cobraverify.history.IntVec();
+        IntVec cs = new IntVec(), cd = new IntVec(),
+                ck = new IntVec(), ckey = new IntVec();
         for (CarriedEdge e : carried) {
             Integer u = index.get(e.src()), v = index.get(e.dst());
             if (u == null || v == null) continue;
@@ -675,7 +678,7 @@ public final class IncrementalVerifier implements AutoCloseable {
     private int collect(History h, List<Transaction> order, GcPlan plan, GarbageCollection gc, long oldEpochMax) {
         int count = 0;
         Set<String> gone = new HashSet<>();
-        org.cobraverify.history.LongIntMap goneWrites = new org.cobraverify.history.LongIntMap(1024); // (key, value) ids in h
+        LongIntMap goneWrites = new LongIntMap(1024); // (key, value) ids in h
         for (int i = 0; i < order.size(); i++) {
             Transaction t = order.get(i);
             if (plan.old[i]) {
@@ -692,7 +695,7 @@ public final class IncrementalVerifier implements AutoCloseable {
                 if (h.kind(op) != History.WRITE) continue;
                 String key = String.valueOf(h.keyName(h.key(op))), value = String.valueOf(h.valueName(h.value(op)));
                 writerOf.remove(key, value);
-                goneWrites.put(org.cobraverify.history.LongIntMap.pack(h.key(op), h.value(op)), i);
+                goneWrites.put(LongIntMap.pack(h.key(op), h.value(op)), i);
                 CollectedWrites.Fate fate = t.getStatus() == TxnStatus.ABORTED ? CollectedWrites.Fate.ABORTED
                         : t.getStatus() == TxnStatus.UNKNOWN ? CollectedWrites.Fate.UNKNOWN_OUTCOME
                         : lastWrite.get(h.key(op)) == op ? CollectedWrites.Fate.SUPERSEDED : CollectedWrites.Fate.INTERMEDIATE;
@@ -735,12 +738,12 @@ public final class IncrementalVerifier implements AutoCloseable {
     }
 
     /** Adds to {@link #partlyRead} the transactions of {@code h} left that read one of the {@code goneWrites} (packed (key, value) ids). */
-    private void markPartlyRead(History h, boolean[] collect, org.cobraverify.history.LongIntMap goneWrites) {
+    private void markPartlyRead(History h, boolean[] collect, LongIntMap goneWrites) {
         for (int t = 0; t < h.size(); t++) {
             if (collect[t]) continue;
             for (int op = h.opStart(t); op < h.opEnd(t); op++)
                 if (h.kind(op) == History.READ && h.value(op) != History.NIL
-                        && goneWrites.get(org.cobraverify.history.LongIntMap.pack(h.key(op), h.value(op))) != org.cobraverify.history.LongIntMap.MISSING) {
+                        && goneWrites.get(LongIntMap.pack(h.key(op), h.value(op))) != LongIntMap.MISSING) {
                     partlyRead.add(h.name(t));
                     break;
                 }
