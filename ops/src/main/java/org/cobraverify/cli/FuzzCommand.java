@@ -57,9 +57,7 @@ public final class FuzzCommand implements Callable<Integer> {
                 long max = 0;
                 for (int i = 0; i < count; i++) {
                     FuzzSamples.Sample s = samples.get(rnd.nextInt(samples.size()));
-                    List<Mutation> ms = new ArrayList<>();
-                    for (int k = 1 + rnd.nextInt(3); k > 0; k--)
-                        ms.add(new Mutation(Mutation.Kind.values()[rnd.nextInt(Mutation.Kind.values().length)], rnd.nextInt(), rnd.nextInt()));
+                    List<Mutation> ms = Mutation.randomList(rnd);
                     FuzzTarget.Outcome o = target.run(s, ms);
                     max = Math.max(max, o.millis());
                     if (o.exit() >= 0 && o.exit() <= 3) exits[o.exit()]++;

@@ -2,13 +2,16 @@ package org.cobraverify.cli;
 
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Random;
 
 /**
  * One way to break an input, as a broken file arrives from a user: a flipped bit, a cut, a line
  * duplicated or moved, a number made huge or negative, deep nesting, bytes deleted or inserted.
  * {@code a} and {@code b} choose where and how much (taken modulo what the input allows), so any pair of
- * ints is a valid mutation of any input (a property-testing library can generate and shrink them).
+ * ints is a valid mutation of any input. {@link #randomList} is the one generator of them, for {@code cobra fuzz} and
+ * the fuzz tests alike.
  */
 public record Mutation(Kind kind, int a, int b) {
     public enum Kind { FLIP_BIT, TRUNCATE, DUPLICATE_LINE, SWAP_LINES, HUGE_NUMBER, NEGATIVE_NUMBER, DEEP_NESTING, DELETE, INSERT }
@@ -23,7 +26,7 @@ public record Mutation(Kind kind, int a, int b) {
                 out[a] ^= (byte) (1 << (b % 8));
                 return out;
             }
-            case TRUNCATE -> { return java.util.Arrays.copyOf(in, Math.floorMod(this.a, n + 1)); }
+            case TRUNCATE -> { return Arrays.copyOf(in, Math.floorMod(this.a, n + 1)); }
             case DUPLICATE_LINE, SWAP_LINES -> {
                 List<byte[]> lines = lines(in);
                 if (lines.isEmpty()) return in;
@@ -55,6 +58,14 @@ public record Mutation(Kind kind, int a, int b) {
         }
     }
 
+    /** One to three mutations of any kind, where and how much chosen by {@code rnd}. */
+    public static List<Mutation> randomList(Random rnd) {
+        List<Mutation> ms = new ArrayList<>();
+        for (int k = 1 + rnd.nextInt(3); k > 0; k--)
+            ms.add(new Mutation(Kind.values()[rnd.nextInt(Kind.values().length)], rnd.nextInt(), rnd.nextInt()));
+        return ms;
+    }
+
     public static byte[] applyAll(byte[] in, List<Mutation> ms) {
         for (Mutation m : ms) in = m.apply(in);
         return in;
@@ -72,8 +83,8 @@ public record Mutation(Kind kind, int a, int b) {
         List<byte[]> ls = new ArrayList<>();
         int s = 0;
         for (int i = 0; i < in.length; i++)
-            if (in[i] == '\n') { ls.add(java.util.Arrays.copyOfRange(in, s, i + 1)); s = i + 1; }
-        if (s < in.length) ls.add(java.util.Arrays.copyOfRange(in, s, in.length));
+            if (in[i] == '\n') { ls.add(Arrays.copyOfRange(in, s, i + 1)); s = i + 1; }
+        if (s < in.length) ls.add(Arrays.copyOfRange(in, s, in.length));
         return ls;
     }
 

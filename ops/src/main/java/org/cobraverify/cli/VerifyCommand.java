@@ -18,6 +18,7 @@ import org.cobraverify.io.HistoryReaders;
 import org.cobraverify.io.MalformedHistoryException;
 import org.cobraverify.report.JsonReport;
 import org.cobraverify.report.TextReport;
+import org.cobraverify.rounds.IncrementalVerifier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -245,7 +246,7 @@ public final class VerifyCommand implements Callable<Integer> {
     private int verifyInRounds(String name, HistoryReaders.Loaded loaded, CheckOptions opts, long t0, long t1) {
         History h = loaded.history();
         org.cobraverify.rounds.HistoryRounds.Run run;
-        org.cobraverify.rounds.IncrementalVerifier.Settings s = org.cobraverify.rounds.IncrementalVerifier.Settings.defaults().withCheck(opts);
+        IncrementalVerifier.Settings s = IncrementalVerifier.Settings.defaults().withCheck(opts);
         try (org.cobraverify.rounds.IncrementalVerifier iv = new org.cobraverify.rounds.IncrementalVerifier(s,
                 org.cobraverify.rounds.store.RocksDbCollectedWrites.temporary())) {
             run = org.cobraverify.rounds.HistoryRounds.run(h, rounds, fenceKey, iv, null);

@@ -8,28 +8,29 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.List;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.lifecycle.AfterContainer;
-import net.jqwik.api.lifecycle.BeforeContainer;
+import java.util.Random;
+import java.util.stream.LongStream;
 import org.cobraverify.io.HistoryFormat;
+import org.cobraverify.testkit.Seeds;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Fuzzing every reader through {@code cobra verify}: inputs broken by one to three {@link Mutation}s of the
  * built-in samples, examples/ and ../shared/data (when present) must end in exit 0-3, with no stack trace and
- * no hang, and a refusal must name the input. jqwik generates the mutations and shrinks a failing list to a
- * smallest one. {@code cobra fuzz} runs the same at campaign size (10,000 inputs per reader).
+ * no hang, and a refusal must name the input. 250 seeded cases per reader ({@link Seeds}: a failure names its
+ * seed, {@code -Dcobra.seed=N} reruns it); the case is drawn by {@link Mutation#randomList}, the generator of
+ * {@code cobra fuzz}, which runs the same at campaign size (10,000 inputs per reader).
  */
 class ReaderFuzzTest {
     private static List<FuzzSamples.Sample> samples;
     private static Path scratch;
     private static FuzzTarget target;
 
-    @BeforeContainer
+    @BeforeAll
     static void setUp() throws Exception {
         Path root = Paths.get("").toAbsolutePath();
         if (!Files.isDirectory(root.resolve("examples"))) root = root.getParent(); // Surefire runs in the module directory
@@ -38,47 +39,51 @@ class ReaderFuzzTest {
         target = new FuzzTarget(scratch, 30);
     }
 
-    @AfterContainer
+    @AfterAll
     static void tearDown() throws Exception {
         target.close();
         RecordCommand.deleteTree(scratch);
     }
 
-    @Provide
-    Arbitrary<List<Mutation>> mutations() {
-        Arbitrary<Mutation> one = Combinators.combine(Arbitraries.of(Mutation.Kind.class), Arbitraries.integers(), Arbitraries.integers())
-                .as(Mutation::new);
-        return one.list().ofMinSize(1).ofMaxSize(3);
-    }
+    static LongStream seeds() { return Seeds.of(250); }
 
-    private static void survives(HistoryFormat f, int pick, List<Mutation> ms) throws Exception {
+    /** The case of {@code seed} for reader {@code f}: a sample of that reader and one to three mutations of it. */
+    private static void survives(HistoryFormat f, long seed) throws Exception {
         List<FuzzSamples.Sample> mine = FuzzSamples.of(samples, f);
         assertTrue(!mine.isEmpty(), "a built-in sample for every reader");
-        FuzzSamples.Sample s = mine.get(Math.floorMod(pick, mine.size()));
+        Random rnd = new Random(seed * 31 + f.ordinal());
+        FuzzSamples.Sample s = mine.get(rnd.nextInt(mine.size()));
+        List<Mutation> ms = Mutation.randomList(rnd);
         FuzzTarget.Outcome o = target.run(s, ms);
-        assertNull(o.problem(), s.name() + " " + ms + ": " + o.problem() + "\n" + o.err() + o.out());
+        assertNull(o.problem(), Seeds.rerun(seed) + ": " + s.name() + " " + ms + ": " + o.problem() + "\n" + o.err() + o.out());
     }
 
-    @Property(tries = 250)
-    void cobraJsonl(@ForAll int pick, @ForAll("mutations") List<Mutation> ms) throws Exception { survives(HistoryFormat.COBRA_JSONL, pick, ms); }
+    @ParameterizedTest(name = Seeds.NAME)
+    @MethodSource("seeds")
+    void cobraJsonl(long seed) throws Exception { survives(HistoryFormat.COBRA_JSONL, seed); }
 
-    @Property(tries = 250)
-    void cobraLog(@ForAll int pick, @ForAll("mutations") List<Mutation> ms) throws Exception { survives(HistoryFormat.COBRA_LOG, pick, ms); }
+    @ParameterizedTest(name = Seeds.NAME)
+    @MethodSource("seeds")
+    void cobraLog(long seed) throws Exception { survives(HistoryFormat.COBRA_LOG, seed); }
 
-    @Property(tries = 250)
-    void dbcop(@ForAll int pick, @ForAll("mutations") List<Mutation> ms) throws Exception { survives(HistoryFormat.DBCOP, pick, ms); }
+    @ParameterizedTest(name = Seeds.NAME)
+    @MethodSource("seeds")
+    void dbcop(long seed) throws Exception { survives(HistoryFormat.DBCOP, seed); }
 
-    @Property(tries = 250)
-    void polysi(@ForAll int pick, @ForAll("mutations") List<Mutation> ms) throws Exception { survives(HistoryFormat.POLYSI, pick, ms); }
+    @ParameterizedTest(name = Seeds.NAME)
+    @MethodSource("seeds")
+    void polysi(long seed) throws Exception { survives(HistoryFormat.POLYSI, seed); }
 
-    @Property(tries = 250)
-    void elleEdn(@ForAll int pick, @ForAll("mutations") List<Mutation> ms) throws Exception { survives(HistoryFormat.ELLE_EDN, pick, ms); }
+    @ParameterizedTest(name = Seeds.NAME)
+    @MethodSource("seeds")
+    void elleEdn(long seed) throws Exception { survives(HistoryFormat.ELLE_EDN, seed); }
 
-    @Property(tries = 250)
-    void elleJson(@ForAll int pick, @ForAll("mutations") List<Mutation> ms) throws Exception { survives(HistoryFormat.ELLE_JSON, pick, ms); }
+    @ParameterizedTest(name = Seeds.NAME)
+    @MethodSource("seeds")
+    void elleJson(long seed) throws Exception { survives(HistoryFormat.ELLE_JSON, seed); }
 
     /** The samples themselves are well-formed: unbroken, each is read and decided (never refused). */
-    @net.jqwik.api.Example
+    @Test
     void unbrokenSamplesAreRead() throws Exception {
         for (FuzzSamples.Sample s : samples) {
             FuzzTarget.Outcome o = target.run(s, List.of());
@@ -88,7 +93,7 @@ class ReaderFuzzTest {
     }
 
     /** One bad file in a multi-path run does not stop the others. */
-    @net.jqwik.api.Example
+    @Test
     void aBadFileAmongGoodOnesStopsNothing() throws Exception {
         Path good = Files.writeString(scratch.resolve("good.jsonl"),
                 "{\"id\":1,\"session\":1,\"status\":\"committed\",\"ops\":[[\"w\",\"x\",1]]}\n");

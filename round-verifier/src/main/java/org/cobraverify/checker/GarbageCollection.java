@@ -52,17 +52,23 @@ public final class GarbageCollection {
     public final int[] carrySrc, carryDst, carryKind, carryKey;
 
     /**
-     * For tests only: collect every superseded transaction, without the g' cycle check and without keeping
-     * paths or facts (the paper's "careless" GC, which its own example defeats). Never set in production.
+     * The rules GC follows. Every command uses {@link #SOUND}; the careless rules exist so that tests can show what
+     * the sound ones prevent (each careless rule turns a verdict a test names into the wrong one).
      */
-    public static volatile boolean carelessForTests;
-
-    /**
-     * For tests only: settle open constraints without treating old frontier writers as sources of the future
-     * (a later read of one of two unordered frontier writers then contradicts a settled order). Never set
-     * in production.
-     */
-    public static volatile boolean carelessSettlingForTests;
+    public enum Rules {
+        /** The rules of this class comment and docs/DESIGN.md §7. */
+        SOUND,
+        /**
+         * The paper's "careless" GC, which its own example defeats: collect every superseded transaction, even in an
+         * open constraint, keep no paths through the collected ones and carry no facts; settle nothing.
+         */
+        CARELESS_COLLECTION,
+        /**
+         * Settle open constraints without treating old frontier writers as sources of the future (a later read of
+         * one of two unordered frontier writers then contradicts a settled order).
+         */
+        CARELESS_SETTLING
+    }
 
     private GarbageCollection(boolean[] collect, int[] supersededBy, String skipped, int superseded, int settled, IntVec[] carry) {
         this.collect = collect;
@@ -84,7 +90,8 @@ public final class GarbageCollection {
      * Requires: {@code c} accepted its round ({@code c.factEdges >= 0}). {@code old[t]}: t's epoch is
      * closed; {@code entries}: the entry fences of the next barrier; {@code pinned[t]}: keep t.
      */
-    static GarbageCollection analyze(Checker c, boolean[] old, int[] entries, boolean[] pinned) {
+    static GarbageCollection analyze(Checker c, boolean[] old, int[] entries, boolean[] pinned, Rules rules) {
+        boolean careless = rules == Rules.CARELESS_COLLECTION;
         History h = c.history();
         KnownGraph g = c.graph();
         ReadFromIndex rf = c.readFrom();
@@ -167,8 +174,8 @@ public final class GarbageCollection {
         }
         // open constraints that nothing later can reach are settled on the side this round chose (Settlement)
         Constraints cons = c.constraints();
-        boolean[] settled = carelessForTests ? new boolean[cons.size()]
-                : Settlement.settle(vn, out, cons, c.openAfterPrune, sourcesOfTheFuture(h, rf, r, old, frontierWrite, vn, b));
+        boolean[] settled = careless ? new boolean[cons.size()]
+                : Settlement.settle(vn, out, cons, c.openAfterPrune, sourcesOfTheFuture(h, rf, r, old, frontierWrite, vn, b, rules == Rules.CARELESS_SETTLING));
         int settledCount = 0;
         for (boolean x : settled) if (x) settledCount++;
         if (settledCount > 0) {
@@ -209,7 +216,7 @@ public final class GarbageCollection {
                 collect[t] = old[t] && h.status(t) != History.COMMITTED && (pinned == null || !pinned[t]);
                 continue;
             }
-            collect[t] = superseded[t] && (pinned == null || !pinned[t]) && (carelessForTests || !inOpen[t]);
+            collect[t] = superseded[t] && (pinned == null || !pinned[t]) && (careless || !inOpen[t]);
         }
         // for each collected write, a frontier write of its key that it reaches: the proof a later read of it is stale
         int[] supBy = new int[h.opCount()];
@@ -234,7 +241,7 @@ public final class GarbageCollection {
             }
         }
         IntVec[] carry = {new IntVec(), new IntVec(), new IntVec(), new IntVec()};
-        if (carelessForTests) return new GarbageCollection(collect, supBy, null, supersededCount, 0, carry);
+        if (careless) return new GarbageCollection(collect, supBy, null, supersededCount, 0, carry);
         org.cobraverify.history.LongIntMap pairs = new org.cobraverify.history.LongIntMap(Math.max(16, facts / 4));
         for (int e = 0; e < facts; e++) {
             int k = g.kind.get(e), u = g.src.get(e), v = g.dst.get(e);
@@ -262,7 +269,7 @@ public final class GarbageCollection {
     private static String contract(KnownGraph g, ReadFromIndex rf, Reachability r, int[] topo, int facts, int n, int b,
                                    boolean[] collect, org.cobraverify.history.LongIntMap pairs, IntVec[] carry) {
         int vn = g.n, cs = r.chains;
-        if ((long) vn * cs > Reachability.maxCells()) return "a reachability index of the retained graph would not fit in memory";
+        if ((long) vn * cs > Reachability.defaultMaxCells()) return "a reachability index of the retained graph would not fit in memory";
         long limit = MAX_CARRIED_PER_TRANSACTION * (long) Math.max(1, n);
         boolean[] kept = new boolean[vn];
         for (int t = 0; t < n; t++) kept[t] = rf.included[t] && !collect[t];
@@ -322,9 +329,11 @@ public final class GarbageCollection {
      * The sources of the future for {@link Settlement}: every included transaction that is not old, the
      * barrier, and each old frontier writer F of a key x that shares the frontier of x or does not reach
      * some writer of x that is not old. Time points are not sources: a later transaction's edge into one
-     * would lead it to an old transaction, which a serializable completion cannot have.
+     * would lead it to an old transaction, which a serializable completion cannot have. With {@code carelessSettling}
+     * (tests only, {@link Rules#CARELESS_SETTLING}) old frontier writers are left out.
      */
-    private static boolean[] sourcesOfTheFuture(History h, ReadFromIndex rf, Reachability r, boolean[] old, boolean[] frontierWrite, int vn, int b) {
+    private static boolean[] sourcesOfTheFuture(History h, ReadFromIndex rf, Reachability r, boolean[] old, boolean[] frontierWrite, int vn, int b,
+                                                 boolean carelessSettling) {
         int n = h.size(), keys = h.keyCount();
         boolean[] seed = new boolean[vn];
         if (b >= 0) seed[b] = true;
@@ -343,7 +352,7 @@ public final class GarbageCollection {
                 }
             }
         }
-        for (int t = 0; t < n && !carelessSettlingForTests; t++) {
+        for (int t = 0; t < n && !carelessSettling; t++) {
             if (!rf.included[t] || !old[t] || seed[t]) continue;
             for (int op = h.opStart(t); op < h.opEnd(t) && !seed[t]; op++) {
                 if (!frontierWrite[op]) continue;

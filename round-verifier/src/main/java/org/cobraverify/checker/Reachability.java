@@ -14,17 +14,17 @@ final class Reachability {
     final int chains;
     final int[] chainOf, pos, reach;
 
-    /** Requires: {@code topo} is a topological order of the live vertices of {@code out}. */
-    Reachability(KnownGraph g, KnownGraph.Csr out, int[] topo, int[] sessionPred) { this(g, out, topo, sessionPred, g.edgeCount()); }
-
-    /** As above, over the first {@code edges} edges of {@code g} only ({@code out} must be over the same edges). */
+    /**
+     * Over the first {@code edges} edges of {@code g} only ({@code out} must be over the same edges), within
+     * {@link #defaultMaxCells}. Requires: {@code topo} is a topological order of the live vertices of {@code out}.
+     */
     Reachability(KnownGraph g, KnownGraph.Csr out, int[] topo, int[] sessionPred, int edges) {
-        this(g.n, out.start, out.target, g.csr(edges, true), topo, sessionPred);
+        this(g.n, out.start, out.target, g.csr(edges, true), topo, sessionPred, defaultMaxCells());
     }
 
-    /** Over a {@link ReachabilityEngine.Dag}. */
-    Reachability(ReachabilityEngine.Dag dag) {
-        this(dag.vertices(), dag.outStart(), dag.outTarget(), reverse(dag), dag.topo(), dag.sessionPred());
+    /** Over a {@link ReachabilityEngine.Dag}, with at most {@code maxCells} cells. */
+    Reachability(ReachabilityEngine.Dag dag, long maxCells) {
+        this(dag.vertices(), dag.outStart(), dag.outTarget(), reverse(dag), dag.topo(), dag.sessionPred(), maxCells);
     }
 
     private static KnownGraph.Csr reverse(ReachabilityEngine.Dag dag) {
@@ -32,7 +32,8 @@ final class Reachability {
         return new KnownGraph.Csr(r[0], null, r[1]);
     }
 
-    private Reachability(int n, int[] outStart, int[] outTarget, KnownGraph.Csr in, int[] topo, int[] sessionPred) {
+    /** Throws {@link ReachabilityEngine.TooLarge} when the index would need more than {@code maxCells} cells. */
+    private Reachability(int n, int[] outStart, int[] outTarget, KnownGraph.Csr in, int[] topo, int[] sessionPred, long maxCells) {
         chainOf = new int[n];
         pos = new int[n];
         Arrays.fill(chainOf, -1);
@@ -58,7 +59,7 @@ final class Reachability {
         }
         chains = Math.max(1, c);
         long cells = (long) n * chains;
-        if (cells > maxCells())
+        if (cells > maxCells)
             throw new ReachabilityEngine.TooLarge("a reachability index of " + n + " vertices x " + chains + " chains would not fit in memory");
         reach = new int[(int) cells];
         Arrays.fill(reach, INF);
@@ -77,12 +78,8 @@ final class Reachability {
         }
     }
 
-    /** For tests: a smaller limit, to exercise the checker without pruning; negative for none. */
-    static volatile long maxCellsForTests = -1;
-
     /** At most a quarter of the heap, and what one int array can hold. */
-    static long maxCells() {
-        if (maxCellsForTests >= 0) return maxCellsForTests;
+    static long defaultMaxCells() {
         return Math.min(Integer.MAX_VALUE - 8, Runtime.getRuntime().maxMemory() / 4 / Integer.BYTES);
     }
 

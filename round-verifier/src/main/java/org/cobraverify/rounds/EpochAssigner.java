@@ -4,6 +4,7 @@ import java.util.Arrays;
 import org.cobraverify.history.History;
 import org.cobraverify.history.IntVec;
 import org.cobraverify.history.LongIntMap;
+import org.cobraverify.schemas.protocol.EpochRules;
 
 /**
  * Epochs from fence transactions for a whole history at once, by the rules of {@link EpochRules} (fences

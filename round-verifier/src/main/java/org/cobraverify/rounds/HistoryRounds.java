@@ -9,6 +9,7 @@ import org.cobraverify.history.History;
 import org.cobraverify.schemas.Transaction;
 import org.cobraverify.schemas.TxnOp;
 import org.cobraverify.schemas.TxnStatus;
+import org.cobraverify.schemas.protocol.EpochRules;
 
 /**
  * Verification of a whole history in rounds, with the same {@link IncrementalVerifier} the service

@@ -12,9 +12,9 @@ import java.util.Set;
 import java.util.function.Predicate;
 import org.cobraverify.checker.AnomalyKind;
 import org.cobraverify.checker.Barrier;
+import org.cobraverify.checker.Certificate;
 import org.cobraverify.checker.CheckOptions;
 import org.cobraverify.checker.CheckStats;
-import org.cobraverify.checker.Certificate;
 import org.cobraverify.checker.GarbageCollection;
 import org.cobraverify.checker.IncrementalCheck;
 import org.cobraverify.checker.Verdict;
@@ -49,10 +49,16 @@ public final class IncrementalVerifier implements AutoCloseable {
      * @param maxRetained        retained and waiting transactions past which the state is dropped (verdicts turn unknown)
      * @param gc                 collect garbage (false: keep everything, as a one-shot check would)
      */
-    public record Settings(CheckOptions check, int pendingRoundsLimit, int maxRetained, boolean gc) {
-        public static Settings defaults() { return new Settings(CheckOptions.defaults().withTimeout(60), 20, 250_000, true); }
+    public record Settings(CheckOptions check, int pendingRoundsLimit, int maxRetained, boolean gc, GarbageCollection.Rules gcRules) {
+        /** A minute per check, 20 rounds of waiting, 250,000 retained, sound garbage collection. */
+        public static Settings defaults() { return new Settings(CheckOptions.defaults().withTimeout(60), 20, 250_000, true, GarbageCollection.Rules.SOUND); }
 
-        public Settings withCheck(CheckOptions c) { return new Settings(c, pendingRoundsLimit, maxRetained, gc); }
+        public Settings withCheck(CheckOptions c) { return new Settings(c, pendingRoundsLimit, maxRetained, gc, gcRules); }
+
+        public Settings withPendingRoundsLimit(int rounds) { return new Settings(check, rounds, maxRetained, gc, gcRules); }
+
+        /** Tests only: {@link GarbageCollection.Rules}' careless rules, to show what the sound ones prevent. */
+        public Settings withGcRules(GarbageCollection.Rules rules) { return new Settings(check, pendingRoundsLimit, maxRetained, gc, rules); }
     }
 
     /**
@@ -269,7 +275,7 @@ public final class IncrementalVerifier implements AutoCloseable {
         IncrementalCheck.Result r;
         try {
             r = IncrementalCheck.run(h, settings.check(), barrier, plan == null || plan.skip != null ? null : plan.old,
-                    plan == null ? null : plan.entries, plan == null ? null : plan.pinned);
+                    plan == null ? null : plan.entries, plan == null ? null : plan.pinned, settings.gcRules());
         } catch (RuntimeException e) {
             retainAll(admitted);
             long now = System.nanoTime();

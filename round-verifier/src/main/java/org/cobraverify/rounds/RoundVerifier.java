@@ -1,12 +1,11 @@
 package org.cobraverify.rounds;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.HashMap;
 import java.util.Set;
-import org.cobraverify.checker.CheckOptions;
 import org.cobraverify.checker.Certificate;
 import org.cobraverify.checker.CheckStats;
 import org.cobraverify.report.TextReport;
@@ -18,6 +17,7 @@ import org.cobraverify.schemas.RoundEnd;
 import org.cobraverify.schemas.Transaction;
 import org.cobraverify.schemas.Verdict;
 import org.cobraverify.schemas.VerifierCheckpoint;
+import org.cobraverify.schemas.protocol.EpochRules;
 
 /**
  * The verifier service's view of rounds, without I/O: transactions are {@link #add}ed as they arrive on
@@ -33,26 +33,18 @@ import org.cobraverify.schemas.VerifierCheckpoint;
  * ends fed in, so replaying the same input rebuilds an equivalent state.
  */
 public final class RoundVerifier implements AutoCloseable {
-    /** Settings: the checker's options, how many rounds a transaction may wait for a write, the retained bound, GC on or off. */
-    public record Settings(CheckOptions check, int pendingRoundsLimit, int maxRetained, boolean gc) {
-        public Settings(CheckOptions check, int pendingRoundsLimit) { this(check, pendingRoundsLimit, 250_000, true); }
-
-        public static Settings defaults() { return new Settings(CheckOptions.defaults().withTimeout(60), 20); }
-    }
-
-    private final Settings settings;
+    private final IncrementalVerifier.Settings settings;
     private final IncrementalVerifier engine;
     private List<Transaction> round = new ArrayList<>();
     private final Set<String> roundIds = new HashSet<>();
     private long rounds, duplicates;
 
-    public RoundVerifier(Settings settings) { this(settings, null); }
+    public RoundVerifier(IncrementalVerifier.Settings settings) { this(settings, null); }
 
     /** With {@code collected} null, collected writes go to RocksDB in a temporary directory (removed on {@link #close}). */
-    public RoundVerifier(Settings settings, CollectedWrites collected) {
+    public RoundVerifier(IncrementalVerifier.Settings settings, CollectedWrites collected) {
         this.settings = settings;
-        this.engine = new IncrementalVerifier(new IncrementalVerifier.Settings(settings.check(), settings.pendingRoundsLimit(), settings.maxRetained(),
-                settings.gc()), collected != null ? collected : RocksDbCollectedWrites.temporary());
+        this.engine = new IncrementalVerifier(settings, collected != null ? collected : RocksDbCollectedWrites.temporary());
     }
 
     /** Adds an arrived transaction to the current round; an id seen in this round is ignored (counted as a duplicate). */

@@ -19,6 +19,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.cobraverify.rounds.IncrementalVerifier;
 import org.cobraverify.rounds.RoundVerifier;
 import org.cobraverify.schemas.DeadLetter;
 import org.cobraverify.schemas.RoundEnd;
@@ -88,7 +89,7 @@ public final class VerifierService implements AutoCloseable {
     public static final int MAX_RECORD_BYTES = 16 << 20;
 
     private final Settings settings;
-    private final RoundVerifier.Settings verifierSettings;
+    private final IncrementalVerifier.Settings verifierSettings;
     private final Consumer<Verdict> listener;
     private final WireFormat wire;
     private final AtomicBoolean running = new AtomicBoolean(true);
@@ -103,7 +104,7 @@ public final class VerifierService implements AutoCloseable {
     /** Installs a crash point (tests: an exception thrown there ends {@link #run} with the transaction open). */
     public void crashPoint(CrashPoint p) { this.crashPoint = p; }
 
-    public VerifierService(Settings settings, RoundVerifier.Settings verifierSettings, Consumer<Verdict> listener) {
+    public VerifierService(Settings settings, IncrementalVerifier.Settings verifierSettings, Consumer<Verdict> listener) {
         this.settings = settings;
         this.verifierSettings = verifierSettings;
         this.listener = listener;

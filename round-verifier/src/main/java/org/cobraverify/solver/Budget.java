@@ -1,12 +1,24 @@
 package org.cobraverify.solver;
 
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
 /**
- * A deadline for one check. {@link #check()} throws {@link Exhausted} once it has passed; every loop of
- * the checker that can run long calls it, so a timeout yields "unknown" promptly instead of a guess.
+ * The limits of one check: a deadline, a heap limit, a number of checkpoints, and cancellation.
+ * {@link #check()} throws {@link Exhausted} once any limit is passed ({@link Cancelled} once cancelled); every
+ * loop of the checker that can run long calls it, so a spent budget yields "unknown" promptly instead of a guess.
+ *
+ * <p>Checkpoints are the machine-independent limit: each loop calls {@link #check()} at a fixed stride of its own
+ * work ({@link CdclSearch}: every 64 conflicts and every 256 decisions; {@link ExhaustiveSolver}: every 1,024
+ * assignments; {@link Sat4jSolver}: before each call to Sat4j), so {@link #ofCheckpoints}{@code (n)} bounds the
+ * work done whatever the machine's speed. Tests use it; commands bound time and heap.
  */
 public final class Budget {
     private final long deadlineNanos;
     private final long maxHeapBytes;
+    private final long maxCheckpoints;
+    private final AtomicLong checkpoints; // null unless checkpoints are limited
+    private final AtomicBoolean cancelled;
 
     /** Thrown when the budget is spent; the checker turns it into an unknown verdict. */
     public static class Exhausted extends RuntimeException {
@@ -18,31 +30,40 @@ public final class Budget {
         public Cancelled() { super("cancelled: another part already decided"); }
     }
 
-    private final java.util.concurrent.atomic.AtomicBoolean cancelled;
-
-    private Budget(long deadlineNanos, long maxHeapBytes) { this(deadlineNanos, maxHeapBytes, null); }
-
-    private Budget(long deadlineNanos, long maxHeapBytes, java.util.concurrent.atomic.AtomicBoolean cancelled) {
+    private Budget(long deadlineNanos, long maxHeapBytes, long maxCheckpoints, AtomicLong checkpoints, AtomicBoolean cancelled) {
         this.deadlineNanos = deadlineNanos;
         this.maxHeapBytes = maxHeapBytes;
+        this.maxCheckpoints = maxCheckpoints;
+        this.checkpoints = checkpoints;
         this.cancelled = cancelled;
     }
 
-    /** The same limits, also spent as soon as {@code cancel} is set (to stop parallel work at the first violation). */
-    public Budget cancellable(java.util.concurrent.atomic.AtomicBoolean cancel) {
-        return new Budget(deadlineNanos, maxHeapBytes, cancel);
+    /** The same limits (and the same count of checkpoints), also spent as soon as {@code cancel} is set (to stop parallel work at the first violation). */
+    public Budget cancellable(AtomicBoolean cancel) {
+        return new Budget(deadlineNanos, maxHeapBytes, maxCheckpoints, checkpoints, cancel);
     }
 
-    public static Budget unlimited() { return new Budget(Long.MAX_VALUE, Long.MAX_VALUE); }
+    public static Budget unlimited() { return new Budget(Long.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE, null, null); }
 
-    /** A budget of {@code seconds} from now (fractions allowed); {@code maxHeapBytes} 0 for no memory limit. */
+    /** A budget of {@code seconds} from now (fractions allowed; 0 or less: no deadline); {@code maxHeapBytes} 0 for no memory limit. */
     public static Budget of(double seconds, long maxHeapBytes) {
         long deadline = seconds <= 0 ? Long.MAX_VALUE : System.nanoTime() + (long) (seconds * 1e9);
-        return new Budget(deadline, maxHeapBytes <= 0 ? Long.MAX_VALUE : maxHeapBytes);
+        return new Budget(deadline, maxHeapBytes <= 0 ? Long.MAX_VALUE : maxHeapBytes, Long.MAX_VALUE, null, null);
     }
+
+    /** A budget of work: {@code n} checkpoints pass, the next one throws {@link Exhausted}. No deadline. */
+    public static Budget ofCheckpoints(long n) {
+        if (n < 0) throw new IllegalArgumentException("a number of checkpoints cannot be negative: " + n);
+        return new Budget(Long.MAX_VALUE, Long.MAX_VALUE, n, new AtomicLong(), null);
+    }
+
+    /** Checkpoints reached so far (the one that threw included); counted only under {@link #ofCheckpoints}, else 0. */
+    public long checkpoints() { return checkpoints == null ? 0 : checkpoints.get(); }
 
     public void check() {
         if (cancelled != null && cancelled.get()) throw new Cancelled();
+        if (checkpoints != null && checkpoints.incrementAndGet() > maxCheckpoints)
+            throw new Exhausted("work limit reached (" + maxCheckpoints + " checkpoints)");
         if (deadlineNanos != Long.MAX_VALUE && System.nanoTime() - deadlineNanos > 0) throw new Exhausted("time limit reached");
         if (maxHeapBytes != Long.MAX_VALUE) {
             Runtime rt = Runtime.getRuntime();

@@ -2,7 +2,8 @@ package org.cobraverify.solver;
 
 /**
  * Tries all 2^V assignments, checking each with {@link CycleSearch}: a reference for small instances
- * (V ≤ 24), used by tests and as a cross-check. Refuses larger instances with UNKNOWN.
+ * (V ≤ 24), used by tests and as a cross-check. Refuses larger instances with UNKNOWN. Its work, in a result's
+ * {@code decisions}: the assignments tried.
  */
 public final class ExhaustiveSolver implements Solver {
     public static final int MAX_VARIABLES = 24;
@@ -13,17 +14,18 @@ public final class ExhaustiveSolver implements Solver {
     @Override
     public Result solve(Instance in, Budget budget) {
         if (in.variables > MAX_VARIABLES) return Result.unknown("too many choices for exhaustive search (" + in.variables + ")", 0, 0);
+        long mask = 0;
         try {
-            for (long mask = 0; mask < (1L << in.variables); mask++) {
+            for (; mask < (1L << in.variables); mask++) {
                 if ((mask & 1023) == 0) budget.check();
                 boolean[] a = new boolean[in.variables];
                 for (int v = 0; v < in.variables; v++) a[v] = (mask & (1L << v)) != 0;
                 if (acyclic(in, a)) return Result.sat(a, 0, mask + 1);
             }
         } catch (Budget.Cancelled e) {
-            return Result.cancelled(0, 0);
+            return Result.cancelled(0, mask);
         } catch (Budget.Exhausted e) {
-            return Result.unknown(e.getMessage(), 0, 0);
+            return Result.unknown(e.getMessage(), 0, mask);
         }
         int[] all = new int[in.variables];
         for (int v = 0; v < all.length; v++) all[v] = v;

@@ -10,7 +10,7 @@ import org.sat4j.specs.TimeoutException;
  * The cross-check solver: a general SAT solver (Sat4j) with lazily added cycle clauses. It asks Sat4j
  * for any assignment, looks for a cycle in the resulting graph, forbids the literals that close it,
  * and repeats. Exact but slow on large instances; never the default, used by tests and
- * {@code cobra bench --compare}.
+ * {@code cobra bench --compare}. Its work, in a result's {@code conflicts}: the calls to Sat4j.
  */
 public final class Sat4jSolver implements Solver {
     @Override
@@ -46,7 +46,7 @@ public final class Sat4jSolver implements Solver {
         } catch (TimeoutException e) {
             return Result.unknown("sat4j timed out", rounds, 0);
         } catch (Budget.Cancelled e) {
-            return Result.cancelled(0, 0);
+            return Result.cancelled(rounds, 0);
         } catch (Budget.Exhausted e) {
             return Result.unknown(e.getMessage(), rounds, 0);
         }

@@ -11,6 +11,7 @@ import org.cobraverify.synth.SimulatedStore;
 import org.cobraverify.synth.SimulatedStore.Isolation;
 import org.cobraverify.testkit.ExhaustiveSerializability;
 import org.cobraverify.testkit.WitnessReplayer;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -90,29 +91,25 @@ class SimulatedStorePropertyTest {
     }
 
     /** With pruning unavailable (a graph too wide to index), the solver alone must reach the same verdicts. */
-    @org.junit.jupiter.api.Test
+    @Test
     void withoutPruningTheSolverAloneAgrees() {
         Random rnd = new Random(SEED + 5);
         int accepted = 0, rejected = 0;
-        Reachability.maxCellsForTests = 0;
-        try {
-            for (int run = 0; run < RUNS; run++) {
-                Isolation iso = Isolation.values()[run % Isolation.values().length];
-                SimulatedStore.Workload w = smallWorkload(rnd, false);
-                History h = SimulatedStore.run(iso, w, rnd);
-                if (h.size() > 9) continue;
-                boolean truth = ExhaustiveSerializability.isSerializable(h);
-                Verdict v = Checker.check(h);
-                String ctx = iso + " unpruned run " + run + ":\n" + dump(h);
-                assertEquals(truth ? Verdict.Outcome.ACCEPT : Verdict.Outcome.REJECT, v.outcome(), ctx);
-                if (truth) {
-                    accepted++;
-                    assertNull(WitnessReplayer.problem(h, v.witness()), ctx);
-                } else rejected++;
-                if (truth && v.stats().constraintsBefore > 0) assertTrue(v.notes().stream().anyMatch(n -> n.contains("pruning skipped")), ctx);
-            }
-        } finally {
-            Reachability.maxCellsForTests = -1;
+        CheckOptions unpruned = CheckOptions.defaults().withReachability(ChainCoverReachability.withMaxCells(0));
+        for (int run = 0; run < RUNS; run++) {
+            Isolation iso = Isolation.values()[run % Isolation.values().length];
+            SimulatedStore.Workload w = smallWorkload(rnd, false);
+            History h = SimulatedStore.run(iso, w, rnd);
+            if (h.size() > 9) continue;
+            boolean truth = ExhaustiveSerializability.isSerializable(h);
+            Verdict v = Checker.check(h, unpruned);
+            String ctx = iso + " unpruned run " + run + ":\n" + dump(h);
+            assertEquals(truth ? Verdict.Outcome.ACCEPT : Verdict.Outcome.REJECT, v.outcome(), ctx);
+            if (truth) {
+                accepted++;
+                assertNull(WitnessReplayer.problem(h, v.witness()), ctx);
+            } else rejected++;
+            if (truth && v.stats().constraintsBefore > 0) assertTrue(v.notes().stream().anyMatch(n -> n.contains("pruning skipped")), ctx);
         }
         System.out.printf("without pruning: %d accepted, %d rejected, all agreeing with exhaustive search%n", accepted, rejected);
         assertTrue(accepted > 100 && rejected > 100, accepted + " accepted, " + rejected + " rejected");

@@ -26,14 +26,9 @@ class UnprunedSolverTest {
         Path p = shared.resolve("data").resolve(rel);
         assumeTrue(Files.exists(p), p + " is not in this copy of the shared corpus");
         History h = HistoryReaders.read(p).history();
-        Reachability.maxCellsForTests = 0;
-        try {
-            Verdict v = Checker.check(h);
-            assertEquals(Verdict.Outcome.ACCEPT, v.outcome(), rel);
-            assertEquals(v.stats().constraintsBefore, v.stats().constraintsAfterPrune, "nothing was pruned");
-            assertNull(WitnessReplayer.problem(h, v.witness()), rel);
-        } finally {
-            Reachability.maxCellsForTests = -1;
-        }
+        Verdict v = Checker.check(h, CheckOptions.defaults().withReachability(ChainCoverReachability.withMaxCells(0)));
+        assertEquals(Verdict.Outcome.ACCEPT, v.outcome(), rel);
+        assertEquals(v.stats().constraintsBefore, v.stats().constraintsAfterPrune, "nothing was pruned");
+        assertNull(WitnessReplayer.problem(h, v.witness()), rel);
     }
 }

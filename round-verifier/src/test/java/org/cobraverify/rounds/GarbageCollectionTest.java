@@ -14,7 +14,6 @@ import org.cobraverify.history.HistoryBuilder;
 import org.cobraverify.schemas.Transaction;
 import org.cobraverify.schemas.TxnOp;
 import org.cobraverify.schemas.TxnStatus;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,12 +21,6 @@ import org.junit.jupiter.api.Test;
  * reads of collected writes.
  */
 class GarbageCollectionTest {
-    @AfterEach
-    void reset() {
-        GarbageCollection.carelessForTests = false;
-        GarbageCollection.carelessSettlingForTests = false;
-    }
-
     static Transaction txn(String id, String session, long index, long epoch, boolean fence, String... ops) {
         List<TxnOp> l = new ArrayList<>();
         for (String s : ops) {
@@ -64,7 +57,11 @@ class GarbageCollectionTest {
     private static IncrementalVerifier.RoundResult[] runTwoRounds(List<List<Transaction>> rounds) { return runTwoRounds(rounds, 4); }
 
     private static IncrementalVerifier.RoundResult[] runTwoRounds(List<List<Transaction>> rounds, long oldEpochMax) {
-        try (IncrementalVerifier v = new IncrementalVerifier(IncrementalVerifier.Settings.defaults(), new InMemoryCollectedWrites())) {
+        return runTwoRounds(rounds, oldEpochMax, GarbageCollection.Rules.SOUND);
+    }
+
+    private static IncrementalVerifier.RoundResult[] runTwoRounds(List<List<Transaction>> rounds, long oldEpochMax, GarbageCollection.Rules rules) {
+        try (IncrementalVerifier v = new IncrementalVerifier(IncrementalVerifier.Settings.defaults().withGcRules(rules), new InMemoryCollectedWrites())) {
             for (Transaction t : rounds.get(0)) v.add(t);
             IncrementalVerifier.RoundResult a = v.endRound(oldEpochMax, s -> false);
             for (Transaction t : rounds.get(1)) v.add(t);
@@ -99,8 +96,7 @@ class GarbageCollectionTest {
         String why = ours[1].certificate().cycle().stream().map(e -> String.valueOf(e.derivedBecause())).reduce("", String::concat);
         assertTrue(why.contains("T8") && why.contains("garbage-collected"), "the proof names T8 and the path through collected T3: " + why);
 
-        GarbageCollection.carelessForTests = true;
-        IncrementalVerifier.RoundResult[] careless = runTwoRounds(rounds);
+        IncrementalVerifier.RoundResult[] careless = runTwoRounds(rounds, 4, GarbageCollection.Rules.CARELESS_COLLECTION);
         assertEquals(Verdict.Outcome.ACCEPT, careless[0].outcome());
         assertEquals(Verdict.Outcome.ACCEPT, careless[1].outcome(), "a careless GC loses the path F1 ⇝ R and accepts: this test has teeth");
     }
@@ -225,10 +221,10 @@ class GarbageCollectionTest {
             assertEquals(Verdict.Outcome.ACCEPT, res[0].outcome(), res[0].reason());
             assertEquals(Verdict.Outcome.ACCEPT, res[1].outcome(), read + ": " + res[1].reason());
         }
-        GarbageCollection.carelessSettlingForTests = true;
         int rejected = 0;
         for (String read : List.of("r z z1", "r z z2")) {
-            IncrementalVerifier.RoundResult[] res = runTwoRounds(List.of(blindWrites(), List.of(txn("N", "A", 7, -1, false, read))), 8);
+            IncrementalVerifier.RoundResult[] res = runTwoRounds(List.of(blindWrites(), List.of(txn("N", "A", 7, -1, false, read))), 8,
+                    GarbageCollection.Rules.CARELESS_SETTLING);
             assertEquals(2, res[0].settled(), "careless: F1 and F2 settled too");
             if (res[1].outcome() == Verdict.Outcome.REJECT) rejected++;
         }

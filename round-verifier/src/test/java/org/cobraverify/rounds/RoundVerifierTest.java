@@ -62,7 +62,7 @@ class RoundVerifierTest {
      */
     @Test
     void aDeadClientsLastTransactionsDoNotStopGarbageCollection() {
-        RoundVerifier v = new RoundVerifier(RoundVerifier.Settings.defaults());
+        RoundVerifier v = new RoundVerifier(IncrementalVerifier.Settings.defaults());
         int ai = 0;
         v.add(at(txn("fA1", "A", ++ai, "r EPOCH -", "w EPOCH e1"), 1, true));
         v.add(at(txn("fB2", "B", 1, "r EPOCH e1", "w EPOCH e2"), 2, true));
@@ -82,7 +82,7 @@ class RoundVerifierTest {
             assertEquals(Outcome.ACCEPT, r.getOutcome(), r.getReason());
             retained[round] = r.getRetainedTxns();
         }
-        int limit = RoundVerifier.Settings.defaults().pendingRoundsLimit();
+        int limit = IncrementalVerifier.Settings.defaults().pendingRoundsLimit();
         assertTrue(retained[limit - 1] > 3 * retained[retained.length - 1], "B held collection back while it might come back: " + java.util.Arrays.toString(retained));
         assertTrue(retained[retained.length - 1] <= retained[limit + 5] + 2,
                 "after B is long over, the retained set falls back and stays flat: " + java.util.Arrays.toString(retained));
@@ -94,7 +94,7 @@ class RoundVerifierTest {
      * i + 1 has epoch i. B ends in round 0.
      */
     private static long[] run(boolean closedNow) {
-        RoundVerifier v = new RoundVerifier(RoundVerifier.Settings.defaults());
+        RoundVerifier v = new RoundVerifier(IncrementalVerifier.Settings.defaults());
         long[] retained = new long[4];
         int ai = 0;
         v.add(at(txn("fA1", "A", ++ai, "r EPOCH -", "w EPOCH e1"), 1, true));
@@ -125,7 +125,7 @@ class RoundVerifierTest {
 
     @Test
     void aReadOfAWriteFromALaterRoundWaitsInsteadOfBeingRejected() {
-        RoundVerifier v = new RoundVerifier(RoundVerifier.Settings.defaults());
+        RoundVerifier v = new RoundVerifier(IncrementalVerifier.Settings.defaults());
         v.add(txn("t2", "b", 1, "r x w1", "w y w2"));
         v.add(txn("t3", "b", 2, "r y w2")); // reads t2, itself waiting
         Verdict r0 = v.endRound(end(0), true);
@@ -142,7 +142,7 @@ class RoundVerifierTest {
 
     @Test
     void aWriteSkewSplitAcrossRoundsIsRejectedWithItsCycle() {
-        RoundVerifier v = new RoundVerifier(RoundVerifier.Settings.defaults());
+        RoundVerifier v = new RoundVerifier(IncrementalVerifier.Settings.defaults());
         v.add(txn("init", "s0", 1, "w x x0", "w y y0"));
         v.add(txn("a", "s1", 1, "r x x0", "r y y0", "w x x1"));
         assertEquals(Outcome.ACCEPT, v.endRound(end(0), true).getOutcome());
@@ -157,7 +157,7 @@ class RoundVerifierTest {
 
     @Test
     void aReadOfAWriteThatNeverArrivesEndsAsUnknownNeverAccept() {
-        RoundVerifier v = new RoundVerifier(new RoundVerifier.Settings(RoundVerifier.Settings.defaults().check(), 3));
+        RoundVerifier v = new RoundVerifier(IncrementalVerifier.Settings.defaults().withPendingRoundsLimit(3));
         v.add(txn("t", "a", 1, "r x ghost"));
         assertEquals(Outcome.ACCEPT, v.endRound(end(0), true).getOutcome());
         assertEquals(Outcome.ACCEPT, v.endRound(end(1), true).getOutcome());
@@ -168,7 +168,7 @@ class RoundVerifierTest {
 
     @Test
     void aDuplicateDeliveryIsIgnored() {
-        RoundVerifier v = new RoundVerifier(RoundVerifier.Settings.defaults());
+        RoundVerifier v = new RoundVerifier(IncrementalVerifier.Settings.defaults());
         v.add(txn("t1", "a", 1, "w x 1"));
         v.add(txn("t1", "a", 1, "w x 1"));
         assertEquals(Outcome.ACCEPT, v.endRound(end(0), true).getOutcome());
@@ -184,7 +184,7 @@ class RoundVerifierTest {
      */
     @Test
     void roundByRoundAgreesWithOneShotOnSimulatedStores() {
-        Random rnd = new Random(Long.getLong("cobra.seed", 7));
+        Random rnd = new Random(Long.getLong("cobra.propertySeed", 7));
         int runs = Integer.getInteger("cobra.propertyRuns", 300);
         int rejects = 0;
         for (int run = 0; run < runs; run++) {
@@ -194,7 +194,7 @@ class RoundVerifierTest {
             org.cobraverify.checker.Verdict oneShot = Checker.check(h);
             List<Transaction> txns = toTransactions(h);
             Collections.shuffle(txns, rnd);
-            RoundVerifier v = new RoundVerifier(RoundVerifier.Settings.defaults());
+            RoundVerifier v = new RoundVerifier(IncrementalVerifier.Settings.defaults());
             int i = 0;
             long round = 0;
             Verdict last = null;
@@ -236,7 +236,7 @@ class RoundVerifierTest {
                 rounds.add(new ArrayList<>(txns.subList(i, Math.min(txns.size(), i + n))));
                 i += n;
             }
-            RoundVerifier one = new RoundVerifier(RoundVerifier.Settings.defaults()), batch = new RoundVerifier(RoundVerifier.Settings.defaults());
+            RoundVerifier one = new RoundVerifier(IncrementalVerifier.Settings.defaults()), batch = new RoundVerifier(IncrementalVerifier.Settings.defaults());
             List<Verdict> a = new ArrayList<>(), b = new ArrayList<>();
             for (int r = 0; r < rounds.size(); r++) {
                 for (Transaction t : rounds.get(r)) one.add(t);

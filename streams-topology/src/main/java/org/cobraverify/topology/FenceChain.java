@@ -10,9 +10,9 @@ import java.util.Set;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
-import org.cobraverify.rounds.EpochRules;
 import org.cobraverify.schemas.FenceChainHead;
 import org.cobraverify.schemas.Transaction;
+import org.cobraverify.schemas.protocol.EpochRules;
 
 /**
  * Chains fence transactions into epochs by {@link EpochRules} (paper §4.2), for the round cutter that owns it.

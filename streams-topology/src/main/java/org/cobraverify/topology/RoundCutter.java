@@ -18,13 +18,13 @@ import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
-import org.cobraverify.rounds.EpochRules;
 import org.cobraverify.schemas.CutterMeta;
 import org.cobraverify.schemas.CutterSession;
 import org.cobraverify.schemas.RoundEnd;
 import org.cobraverify.schemas.SessionEnd;
 import org.cobraverify.schemas.SessionStart;
 import org.cobraverify.schemas.Transaction;
+import org.cobraverify.schemas.protocol.EpochRules;
 import org.cobraverify.schemas.serde.MalformedRecordException;
 import org.cobraverify.schemas.serde.WireFormat;
 

@@ -11,7 +11,6 @@ import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
-import org.cobraverify.rounds.EpochRules;
 import org.cobraverify.schemas.OpKind;
 import org.cobraverify.schemas.OpenSession;
 import org.cobraverify.schemas.Operation;
@@ -21,6 +20,7 @@ import org.cobraverify.schemas.SessionStart;
 import org.cobraverify.schemas.Transaction;
 import org.cobraverify.schemas.TxnOp;
 import org.cobraverify.schemas.TxnStatus;
+import org.cobraverify.schemas.protocol.EpochRules;
 import org.cobraverify.schemas.serde.MalformedRecordException;
 import org.cobraverify.schemas.serde.WireFormat;
 

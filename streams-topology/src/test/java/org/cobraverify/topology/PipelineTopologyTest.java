@@ -602,7 +602,7 @@ class PipelineTopologyTest {
     }
 
     /**
-     * The epoch rules exist once ({@link org.cobraverify.rounds.EpochRules}); this compares the two code paths
+     * The epoch rules exist once ({@link org.cobraverify.schemas.protocol.EpochRules}); this compares the two code paths
      * that apply them: the topology (fence chain, assembler; streaming, fences arriving out of chain order)
      * and the file mode's {@link org.cobraverify.rounds.EpochAssigner} (whole history at once), on random
      * histories of several sessions with fences, aborted fence-like transactions and writes of the fence key

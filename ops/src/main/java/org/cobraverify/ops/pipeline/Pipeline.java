@@ -6,11 +6,11 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.apache.kafka.streams.KafkaStreams;
-import org.cobraverify.rounds.RoundVerifier;
+import org.cobraverify.rounds.IncrementalVerifier;
+import org.cobraverify.schemas.Verdict;
 import org.cobraverify.schemas.serde.KafkaSchemaCatalog;
 import org.cobraverify.schemas.serde.SchemaCatalog;
 import org.cobraverify.schemas.serde.WireFormat;
-import org.cobraverify.schemas.Verdict;
 import org.cobraverify.service.VerifierService;
 import org.cobraverify.topology.PipelineTopology;
 import org.cobraverify.topology.TopologySettings;
@@ -25,13 +25,13 @@ public final class Pipeline implements AutoCloseable {
     private Thread verifierThread;
     private final List<Verdict> verdicts = new CopyOnWriteArrayList<>();
     private final String bootstrap;
-    private final RoundVerifier.Settings verifierSettings;
+    private final IncrementalVerifier.Settings verifierSettings;
     private final Consumer<Verdict> listener;
     private volatile Throwable verifierFailure;
     /** Where the verifier keeps its collected writes (beside the topology's state), so a restart finds them. */
     private final Path verifierStateDir;
 
-    private Pipeline(String bootstrap, KafkaStreams streams, RoundVerifier.Settings verifierSettings, Consumer<Verdict> listener, Path verifierStateDir) {
+    private Pipeline(String bootstrap, KafkaStreams streams, IncrementalVerifier.Settings verifierSettings, Consumer<Verdict> listener, Path verifierStateDir) {
         this.bootstrap = bootstrap;
         this.verifierStateDir = verifierStateDir;
         this.streams = streams;
@@ -41,7 +41,7 @@ public final class Pipeline implements AutoCloseable {
 
     /** Creates missing topics, publishes the schemas, starts the topology and the verifier. */
     public static Pipeline start(String bootstrap, Path stateDir, int partitions, TopologySettings topology,
-                                 RoundVerifier.Settings verifier, Consumer<Verdict> listener) {
+                                 IncrementalVerifier.Settings verifier, Consumer<Verdict> listener) {
         TopicSetup.ensure(bootstrap, partitions, (short) 1);
         WireFormat wire = new WireFormat(KafkaSchemaCatalog.attach(new SchemaCatalog(), bootstrap));
         KafkaSchemaCatalog.publish(bootstrap, wire.catalog());

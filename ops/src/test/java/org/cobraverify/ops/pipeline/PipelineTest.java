@@ -15,6 +15,7 @@ import org.cobraverify.collector.KvStore;
 import org.cobraverify.collector.Recorder;
 import org.cobraverify.collector.RocksDbStore;
 import org.cobraverify.ops.kafka.EmbeddedKafka;
+import org.cobraverify.rounds.IncrementalVerifier;
 import org.cobraverify.rounds.RoundVerifier;
 import org.cobraverify.schemas.DeadLetter;
 import org.cobraverify.schemas.Outcome;
@@ -56,7 +57,7 @@ class PipelineTest {
 
     Pipeline start(int roundSize) {
         TopologySettings ts = TopologySettings.defaults().withRoundSize(roundSize).withIdleCutMs(500);
-        return Pipeline.start(kafka.bootstrapServers(), dir.resolve("streams"), 2, ts, new RoundVerifier.Settings(CheckOptions.defaults(), 20), v -> {});
+        return Pipeline.start(kafka.bootstrapServers(), dir.resolve("streams"), 2, ts, IncrementalVerifier.Settings.defaults().withCheck(CheckOptions.defaults()), v -> {});
     }
 
     /** Runs a workload through the interceptor; returns how many transactions were published. */
@@ -235,7 +236,7 @@ class PipelineTest {
 
             // ground truth: a fresh verifier over the rounds topic
             List<Verdict> truth = new ArrayList<>();
-            try (RoundVerifier fresh = new RoundVerifier(RoundVerifier.Settings.defaults())) {
+            try (RoundVerifier fresh = new RoundVerifier(IncrementalVerifier.Settings.defaults())) {
                 for (ConsumerRecord<String, byte[]> r : Topic.readAll(kafka.bootstrapServers(), Topics.ROUNDS)) {
                     if (WIRE.typeOf(r.value()).endsWith(".Transaction")) fresh.add(WIRE.decode(r.value(), Transaction.class));
                     else truth.add(fresh.endRound(WIRE.decode(r.value(), RoundEnd.class), true));

@@ -1,4 +1,4 @@
-package org.cobraverify.rounds;
+package org.cobraverify.schemas.protocol;
 
 import java.util.List;
 import org.cobraverify.schemas.Transaction;
@@ -6,9 +6,11 @@ import org.cobraverify.schemas.TxnOp;
 import org.cobraverify.schemas.TxnStatus;
 
 /**
- * The epoch rules (paper §4.2), written once: the file mode ({@link EpochAssigner}, {@link HistoryRounds})
- * and the pipeline (the topology's fence chain and session assembler, the {@link RoundVerifier}) call
- * these and carry no version of their own. Pure: no state, no I/O.
+ * The epoch rules (paper §4.2), written once: the file mode (the checker's {@code EpochAssigner} and
+ * {@code HistoryRounds}) and the pipeline (the topology's fence chain, session assembler and round cutter, and
+ * the verifier's {@code RoundVerifier}) call these and carry no version of their own. Pure: no state, no I/O.
+ * They live in the schemas module, beside the records they read, so that the topology uses them without
+ * linking the checker (docs/DESIGN.md §2 and §6).
  *
  * <ol>
  *   <li><b>Fence.</b> A committed transaction whose first operation on the fence key is a read and that
