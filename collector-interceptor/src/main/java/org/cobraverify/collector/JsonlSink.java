@@ -3,11 +3,12 @@ package org.cobraverify.collector;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.OutputStreamWriter;
-import java.util.List;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.zip.GZIPOutputStream;
 
 /**
@@ -23,7 +24,7 @@ public final class JsonlSink implements HistorySink {
     private volatile boolean closed;
     // each application thread buffers its own lines (so its session order is kept) and hands them over in
     // batches: one lock acquisition per 16 KB instead of one per transaction
-    private final java.util.List<StringBuilder> buffers = new java.util.ArrayList<>();
+    private final List<StringBuilder> buffers = new ArrayList<>();
     private final ThreadLocal<StringBuilder> local = ThreadLocal.withInitial(() -> {
         StringBuilder sb = new StringBuilder(FLUSH_AT + 1024);
         synchronized (buffers) { buffers.add(sb); }

@@ -9,6 +9,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -41,7 +42,7 @@ public final class KafkaSink implements HistorySink {
     private final Map<String, long[]> seqs = new ConcurrentHashMap<>();
     private final AtomicReference<String> failure = new AtomicReference<>();
     private volatile boolean closed;
-    private final java.util.concurrent.atomic.LongAdder recorded = new java.util.concurrent.atomic.LongAdder();
+    private final LongAdder recorded = new LongAdder();
 
     /**
      * @param bootstrap the Kafka servers

@@ -2,6 +2,7 @@ package org.cobraverify.collector;
 
 import java.security.SecureRandom;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The collector: wraps a {@link KvStore} so that every transaction the application runs through a
@@ -55,7 +56,7 @@ public final class Recorder implements AutoCloseable {
     final String run;
     private final AtomicInteger sessions = new AtomicInteger();
     // counters touched by every transaction on every thread: striped, so they do not bounce between cores
-    final java.util.concurrent.atomic.LongAdder addedBytes = new java.util.concurrent.atomic.LongAdder(), fenceTxns = new java.util.concurrent.atomic.LongAdder();
+    final LongAdder addedBytes = new LongAdder(), fenceTxns = new LongAdder();
 
     public Recorder(KvStore store, HistorySink sink, Options options) {
         this.store = store;

@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * One client session of a {@link Recorder}: begin, read, write, commit or abort, one transaction at a
@@ -252,7 +254,7 @@ public final class Session {
     /** Fences of all sessions contend on one key: retry after a short randomized, growing pause. */
     private static void backoff(int attempt) {
         long maxMicros = Math.min(20_000, 100L << Math.min(attempt, 8));
-        java.util.concurrent.locks.LockSupport.parkNanos(1000 * java.util.concurrent.ThreadLocalRandom.current().nextLong(maxMicros + 1));
+        LockSupport.parkNanos(1000 * ThreadLocalRandom.current().nextLong(maxMicros + 1));
     }
 
     private void commit0() throws StoreException {

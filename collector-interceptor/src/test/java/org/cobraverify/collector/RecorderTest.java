@@ -10,9 +10,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.locks.LockSupport;
 import org.cobraverify.checker.AnomalyKind;
 import org.cobraverify.checker.Checker;
 import org.cobraverify.checker.Verdict;
+import org.cobraverify.history.History;
 import org.cobraverify.io.HistoryReaders;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -180,7 +182,7 @@ class RecorderTest {
             if (prev == null) { t.rollback(); return null; }
             t.put(key, value);
             t.commit();
-            java.util.concurrent.locks.LockSupport.parkNanos(3_000_000);
+            LockSupport.parkNanos(3_000_000);
             return prev;
         }
 
@@ -260,7 +262,7 @@ class RecorderTest {
             lossy.close();
         }
         var h = HistoryReaders.read(file).history();
-        assertEquals(org.cobraverify.history.History.UNKNOWN, h.status(0));
+        assertEquals(History.UNKNOWN, h.status(0));
         // nobody read it: dropped, and the history is trivially serializable
         assertEquals(Verdict.Outcome.ACCEPT, Checker.check(h).outcome());
     }

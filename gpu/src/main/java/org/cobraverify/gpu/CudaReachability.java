@@ -19,6 +19,7 @@ import static jcuda.driver.JCudaDriver.cuModuleLoadData;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import jcuda.Pointer;
 import jcuda.Sizeof;
 import jcuda.driver.CUcontext;
@@ -95,7 +96,7 @@ public final class CudaReachability implements ReachabilityEngine, AutoCloseable
         try (InputStream in = CudaReachability.class.getResourceAsStream("closure.ptx")) {
             if (in == null) throw new IOException("org/cobraverify/gpu/closure.ptx");
             byte[] b = in.readAllBytes();
-            byte[] z = java.util.Arrays.copyOf(b, b.length + 1); // NUL-terminated for cuModuleLoadData
+            byte[] z = Arrays.copyOf(b, b.length + 1); // NUL-terminated for cuModuleLoadData
             return z;
         }
     }
@@ -112,7 +113,7 @@ public final class CudaReachability implements ReachabilityEngine, AutoCloseable
     public synchronized Index index(Dag dag, int[] sources, Budget budget) {
         int n = dag.vertices(), s = sources.length;
         int[] sourceIndex = new int[n];
-        java.util.Arrays.fill(sourceIndex, -1);
+        Arrays.fill(sourceIndex, -1);
         for (int j = 0; j < s; j++) sourceIndex[sources[j]] = j;
         int allWords = Math.max(1, (s + 31) / 32);
         if ((long) n * allWords * Sizeof.INT > MAX_INDEX_BYTES)
@@ -135,7 +136,7 @@ public final class CudaReachability implements ReachabilityEngine, AutoCloseable
         for (int v : dag.topo()) levelStart[level[v] + 1]++;
         for (int l = 0; l < levels; l++) levelStart[l + 1] += levelStart[l];
         int[] byLevel = new int[dag.topo().length];
-        int[] fill = java.util.Arrays.copyOf(levelStart, levels);
+        int[] fill = Arrays.copyOf(levelStart, levels);
         for (int v : dag.topo()) byLevel[fill[level[v]]++] = v;
 
         int words = (int) Math.max(1, Math.min(allWords, MAX_BITSET_BYTES / 4 / Math.max(1, n)));
@@ -148,7 +149,7 @@ public final class CudaReachability implements ReachabilityEngine, AutoCloseable
             for (int first = 0; first < s; first += 32 * words) { // one pass: sources first .. first + 32·words − 1
                 budget.check();
                 int last = Math.min(s, first + 32 * words);
-                java.util.Arrays.fill(bits, 0);
+                Arrays.fill(bits, 0);
                 for (int j = first; j < last; j++) bits[sources[j] * words + (j - first) / 32] |= 1 << ((j - first) % 32);
                 cuMemcpyHtoD(dBits, Pointer.to(bits), bitsBytes);
                 for (int l = 1; l < levels; l++) { // level 0 has no in-edges

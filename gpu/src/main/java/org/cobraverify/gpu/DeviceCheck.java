@@ -1,9 +1,11 @@
 package org.cobraverify.gpu;
 
+import java.util.Arrays;
 import java.util.Random;
 import org.cobraverify.checker.ChainCoverReachability;
 import org.cobraverify.checker.ReachabilityEngine;
 import org.cobraverify.solver.Budget;
+import org.cobraverify.synth.RandomDags;
 
 /**
  * The check to run the day a GPU is lent ({@code gpu/device-check.sh}): opens the device (or prints
@@ -15,7 +17,7 @@ public final class DeviceCheck {
     private DeviceCheck() {}
 
     public static void main(String[] args) {
-        int[] sizes = args.length > 0 ? java.util.Arrays.stream(args).mapToInt(Integer::parseInt).toArray() : new int[] {10_000, 100_000, 1_000_000};
+        int[] sizes = args.length > 0 ? Arrays.stream(args).mapToInt(Integer::parseInt).toArray() : new int[] {10_000, 100_000, 1_000_000};
         CudaReachability gpu;
         try {
             gpu = CudaReachability.open();
@@ -29,7 +31,7 @@ public final class DeviceCheck {
         try (gpu) {
             for (int n : sizes) {
                 Random rnd = new Random(n);
-                ReachabilityEngine.Dag d = org.cobraverify.synth.RandomDags.of(rnd, n, 24, 1.5, 2000); // cross edges from the last 2,000: local, as in histories
+                ReachabilityEngine.Dag d = RandomDags.of(rnd, n, 24, 1.5, 2000); // cross edges from the last 2,000: local, as in histories
                 int sources = Math.min(n, 4096), q = 4 * n;
                 int[] pool = new int[sources];
                 for (int i = 0; i < sources; i++) pool[i] = rnd.nextInt(n);
@@ -41,7 +43,7 @@ public final class DeviceCheck {
                 long t1 = System.nanoTime();
                 boolean[] got = gpu.reaches(d, qs, qd, Budget.unlimited());
                 long t2 = System.nanoTime();
-                boolean equal = java.util.Arrays.equals(cpu, got);
+                boolean equal = Arrays.equals(cpu, got);
                 allEqual &= equal;
                 System.out.printf("%10d %10d %10d %9d %10.0f %10.0f %8s%n", n, d.outTarget().length, q, sources, (t1 - t0) / 1e6, (t2 - t1) / 1e6, equal);
             }

@@ -13,9 +13,12 @@ import java.util.stream.Stream;
 import org.cobraverify.checker.CheckOptions;
 import org.cobraverify.checker.CheckStats;
 import org.cobraverify.checker.Checker;
+import org.cobraverify.checker.ReachabilityEngine;
 import org.cobraverify.checker.Verdict;
 import org.cobraverify.history.History;
 import org.cobraverify.io.HistoryReaders;
+import org.cobraverify.solver.Sat4jSolver;
+import org.cobraverify.solver.Solver;
 import org.cobraverify.synth.SyntheticWorkloads;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -96,7 +99,7 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--pipeline-txns", description = "With --pipeline: transactions per run (default: ${DEFAULT-VALUE}: a short run hides a backlog that builds up).")
     long pipelineTxns = 300_000;
 
-    private org.cobraverify.checker.ReachabilityEngine reachability;
+    private ReachabilityEngine reachability;
 
     @Override
     public Integer call() throws Exception {
@@ -161,11 +164,11 @@ public final class BenchCommand implements Callable<Integer> {
     }
 
     private int run(String name, History h, double parseMillis) {
-        int code = runWith(name, h, parseMillis, org.cobraverify.solver.Sat4jSolver.byName(solver));
+        int code = runWith(name, h, parseMillis, Sat4jSolver.byName(solver));
         if (compare) {
             double mine = lastMillis;
             String mineVerdict = lastVerdict;
-            runWith("  vs sat4j", h, parseMillis, new org.cobraverify.solver.Sat4jSolver());
+            runWith("  vs sat4j", h, parseMillis, new Sat4jSolver());
             boolean same = lastVerdict.equals(mineVerdict) || lastVerdict.startsWith("unknown");
             System.out.printf("  %s: %s %.0f ms, sat4j %.0f ms: %.1fx faster%s%n", name, solver, mine, lastMillis, lastMillis / Math.max(0.001, mine),
                     same ? "" : "  (VERDICTS DIFFER: " + mineVerdict + " vs " + lastVerdict + ")");
@@ -176,7 +179,7 @@ public final class BenchCommand implements Callable<Integer> {
     private double lastMillis;
     private String lastVerdict = "";
 
-    private int runWith(String name, History h, double parseMillis, org.cobraverify.solver.Solver solverImpl) {
+    private int runWith(String name, History h, double parseMillis, Solver solverImpl) {
         Verdict best = null;
         double bestMillis = Double.MAX_VALUE;
         long peak = 0;

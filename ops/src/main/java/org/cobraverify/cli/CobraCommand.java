@@ -1,5 +1,6 @@
 package org.cobraverify.cli;
 
+import java.util.Arrays;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -28,11 +29,11 @@ public final class CobraCommand implements Runnable {
     public static int execute(String... args) {
         boolean verifyOnly = args.length > 0 && args[0].equals("verify");
         if (verifyOnly) {
-            VerifyCommand fast = VerifyCommand.fastParse(java.util.Arrays.copyOfRange(args, 1, args.length));
+            VerifyCommand fast = VerifyCommand.fastParse(Arrays.copyOfRange(args, 1, args.length));
             if (fast != null) return fast.call();
         }
         CommandLine cl = verifyOnly ? new CommandLine(new VerifyCommand()).setCommandName("cobra verify") : new CommandLine(new CobraCommand());
-        if (verifyOnly) args = java.util.Arrays.copyOfRange(args, 1, args.length);
+        if (verifyOnly) args = Arrays.copyOfRange(args, 1, args.length);
         cl.setExitCodeExceptionMapper(e -> 2);
         cl.setParameterExceptionHandler((ex, a) -> {
             ex.getCommandLine().getErr().println("cobra: " + ex.getMessage());

@@ -14,6 +14,7 @@ import org.cobraverify.collector.RocksDbStore;
 import org.cobraverify.ops.kafka.EmbeddedKafka;
 import org.cobraverify.ops.pipeline.LagProbe;
 import org.cobraverify.ops.pipeline.Pipeline;
+import org.cobraverify.ops.pipeline.StateProbe;
 import org.cobraverify.rounds.IncrementalVerifier;
 import org.cobraverify.schemas.Outcome;
 import org.cobraverify.schemas.Verdict;
@@ -65,7 +66,7 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--fence-every", description = "A fence every N committed transactions per session (default: ${DEFAULT-VALUE}).")
     int fenceEvery = 20;
 
-    @Option(names = "--max-fence-every", paramLabel = "N", description = {"While a session's fences cost more than 2% of its time, its period grows",
+    @Option(names = "--max-fence-every", paramLabel = "N", description = {"While a session's fences cost more than 2%% of its time, its period grows",
             "up to N commits (and back when they get cheap), as cobra record's does; N = --fence-every: a fixed period (default: 10 times --fence-every)."})
     Integer maxFenceEvery;
 
@@ -113,8 +114,8 @@ public final class DemoCommand implements Callable<Integer> {
                 if (f != null) store = new FaultyStore(store, f, faultRate, seed);
                 long recorded;
                 WorkloadRunner.Result r;
-                org.cobraverify.ops.pipeline.StateProbe probe = new org.cobraverify.ops.pipeline.StateProbe(pipeline);
-                List<org.cobraverify.ops.pipeline.StateProbe.Reading> readings = new ArrayList<>();
+                StateProbe probe = new StateProbe(pipeline);
+                List<StateProbe.Reading> readings = new ArrayList<>();
                 long[] nextStats = {statsEvery};
                 long wl0;
                 try (KvStore s = store) {

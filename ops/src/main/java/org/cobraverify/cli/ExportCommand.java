@@ -1,6 +1,7 @@
 package org.cobraverify.cli;
 
 import java.io.BufferedWriter;
+import java.io.IOException;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
@@ -8,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -79,12 +81,12 @@ public final class ExportCommand implements Callable<Integer> {
 
     /** Duplicates dropped (the first delivery kept), then {@link SessionOrder}. */
     static List<Transaction> order(List<Transaction> txns) {
-        Map<String, Transaction> byId = new java.util.LinkedHashMap<>();
+        Map<String, Transaction> byId = new LinkedHashMap<>();
         for (Transaction t : txns) byId.putIfAbsent(t.getId(), t);
         return SessionOrder.of(new ArrayList<>(byId.values()));
     }
 
-    static void write(List<Transaction> txns, Path file) throws java.io.IOException {
+    static void write(List<Transaction> txns, Path file) throws IOException {
         var stream = Files.newOutputStream(file);
         try (Writer w = new BufferedWriter(new OutputStreamWriter(file.toString().endsWith(".gz") ? new GZIPOutputStream(stream) : stream,
                 StandardCharsets.UTF_8), 1 << 16)) {

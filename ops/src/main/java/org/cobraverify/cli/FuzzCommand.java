@@ -4,6 +4,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.Callable;
@@ -78,6 +79,6 @@ public final class FuzzCommand implements Callable<Integer> {
 
     private static String firstLines(String s) {
         String[] ls = s.split("\n");
-        return String.join("\n      ", java.util.Arrays.copyOf(ls, Math.min(4, ls.length)));
+        return String.join("\n      ", Arrays.copyOf(ls, Math.min(4, ls.length)));
     }
 }

@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -116,7 +117,7 @@ public final class FuzzSamples {
         d.putLong(1).putLong(2); // session 1: reads both
         d.put((byte) 0).putLong(3).putLong(4).put((byte) 1);
         d.put((byte) 0).putLong(5).putLong(0).put((byte) 1).put((byte) 1);
-        s.add(new Sample("fork.bincode", HistoryFormat.DBCOP, false, Map.of("fork.bincode", java.util.Arrays.copyOf(d.array(), d.position()))));
+        s.add(new Sample("fork.bincode", HistoryFormat.DBCOP, false, Map.of("fork.bincode", Arrays.copyOf(d.array(), d.position()))));
         return s;
     }
 }

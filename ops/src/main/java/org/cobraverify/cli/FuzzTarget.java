@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -111,7 +112,7 @@ public final class FuzzTarget implements AutoCloseable {
         }
         // a directory of logs: each mutation breaks one of its files, chosen by the mutation's b
         List<String> names = new ArrayList<>(s.files().keySet());
-        Map<String, byte[]> files = new java.util.LinkedHashMap<>(s.files());
+        Map<String, byte[]> files = new LinkedHashMap<>(s.files());
         for (Mutation m : mutations) {
             String name = names.get(Math.floorMod(m.b(), names.size()));
             files.put(name, m.apply(files.get(name)));

@@ -43,7 +43,7 @@ public final class OverheadCommand implements Callable<Integer> {
     @Option(names = "--fence-every", description = "Fence period of the collector (default: ${DEFAULT-VALUE}).")
     int fenceEvery = 20;
 
-    @Option(names = "--max-fence-every", paramLabel = "N", description = {"Longest fence period the collector adapts to while fences cost more than 2%",
+    @Option(names = "--max-fence-every", paramLabel = "N", description = {"Longest fence period the collector adapts to while fences cost more than 2%%",
             "of a session's time; N = --fence-every: fixed (default: 10 times --fence-every)."})
     Integer maxFenceEvery;
 

@@ -1,13 +1,20 @@
 package org.cobraverify.cli;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.Properties;
 import java.util.concurrent.Callable;
+import org.cobraverify.collector.HistorySink;
 import org.cobraverify.collector.JdbcStore;
 import org.cobraverify.collector.JsonlSink;
+import org.cobraverify.collector.KafkaSink;
 import org.cobraverify.collector.KvStore;
 import org.cobraverify.collector.Recorder;
 import org.cobraverify.collector.RocksDbStore;
+import org.cobraverify.collector.StoreException;
+import org.cobraverify.topology.Topics;
 import org.cobraverify.workloads.FaultyStore;
 import org.cobraverify.workloads.Workload;
 import org.cobraverify.workloads.WorkloadRunner;
@@ -58,7 +65,7 @@ public final class RecordCommand implements Callable<Integer> {
     @Option(names = "--fence-every", description = "A fence transaction every N committed transactions per session; 0 for none (default: ${DEFAULT-VALUE}).")
     int fenceEvery = 20;
 
-    @Option(names = "--max-fence-every", paramLabel = "N", description = {"While a session's fences cost more than 2% of its time, its period grows",
+    @Option(names = "--max-fence-every", paramLabel = "N", description = {"While a session's fences cost more than 2%% of its time, its period grows",
             "up to N commits (and back when they get cheap); N = --fence-every: a fixed period (default: 10 times --fence-every)."})
     Integer maxFenceEvery;
 
@@ -99,15 +106,15 @@ public final class RecordCommand implements Callable<Integer> {
         KvStore store;
         try {
             store = openStore(db, rocksDir, jdbcUrl, user, password, table, JdbcStore.Isolation.parse(isolation));
-        } catch (IllegalArgumentException | org.cobraverify.collector.StoreException e) {
+        } catch (IllegalArgumentException | StoreException e) {
             System.err.println("cobra record: " + e.getMessage());
             if (rocksDir != null) deleteTree(rocksDir);
             return 2;
         }
         if (f != null) store = new FaultyStore(store, f, faultRate, seed);
         try (KvStore s = store) {
-            org.cobraverify.collector.HistorySink sink = bare ? null : kafka != null
-                    ? new org.cobraverify.collector.KafkaSink(kafka, org.cobraverify.topology.Topics.OPS, waitForAck, new java.util.Properties())
+            HistorySink sink = bare ? null : kafka != null
+                    ? new KafkaSink(kafka, Topics.OPS, waitForAck, new Properties())
                     : new JsonlSink(out);
             Recorder rec = bare ? null : new Recorder(s, sink, Recorder.Options.adaptive(fenceEvery, maxFenceEvery));
             String where = kafka != null ? "Kafka " + kafka + " (cobra.ops)" : out.toString();
@@ -139,7 +146,7 @@ public final class RecordCommand implements Callable<Integer> {
      * or {@code mariadb} (the local servers unless {@code jdbcUrl} says otherwise; the table is created afresh).
      */
     static KvStore openStore(String db, Path dir, String jdbcUrl, String user, String password, String table, JdbcStore.Isolation iso)
-            throws org.cobraverify.collector.StoreException {
+            throws StoreException {
         return switch (db) {
             case "rocksdb", "rocksdb-optimistic" -> new RocksDbStore(dir.resolve("db").toString(), db.equals("rocksdb-optimistic"));
             case "postgres" -> new JdbcStore(jdbcUrl != null ? jdbcUrl : "jdbc:postgresql://127.0.0.1:5432/test",
@@ -152,8 +159,8 @@ public final class RecordCommand implements Callable<Integer> {
 
     static void deleteTree(Path dir) {
         try (var s = Files.walk(dir)) {
-            s.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (java.io.IOException ignored) {
+            s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException ignored) {
             // a temporary directory; best effort
         }
     }

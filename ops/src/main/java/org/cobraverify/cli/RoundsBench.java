@@ -5,6 +5,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.cobraverify.checker.CheckOptions;
+import org.cobraverify.checker.ReachabilityEngine;
+import org.cobraverify.checker.Verdict;
 import org.cobraverify.collector.JsonlSink;
 import org.cobraverify.collector.KvStore;
 import org.cobraverify.collector.Recorder;
@@ -15,6 +17,8 @@ import org.cobraverify.rounds.EpochAssigner;
 import org.cobraverify.rounds.HistoryRounds;
 import org.cobraverify.rounds.IncrementalVerifier;
 import org.cobraverify.rounds.store.RocksDbCollectedWrites;
+import org.cobraverify.schemas.Transaction;
+import org.cobraverify.schemas.serde.WireFormat;
 import org.cobraverify.workloads.Workload;
 import org.cobraverify.workloads.WorkloadRunner;
 
@@ -29,12 +33,12 @@ import org.cobraverify.workloads.WorkloadRunner;
 final class RoundsBench {
     private final PrintStream out;
 
-    private final org.cobraverify.checker.ReachabilityEngine reachability;
+    private final ReachabilityEngine reachability;
 
     /** Deliver transactions through the wire format (as the pipeline does), not as objects sharing the history's strings. */
     private final boolean wire;
 
-    RoundsBench(PrintStream out, org.cobraverify.checker.ReachabilityEngine reachability, boolean wire) {
+    RoundsBench(PrintStream out, ReachabilityEngine reachability, boolean wire) {
         this.out = out;
         this.reachability = reachability;
         this.wire = wire;
@@ -90,9 +94,9 @@ final class RoundsBench {
             IncrementalVerifier.Settings s = IncrementalVerifier.Settings.defaults().withCheck(CheckOptions.defaults().withTimeout(timeout).withReachability(reachability));
             HistoryRounds.Run run;
             try (IncrementalVerifier v = new IncrementalVerifier(s, RocksDbCollectedWrites.temporary())) {
-                org.cobraverify.schemas.serde.WireFormat wf = org.cobraverify.schemas.serde.WireFormat.standalone();
+                WireFormat wf = WireFormat.standalone();
                 run = HistoryRounds.run(h, size, EpochAssigner.DEFAULT_FENCE_KEY, v, null, 0,
-                        wire ? t -> wf.decode(wf.encode(t), org.cobraverify.schemas.Transaction.class) : t -> t);
+                        wire ? t -> wf.decode(wf.encode(t), Transaction.class) : t -> t);
             }
             long heap = BenchCommand.peakHeap();
             RoundsSummary sum = RoundsSummary.of(run, h.size());
@@ -105,7 +109,7 @@ final class RoundsBench {
             for (int r = Math.max(0, n - 11); r < n - 1; r++) { late += run.rounds().get(r).millis(); lc++; } // the last round is partial
             String drift = ec > 0 && lc > 0 ? String.format("%.2fx", (late / lc) / Math.max(1e-9, early / ec)) : "-";
             double gc = run.rounds().stream().mapToDouble(r -> r.gcNanos() / 1e6).sum();
-            org.cobraverify.checker.Verdict verdict = sum.verdict(List.of());
+            Verdict verdict = sum.verdict(List.of());
             worst = Math.max(worst, verdict.outcome().exitCode());
             lines[i] = String.format("%-12s %8d %6d %6d %10.0f %8.0f %8s %9d %9d %8d %7.0f  %s", name, h.size(), size, n, caps[i],
                     run.totalMillis() / Math.max(1, n), drift, run.retainedMax(), run.last().retained(), heap >> 20, gc,

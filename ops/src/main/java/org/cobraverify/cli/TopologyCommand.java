@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 import org.cobraverify.ops.pipeline.TopicSetup;
 import org.cobraverify.schemas.serde.KafkaSchemaCatalog;
 import org.cobraverify.schemas.serde.SchemaCatalog;
@@ -72,7 +73,7 @@ public final class TopologyCommand implements Callable<Integer> {
             // restart from what was committed; stopping the whole topology would stop the verdicts
             streams.setUncaughtExceptionHandler(e -> {
                 System.err.println("cobra topology: a stream thread failed (" + e + "); replacing it");
-                return org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
+                return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
             });
             streams.start();
             stopped.await();

@@ -1,5 +1,13 @@
 package org.cobraverify.cli;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import org.cobraverify.schemas.CertTxn;
+import org.cobraverify.schemas.Certificate;
+import org.cobraverify.schemas.CycleEdge;
 import org.cobraverify.schemas.Verdict;
 
 /** How verdicts print: one line each; a rejection adds its certificate's text. */
@@ -34,8 +42,8 @@ final class VerdictLines {
      * (anomaly, summary, cycle edges, transactions, text).
      */
     static String json(Verdict v) {
-        java.io.StringWriter w = new java.io.StringWriter();
-        try (com.fasterxml.jackson.core.JsonGenerator g = new com.fasterxml.jackson.core.JsonFactory().createGenerator(w)) {
+        StringWriter w = new StringWriter();
+        try (JsonGenerator g = new JsonFactory().createGenerator(w)) {
             g.writeStartObject();
             g.writeNumberField("round", v.getRound());
             g.writeStringField("verdict", v.getOutcome().name().toLowerCase());
@@ -51,13 +59,13 @@ final class VerdictLines {
             if (v.getRoundLatestEnd() > 0) g.writeNumberField("lagSeconds", Math.round(lagSeconds(v) * 1000) / 1000.0);
             g.writeNumberField("verifierRestarts", v.getVerifierRestarts());
             g.writeBooleanField("strict", v.getStrict());
-            org.cobraverify.schemas.Certificate c = v.getCertificate();
+            Certificate c = v.getCertificate();
             if (c != null) {
                 g.writeObjectFieldStart("certificate");
                 g.writeStringField("anomaly", c.getAnomaly());
                 g.writeStringField("summary", c.getSummary());
                 g.writeArrayFieldStart("cycle");
-                for (org.cobraverify.schemas.CycleEdge e : c.getCycle()) {
+                for (CycleEdge e : c.getCycle()) {
                     g.writeStartObject();
                     g.writeStringField("from", e.getFrom());
                     g.writeStringField("to", e.getTo());
@@ -68,7 +76,7 @@ final class VerdictLines {
                 }
                 g.writeEndArray();
                 g.writeArrayFieldStart("transactions");
-                for (org.cobraverify.schemas.CertTxn t : c.getTransactions()) {
+                for (CertTxn t : c.getTransactions()) {
                     g.writeStartObject();
                     g.writeStringField("id", t.getId());
                     g.writeStringField("session", t.getSession());
@@ -80,8 +88,8 @@ final class VerdictLines {
                 g.writeEndObject();
             }
             g.writeEndObject();
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
         return w.toString();
     }

@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -139,7 +140,7 @@ public final class VerdictsCommand implements Callable<Integer> {
     /** The metrics, in the Prometheus text format. */
     String metrics() { return registry.scrape(); }
 
-    private HttpServer serveMetrics(int port) throws java.io.IOException {
+    private HttpServer serveMetrics(int port) throws IOException {
         HttpServer s = HttpServer.create(new InetSocketAddress(port), 0);
         s.createContext("/metrics", ex -> {
             byte[] body = metrics().getBytes(StandardCharsets.UTF_8);

@@ -1,8 +1,11 @@
 package org.cobraverify.cli;
 
+import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.cobraverify.checker.CheckOptions;
-import org.cobraverify.rounds.RoundVerifier;
+import org.cobraverify.checker.ReachabilityEngine;
+import org.cobraverify.rounds.store.RocksDbCollectedWrites;
 import org.cobraverify.service.VerifierService;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -27,14 +30,14 @@ public final class VerifierCommand implements Callable<Integer> {
     String gpu = "auto";
 
     @Option(names = "--state-dir", paramLabel = "DIR", description = "Where the collected writes live on disk, kept across restarts (default: ${DEFAULT-VALUE}).")
-    java.nio.file.Path stateDir = java.nio.file.Path.of(System.getProperty("java.io.tmpdir"), "cobra-verifier");
+    Path stateDir = Path.of(System.getProperty("java.io.tmpdir"), "cobra-verifier");
 
     @Option(names = "--checkpoint-every", paramLabel = "ROUNDS", description = "Publish the verifier's state to cobra.gc-frontiers every N rounds; 0: never (default: ${DEFAULT-VALUE}). A restart resumes from the latest one.")
     int checkpointEvery = VerifierService.DEFAULT_CHECKPOINT_EVERY;
 
     @Option(names = "--remember-hours", paramLabel = "H", description = {"How long collected writes are remembered on disk (default: ${DEFAULT-VALUE}, the",
             "history topics' default retention). A later read of a write collected longer ago makes the verdict unknown."})
-    double rememberHours = org.cobraverify.rounds.store.RocksDbCollectedWrites.DEFAULT_HORIZON_MILLIS / 3_600_000.0;
+    double rememberHours = RocksDbCollectedWrites.DEFAULT_HORIZON_MILLIS / 3_600_000.0;
 
     @Override
     public Integer call() {
@@ -42,7 +45,7 @@ public final class VerifierCommand implements Callable<Integer> {
             System.err.println("cobra verifier: --remember-hours takes a positive number of hours");
             return 2;
         }
-        org.cobraverify.checker.ReachabilityEngine reach = GpuOption.resolve(gpu, "verifier", System.err);
+        ReachabilityEngine reach = GpuOption.resolve(gpu, "verifier", System.err);
         if (reach == null) return 2;
         VerifierService.Settings s = new VerifierService.Settings(bootstrap, "cobra.rounds", "cobra.verdicts", "cobra.dead-letters", group, id)
                 .withState(stateDir, checkpointEvery).withRememberHours(rememberHours);
@@ -54,7 +57,7 @@ public final class VerifierCommand implements Callable<Integer> {
                 while (v.resumedFromRound() < 0 && v.replayedRecords() == 0) Thread.sleep(200);
                 if (v.resumedFromRound() >= 0)
                     System.err.printf("cobra verifier: resumed from the checkpoint of round %d in %.2f s (restart %d; %.1f s after the process started)%n",
-                            v.resumedFromRound(), v.resumeSeconds(), v.restarts(), java.lang.management.ManagementFactory.getRuntimeMXBean().getUptime() / 1e3);
+                            v.resumedFromRound(), v.resumeSeconds(), v.restarts(), ManagementFactory.getRuntimeMXBean().getUptime() / 1e3);
             } catch (InterruptedException ignored) {
                 // exiting
             }

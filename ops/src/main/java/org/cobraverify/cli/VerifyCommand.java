@@ -6,19 +6,30 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import org.cobraverify.checker.CheckOptions;
 import org.cobraverify.checker.Checker;
+import org.cobraverify.checker.CrossCheckedReachability;
+import org.cobraverify.checker.ReachabilityEngine;
 import org.cobraverify.checker.Verdict;
 import org.cobraverify.history.History;
 import org.cobraverify.io.HistoryFormat;
 import org.cobraverify.io.HistoryReaders;
 import org.cobraverify.io.MalformedHistoryException;
+import org.cobraverify.report.DotReport;
 import org.cobraverify.report.JsonReport;
 import org.cobraverify.report.TextReport;
+import org.cobraverify.rounds.EpochAssigner;
+import org.cobraverify.rounds.HistoryRounds;
 import org.cobraverify.rounds.IncrementalVerifier;
+import org.cobraverify.rounds.store.RocksDbCollectedWrites;
+import org.cobraverify.solver.Sat4jSolver;
+import org.cobraverify.solver.Solver;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -78,7 +89,7 @@ public final class VerifyCommand implements Callable<Integer> {
     int rounds;
 
     @Option(names = "--fence-key", paramLabel = "KEY", description = "With --rounds: the key fence transactions read-modify-write (default: ${DEFAULT-VALUE}).")
-    String fenceKey = org.cobraverify.rounds.EpochAssigner.DEFAULT_FENCE_KEY;
+    String fenceKey = EpochAssigner.DEFAULT_FENCE_KEY;
 
     PrintStream out = System.out, err = System.err;
 
@@ -92,11 +103,11 @@ public final class VerifyCommand implements Callable<Integer> {
     static VerifyCommand fastParse(String[] args) {
         VerifyCommand c = new VerifyCommand();
         List<Path> ps = new ArrayList<>();
-        java.util.Set<String> seen = new java.util.HashSet<>();
+        Set<String> seen = new HashSet<>();
         try {
             for (int i = 0; i < args.length; i++) {
                 String a = args[i];
-                if (!a.startsWith("-")) { ps.add(java.nio.file.Paths.get(a)); continue; }
+                if (!a.startsWith("-")) { ps.add(Paths.get(a)); continue; }
                 String name = a, value = null;
                 int eq = a.indexOf('=');
                 if (eq > 0) { name = a.substring(0, eq); value = a.substring(eq + 1); }
@@ -117,8 +128,8 @@ public final class VerifyCommand implements Callable<Integer> {
                 }
                 switch (name) {
                     case "--format" -> c.format = value;
-                    case "--witness" -> c.witness = java.nio.file.Paths.get(value);
-                    case "--dot" -> c.dot = java.nio.file.Paths.get(value);
+                    case "--witness" -> c.witness = Paths.get(value);
+                    case "--dot" -> c.dot = Paths.get(value);
                     case "--timeout" -> c.timeout = Double.parseDouble(value);
                     case "--max-heap" -> c.maxHeapMb = Long.parseLong(value);
                     case "--drift" -> c.driftMillis = Double.parseDouble(value);
@@ -140,8 +151,8 @@ public final class VerifyCommand implements Callable<Integer> {
 
     /** Words that mark a reader's own failure (a bug to report), not the input's. */
     static final String INTERNAL_READ_ERROR = "internal error of the reader, please report it with this file";
-    private org.cobraverify.solver.Solver solverImpl;
-    private org.cobraverify.checker.ReachabilityEngine reachability;
+    private Solver solverImpl;
+    private ReachabilityEngine reachability;
 
     @Override
     public Integer call() {
@@ -171,7 +182,7 @@ public final class VerifyCommand implements Callable<Integer> {
             }
         }
         try {
-            solverImpl = org.cobraverify.solver.Sat4jSolver.byName(solver);
+            solverImpl = Sat4jSolver.byName(solver);
         } catch (IllegalArgumentException e) {
             err.println("cobra verify: " + e.getMessage());
             return 2;
@@ -221,7 +232,7 @@ public final class VerifyCommand implements Callable<Integer> {
         Verdict v;
         try {
             v = Checker.check(h, opts);
-        } catch (org.cobraverify.checker.CrossCheckedReachability.Disagreement e) {
+        } catch (CrossCheckedReachability.Disagreement e) {
             report(name, name + ": --gpu verify: the GPU and the CPU disagree, no verdict: " + e.getMessage());
             return 2;
         }
@@ -245,11 +256,11 @@ public final class VerifyCommand implements Callable<Integer> {
     /** {@code --rounds}: the file through the pipeline's round verifier, with garbage collection. */
     private int verifyInRounds(String name, HistoryReaders.Loaded loaded, CheckOptions opts, long t0, long t1) {
         History h = loaded.history();
-        org.cobraverify.rounds.HistoryRounds.Run run;
+        HistoryRounds.Run run;
         IncrementalVerifier.Settings s = IncrementalVerifier.Settings.defaults().withCheck(opts);
-        try (org.cobraverify.rounds.IncrementalVerifier iv = new org.cobraverify.rounds.IncrementalVerifier(s,
-                org.cobraverify.rounds.store.RocksDbCollectedWrites.temporary())) {
-            run = org.cobraverify.rounds.HistoryRounds.run(h, rounds, fenceKey, iv, null);
+        try (IncrementalVerifier iv = new IncrementalVerifier(s,
+                RocksDbCollectedWrites.temporary())) {
+            run = HistoryRounds.run(h, rounds, fenceKey, iv, null);
         } catch (IllegalArgumentException e) {
             report(name, name + ": " + e.getMessage());
             return 2;
@@ -269,7 +280,7 @@ public final class VerifyCommand implements Callable<Integer> {
     private boolean writeDot(Verdict v) {
         if (v.outcome() != Verdict.Outcome.REJECT || dot == null) return true;
         try {
-            Files.writeString(dot, org.cobraverify.report.DotReport.render(v.certificate()), StandardCharsets.UTF_8);
+            Files.writeString(dot, DotReport.render(v.certificate()), StandardCharsets.UTF_8);
             return true;
         } catch (IOException e) {
             err.println("cobra verify: cannot write the graph to " + dot + ": " + e.getMessage());

@@ -10,7 +10,10 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.zip.GZIPOutputStream;
 import org.cobraverify.history.History;
 import org.cobraverify.io.HistoryReaders;
@@ -101,9 +104,9 @@ public class VerifyCommandTest {
     }
 
     /** A serial execution of two sessions with fences: writes and reads of three keys, a fence every third transaction. */
-    static java.util.List<String> fencedHistory(int txns) {
-        java.util.List<String> lines = new java.util.ArrayList<>();
-        java.util.Map<String, String> latest = new java.util.HashMap<>();
+    static List<String> fencedHistory(int txns) {
+        List<String> lines = new ArrayList<>();
+        Map<String, String> latest = new HashMap<>();
         for (int i = 0; i < txns; i++) {
             String session = i % 2 == 0 ? "A" : "B";
             String ops;
@@ -123,7 +126,7 @@ public class VerifyCommandTest {
 
     @Test
     void roundsWithGarbageCollectionReportTheirFiguresAndCatchAStaleRead() throws Exception {
-        java.util.List<String> lines = fencedHistory(300);
+        List<String> lines = fencedHistory(300);
         Path ok = file("fenced.jsonl", lines.toArray(new String[0]));
         Run r = cobra("verify", "--rounds", "20", "--json", ok.toString());
         assertEquals(0, r.exit(), r.out() + r.err());

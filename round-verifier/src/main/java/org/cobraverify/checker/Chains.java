@@ -1,5 +1,7 @@
 package org.cobraverify.checker;
 
+import java.util.Arrays;
+import java.util.List;
 import org.cobraverify.history.History;
 import org.cobraverify.history.IntVec;
 import org.cobraverify.history.LongIntMap;
@@ -30,7 +32,7 @@ final class Chains {
     int[] rtStart, rt;
     boolean[] rtIsTail;
 
-    Chains(History h, ReadFromIndex rf, KnownGraph g, java.util.List<Anomaly> anomalies) {
+    Chains(History h, ReadFromIndex rf, KnownGraph g, List<Anomaly> anomalies) {
         // slots for every final write of an included transaction
         for (int t = 0; t < h.size(); t++) {
             if (!rf.included[t]) continue;
@@ -50,15 +52,15 @@ final class Chains {
         }
         for (int s = 0; s < slots; s++) readerStart[s + 1] += readerStart[s];
         readers = new int[readSlot.length];
-        int[] fill = java.util.Arrays.copyOf(readerStart, slots);
+        int[] fill = Arrays.copyOf(readerStart, slots);
         for (int i = 0; i < readSlot.length; i++) readers[fill[readSlot[i]]++] = rf.readTxn.get(i);
 
         // link slots by facts
         succ = new int[slots];
         pred = new int[slots];
         predFactOp = new int[slots];
-        java.util.Arrays.fill(succ, -1);
-        java.util.Arrays.fill(pred, -1);
+        Arrays.fill(succ, -1);
+        Arrays.fill(pred, -1);
         int[] succKind = new int[slots];
         for (int i = 0; i < rf.factKey.size(); i++) {
             int k = rf.factKey.get(i);
@@ -119,7 +121,7 @@ final class Chains {
         keyChainStart = new int[keys + 1];
         for (int k = 0; k < keys; k++) keyChainStart[k + 1] = keyChainStart[k] + keyCount[k + 1];
         chainsByKey = new int[chains];
-        int[] kf = java.util.Arrays.copyOf(keyChainStart, keys);
+        int[] kf = Arrays.copyOf(keyChainStart, keys);
         for (int c = 0; c < chains; c++) chainsByKey[kf[chainKey.get(c)]++] = c;
 
         rtStart = new int[chains + 1];

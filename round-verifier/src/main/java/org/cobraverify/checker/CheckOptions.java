@@ -45,7 +45,7 @@ public record CheckOptions(double timeoutSeconds, long maxHeapBytes, Solver solv
         return new CheckOptions(timeoutSeconds, maxHeapBytes, solver, true, drift, certificateSeconds, onDecision, reachability);
     }
 
-    /** Seconds for shrinking a certificate found by search; 0 skips shrinking. */
+    /** Seconds for shrinking a certificate found by search; 0 skips shrinking, {@link Double#POSITIVE_INFINITY} sets no limit. */
     public CheckOptions withCertificateBudget(double seconds) {
         if (seconds < 0) throw new IllegalArgumentException("the certificate budget cannot be negative: " + seconds);
         return new CheckOptions(timeoutSeconds, maxHeapBytes, solver, strict, driftNanos, seconds, onDecision, reachability);

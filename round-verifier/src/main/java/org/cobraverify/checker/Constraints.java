@@ -1,5 +1,6 @@
 package org.cobraverify.checker;
 
+import java.util.Arrays;
 import org.cobraverify.history.IntVec;
 
 /**
@@ -35,7 +36,7 @@ final class Constraints {
         }
         active = new boolean[first.size()];
         choseB = new boolean[first.size()];
-        java.util.Arrays.fill(active, true);
+        Arrays.fill(active, true);
         activeCount = first.size();
     }
 

@@ -2,6 +2,7 @@ package org.cobraverify.checker;
 
 import java.util.Arrays;
 import org.cobraverify.history.IntVec;
+import org.cobraverify.solver.VertexHeap;
 
 /**
  * Step 6: topological order of the known graph, or a shortest cycle when there is none. Iterative
@@ -32,7 +33,7 @@ final class CycleFinder {
                 for (int p = out.start[v]; p < out.start[v + 1]; p++) if (--indeg[out.target[p]] == 0) order[tail++] = out.target[p];
             }
         } else {
-            org.cobraverify.solver.VertexHeap heap = new org.cobraverify.solver.VertexHeap(n, priority);
+            VertexHeap heap = new VertexHeap(n, priority);
             for (int v = 0; v < n; v++) if (live[v] && indeg[v] == 0) heap.push(v);
             while (!heap.isEmpty()) {
                 int v = heap.pop();

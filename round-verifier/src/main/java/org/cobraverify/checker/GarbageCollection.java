@@ -3,6 +3,7 @@ package org.cobraverify.checker;
 import java.util.Arrays;
 import org.cobraverify.history.History;
 import org.cobraverify.history.IntVec;
+import org.cobraverify.history.LongIntMap;
 
 /**
  * Which transactions of an accepted round can be deleted for good (paper §4.3, made checkable).
@@ -242,7 +243,7 @@ public final class GarbageCollection {
         }
         IntVec[] carry = {new IntVec(), new IntVec(), new IntVec(), new IntVec()};
         if (careless) return new GarbageCollection(collect, supBy, null, supersededCount, 0, carry);
-        org.cobraverify.history.LongIntMap pairs = new org.cobraverify.history.LongIntMap(Math.max(16, facts / 4));
+        LongIntMap pairs = new LongIntMap(Math.max(16, facts / 4));
         for (int e = 0; e < facts; e++) {
             int k = g.kind.get(e), u = g.src.get(e), v = g.dst.get(e);
             if ((k != KnownGraph.RW && k != KnownGraph.WW && k != KnownGraph.PATH && k != KnownGraph.SETTLED) || u >= n || v >= n || collect[u] || collect[v]) continue;
@@ -267,7 +268,7 @@ public final class GarbageCollection {
      * Returns false if the backward index would not fit.
      */
     private static String contract(KnownGraph g, ReadFromIndex rf, Reachability r, int[] topo, int facts, int n, int b,
-                                   boolean[] collect, org.cobraverify.history.LongIntMap pairs, IntVec[] carry) {
+                                   boolean[] collect, LongIntMap pairs, IntVec[] carry) {
         int vn = g.n, cs = r.chains;
         if ((long) vn * cs > Reachability.defaultMaxCells()) return "a reachability index of the retained graph would not fit in memory";
         long limit = MAX_CARRIED_PER_TRANSACTION * (long) Math.max(1, n);
@@ -368,14 +369,14 @@ public final class GarbageCollection {
     /** A bound on the facts and paths carried into the next round, per transaction of the round: beyond it GC waits. */
     static final int MAX_CARRIED_PER_TRANSACTION = 40;
 
-    private static boolean addPair(org.cobraverify.history.LongIntMap pairs, int u, int v) {
+    private static boolean addPair(LongIntMap pairs, int u, int v) {
         long k = ((long) u << 32) | v;
-        if (pairs.get(k) != org.cobraverify.history.LongIntMap.MISSING) return false;
+        if (pairs.get(k) != LongIntMap.MISSING) return false;
         pairs.put(k, 1);
         return true;
     }
 
-    private static void addPath(int u, int v, org.cobraverify.history.LongIntMap pairs, IntVec[] carry) {
+    private static void addPath(int u, int v, LongIntMap pairs, IntVec[] carry) {
         if (!addPair(pairs, u, v)) return;
         carry[0].add(u); carry[1].add(v); carry[2].add(KnownGraph.PATH); carry[3].add(-1);
     }

@@ -1,5 +1,6 @@
 package org.cobraverify.checker;
 
+import org.cobraverify.history.IntVec;
 import org.cobraverify.solver.Budget;
 
 /**
@@ -35,7 +36,7 @@ final class Pruner {
             // one index per round, from the targets of the open constraints' sides
             int[] rt = cons.chains.rt;
             boolean[] isSource = new boolean[g.n];
-            org.cobraverify.history.IntVec sources = new org.cobraverify.history.IntVec();
+            IntVec sources = new IntVec();
             for (int c = 0; c < cons.size(); c++) {
                 if (!cons.active[c]) continue;
                 for (int side = 0; side < 2; side++) {

@@ -1,5 +1,6 @@
 package org.cobraverify.checker;
 
+import java.util.Arrays;
 import org.cobraverify.solver.Budget;
 
 /**
@@ -29,7 +30,7 @@ public interface ReachabilityEngine {
 
     /** A batch: {@code src[i] ⇝ dst[i]} for every i (one index over the distinct sources). */
     default boolean[] reaches(Dag dag, int[] src, int[] dst, Budget budget) {
-        Index ix = index(dag, java.util.Arrays.stream(src).distinct().toArray(), budget);
+        Index ix = index(dag, Arrays.stream(src).distinct().toArray(), budget);
         boolean[] answer = new boolean[src.length];
         for (int i = 0; i < src.length; i++) {
             if ((i & 0xffff) == 0) budget.check();
@@ -63,7 +64,7 @@ public interface ReachabilityEngine {
             int[] start = new int[vertices + 1];
             for (int u : from) start[u + 1]++;
             for (int v = 0; v < vertices; v++) start[v + 1] += start[v];
-            int[] fill = java.util.Arrays.copyOf(start, vertices), target = new int[to.length];
+            int[] fill = Arrays.copyOf(start, vertices), target = new int[to.length];
             for (int e = 0; e < from.length; e++) target[fill[from[e]]++] = to[e];
             return new int[][] {start, target};
         }

@@ -2,6 +2,7 @@ package org.cobraverify.checker;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import org.cobraverify.history.History;
 import org.cobraverify.history.IntVec;
@@ -98,8 +99,6 @@ public final class ReadFromIndex {
         for (boolean b : included) if (b) c++;
         return c;
     }
-
-    public boolean isIncluded(int t) { return included[t]; }
 
     public List<Anomaly> anomalies() { return anomalies; }
 
@@ -261,7 +260,7 @@ public final class ReadFromIndex {
         int prevTxn = INIT;
         int i = 0;
         int writer = Integer.MIN_VALUE;
-        java.util.HashSet<Integer> seen = new java.util.HashSet<>();
+        HashSet<Integer> seen = new HashSet<>();
         while (i < m) {
             int w = writerOp.get(pack(key, list[i]));
             if (w == LongIntMap.MISSING) {

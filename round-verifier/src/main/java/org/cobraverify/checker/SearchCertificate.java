@@ -120,7 +120,7 @@ final class SearchCertificate {
                 }
         }
         for (int v : group) if (!seen[v]) order.add(v);
-        return java.util.Arrays.stream(order.toArray()).filter(v -> v < n).toArray();
+        return Arrays.stream(order.toArray()).filter(v -> v < n).toArray();
     }
 
     /** The distinct transactions (not time points or the barrier) among {@code vertices}, in their order. */

@@ -1,5 +1,7 @@
 package org.cobraverify.checker;
 
+import java.util.Arrays;
+
 /**
  * Which open constraints of an accepted round garbage collection may settle for good, on the side the
  * round's solution took (beyond the paper: its limitation L6). Two old writers of a key that no read
@@ -54,7 +56,7 @@ final class Settlement {
             }
         }
         for (int v = 0; v < vertices; v++) start[v + 1] += start[v];
-        int[] fill = java.util.Arrays.copyOf(start, vertices);
+        int[] fill = Arrays.copyOf(start, vertices);
         int[] entry = new int[start[vertices]]; // (c << 2) | (side << 1) | isSource
         for (int c = 0; c < m; c++) {
             if (!open[c]) continue;

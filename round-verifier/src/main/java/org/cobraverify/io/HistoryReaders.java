@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.cobraverify.history.History;
 
 /** Entry point for reading a history file (or Cobra log directory) in any supported format. */
@@ -11,7 +13,7 @@ public final class HistoryReaders {
     private HistoryReaders() {}
 
     /** A parsed history with what the reader had to say about it (skipped records, dropped transactions). */
-    public record Loaded(History history, HistoryFormat format, java.util.List<String> notes) {}
+    public record Loaded(History history, HistoryFormat format, List<String> notes) {}
 
     /** Options that only some formats use. */
     public record Options(boolean cobraTimestamps) {
@@ -21,7 +23,7 @@ public final class HistoryReaders {
     public static Loaded read(Path path, HistoryFormat format, Options options) throws IOException, MalformedHistoryException {
         if (!Files.exists(path)) throw new MalformedHistoryException(path.toString(), "", "no such file or directory");
         if (format == null) format = HistoryFormat.detect(path);
-        java.util.List<String> notes = new java.util.ArrayList<>();
+        List<String> notes = new ArrayList<>();
         try {
             History h = switch (format) {
                 case COBRA_JSONL -> CobraJsonlReader.read(path);

@@ -6,8 +6,9 @@ import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.util.List;
-import org.cobraverify.checker.CheckStats;
+import java.util.Map;
 import org.cobraverify.checker.Certificate;
+import org.cobraverify.checker.CheckStats;
 import org.cobraverify.checker.Verdict;
 
 /**
@@ -30,10 +31,10 @@ public final class JsonReport {
 
     /** As {@link #render}, with the figures of verification in rounds (numbers, and arrays of numbers). */
     public static String renderRounds(String file, String format, Verdict v, int transactions, double millis, double parseMillis,
-                                      java.util.Map<String, Object> rounds) {
+                                      Map<String, Object> rounds) {
         return write(g -> {
             headline(g, file, format, v, transactions, millis);
-            for (java.util.Map.Entry<String, Object> e : rounds.entrySet()) {
+            for (Map.Entry<String, Object> e : rounds.entrySet()) {
                 if (e.getValue() instanceof long[] a) {
                     g.writeArrayFieldStart(e.getKey());
                     for (long x : a) g.writeNumber(x);

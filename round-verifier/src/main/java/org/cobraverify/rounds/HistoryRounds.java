@@ -2,9 +2,14 @@ package org.cobraverify.rounds;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.function.UnaryOperator;
+import org.cobraverify.checker.Certificate;
+import org.cobraverify.checker.Verdict;
 import org.cobraverify.history.History;
 import org.cobraverify.schemas.Transaction;
 import org.cobraverify.schemas.TxnOp;
@@ -58,7 +63,7 @@ public final class HistoryRounds {
      * through the wire format, so that, as in the pipeline, no two transactions share a key or value object).
      */
     public static Run run(History h, int roundSize, String fenceKey, IncrementalVerifier v, Progress progress, int fromRound,
-                          java.util.function.UnaryOperator<Transaction> delivery) {
+                          UnaryOperator<Transaction> delivery) {
         if (h.hasLists()) throw new IllegalArgumentException("verification in rounds supports register histories; this one has list reads (check it one-shot)");
         EpochAssigner ep = new EpochAssigner(h, fenceKey);
         int n = h.size();
@@ -107,7 +112,7 @@ public final class HistoryRounds {
             results.add(res);
             if (progress != null) progress.round(res);
             start = end;
-            if (res.outcome() == org.cobraverify.checker.Verdict.Outcome.REJECT) break; // every later round contains the violation
+            if (res.outcome() == Verdict.Outcome.REJECT) break; // every later round contains the violation
         }
         return new Run(results, ep.fenceCount());
     }
@@ -117,17 +122,17 @@ public final class HistoryRounds {
      * pipeline delivers them, which carry no line, but a person reading a file's certificate wants to find them.
      */
     static IncrementalVerifier.RoundResult withLines(IncrementalVerifier.RoundResult r, History h) {
-        org.cobraverify.checker.Certificate c = r.certificate();
+        Certificate c = r.certificate();
         Set<String> ids = new HashSet<>();
-        for (org.cobraverify.checker.Certificate.Txn t : c.transactions()) if (t.line() < 0) ids.add(t.id());
+        for (Certificate.Txn t : c.transactions()) if (t.line() < 0) ids.add(t.id());
         if (ids.isEmpty()) return r;
-        java.util.Map<String, Integer> line = new java.util.HashMap<>();
+        Map<String, Integer> line = new HashMap<>();
         for (int t = 0; t < h.size(); t++) if (h.line(t) >= 0 && ids.contains(h.name(t))) line.putIfAbsent(h.name(t), h.line(t));
         if (line.isEmpty()) return r;
-        List<org.cobraverify.checker.Certificate.Txn> txns = new ArrayList<>();
-        for (org.cobraverify.checker.Certificate.Txn t : c.transactions())
-            txns.add(t.line() >= 0 || !line.containsKey(t.id()) ? t : new org.cobraverify.checker.Certificate.Txn(t.id(), t.session(), t.status(), t.ops(), line.get(t.id())));
-        org.cobraverify.checker.Certificate lined = new org.cobraverify.checker.Certificate(c.kind(), c.summary(), c.cycle(), txns, c.subHistory(), c.cases(),
+        List<Certificate.Txn> txns = new ArrayList<>();
+        for (Certificate.Txn t : c.transactions())
+            txns.add(t.line() >= 0 || !line.containsKey(t.id()) ? t : new Certificate.Txn(t.id(), t.session(), t.status(), t.ops(), line.get(t.id())));
+        Certificate lined = new Certificate(c.kind(), c.summary(), c.cycle(), txns, c.subHistory(), c.cases(),
                 c.alsoFound(), c.reduction());
         return new IncrementalVerifier.RoundResult(r.round(), r.outcome(), r.reason(), lined, r.verdict(), r.stats(), r.roundTxns(), r.checkedTxns(),
                 r.pendingTxns(), r.historySize(), r.retained(), r.collectedNow(), r.collectedTotal(), r.buildNanos(), r.checkNanos(), r.gcNanos(),

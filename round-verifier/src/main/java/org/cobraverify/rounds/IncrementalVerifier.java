@@ -1,7 +1,9 @@
 package org.cobraverify.rounds;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
@@ -9,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.function.Predicate;
 import org.cobraverify.checker.AnomalyKind;
 import org.cobraverify.checker.Barrier;
@@ -22,9 +25,14 @@ import org.cobraverify.history.History;
 import org.cobraverify.history.HistoryBuilder;
 import org.cobraverify.history.IntVec;
 import org.cobraverify.history.LongIntMap;
+import org.cobraverify.schemas.CarriedFact;
+import org.cobraverify.schemas.FrontierWrite;
+import org.cobraverify.schemas.HeldTxn;
+import org.cobraverify.schemas.StaleReadRef;
 import org.cobraverify.schemas.Transaction;
 import org.cobraverify.schemas.TxnOp;
 import org.cobraverify.schemas.TxnStatus;
+import org.cobraverify.schemas.VerifierCore;
 
 /**
  * Verification in rounds with garbage collection (paper §4), without I/O: the state one verifier carries
@@ -167,9 +175,6 @@ public final class IncrementalVerifier implements AutoCloseable {
     /** Counts {@code k} more rounds as passed (a batch of rounds decided with one check counts as all of them). */
     public void skipRounds(int k) { rounds += k; }
 
-    /** Transactions added since the last round ended. */
-    public int incomingCount() { return incoming.size(); }
-
     /**
      * Ends a round: admits what can be checked, checks, and collects garbage. {@code oldEpochMax}: the
      * largest epoch GC may treat as closed (the paper's {@code epoch_agree − 2}; negative: none).
@@ -185,7 +190,7 @@ public final class IncrementalVerifier implements AutoCloseable {
      * {@code closedNow}): from the next {@link #endRound} on, GC waits for nothing more from them, as for a
      * file's ended sessions. Requires: each is also among the {@code ended} sessions of that round.
      */
-    public void sessionsClosed(java.util.Collection<String> sessions) {
+    public void sessionsClosed(Collection<String> sessions) {
         for (String s : sessions) endedSince.put(s, DRAINED);
     }
 
@@ -457,7 +462,7 @@ public final class IncrementalVerifier implements AutoCloseable {
         if (pending.isEmpty()) return new Admission(new ArrayList<>(), new int[0]);
         Admission a = admissible(pending, arrival, firstNew);
         if (a.admitted().isEmpty()) return a;
-        Set<Transaction> in = java.util.Collections.newSetFromMap(new IdentityHashMap<>(a.admitted().size() * 2));
+        Set<Transaction> in = Collections.newSetFromMap(new IdentityHashMap<>(a.admitted().size() * 2));
         for (Transaction t : a.admitted()) { in.add(t); pendingSince.remove(t.getId()); }
         pending.removeIf(in::contains);
         return a;
@@ -509,7 +514,7 @@ public final class IncrementalVerifier implements AutoCloseable {
         int[] rowStart = new int[n + 1], readers = new int[from.size()];
         for (int e = 0; e < from.size(); e++) rowStart[from.get(e) + 1]++;
         for (int i = 0; i < n; i++) rowStart[i + 1] += rowStart[i];
-        int[] fill = java.util.Arrays.copyOf(rowStart, n);
+        int[] fill = Arrays.copyOf(rowStart, n);
         for (int e = 0; e < from.size(); e++) readers[fill[from.get(e)]++] = to.get(e);
         int[] queue = new int[n];
         int head = 0, tail = 0;
@@ -598,12 +603,12 @@ public final class IncrementalVerifier implements AutoCloseable {
     private GcPlan plan(History h, List<Transaction> order, Map<String, Integer> index, long oldEpochMax, Predicate<String> ended) {
         GcPlan p = new GcPlan();
         int n = order.size();
-        Map<String, java.util.TreeMap<Long, Transaction>> fences = new HashMap<>();
+        Map<String, TreeMap<Long, Transaction>> fences = new HashMap<>();
         Set<String> sessions = new HashSet<>();
         for (Transaction t : order) {
             sessions.add(t.getSession());
             if (t.getFence() && t.getStatus() == TxnStatus.COMMITTED && t.getEpoch() >= 0)
-                fences.computeIfAbsent(t.getSession(), x -> new java.util.TreeMap<>()).put(t.getSessionIndex(), t);
+                fences.computeIfAbsent(t.getSession(), x -> new TreeMap<>()).put(t.getSessionIndex(), t);
         }
         // a waiting transaction joins the graph later: like a future one it must follow an entry fence, the last
         // fence of its session before it; epochs from that fence's on stay open
@@ -617,7 +622,7 @@ public final class IncrementalVerifier implements AutoCloseable {
             if (!settled) joining.add(u);
         }
         for (Transaction t : joining) {
-            java.util.TreeMap<Long, Transaction> fs = fences.get(t.getSession());
+            TreeMap<Long, Transaction> fs = fences.get(t.getSession());
             Map.Entry<Long, Transaction> e = fs == null || t.getSessionIndex() < 0 ? null : fs.lowerEntry(t.getSessionIndex());
             Transaction entry = e != null ? e.getValue() : t.getFence() ? fenceItRead(t, index) : null;
             if (entry == null) {
@@ -637,7 +642,7 @@ public final class IncrementalVerifier implements AutoCloseable {
                 long since = endedSince.computeIfAbsent(s, x -> rounds);
                 if (rounds - since >= settings.pendingRoundsLimit()) continue; // long over: whatever it sends now is unknown
             }
-            java.util.TreeMap<Long, Transaction> fs = fences.get(s);
+            TreeMap<Long, Transaction> fs = fences.get(s);
             if (fs == null) { p.skip = "session " + s + " has run no fence yet: nothing can be collected before it does"; return p; }
             Transaction f = fs.lastEntry().getValue();
             cap = Math.min(cap, f.getEpoch() - 1);
@@ -734,10 +739,10 @@ public final class IncrementalVerifier implements AutoCloseable {
         carried = next;
         boolean[] isFrontier = new boolean[h.opCount()];
         for (int op : gc.frontierOps) isFrontier[op] = true;
-        List<org.cobraverify.schemas.FrontierWrite> frontier = new ArrayList<>(gc.frontierOps.length);
+        List<FrontierWrite> frontier = new ArrayList<>(gc.frontierOps.length);
         for (int t = 0; t < h.size(); t++)
             for (int op = h.opStart(t); op < h.opEnd(t); op++)
-                if (isFrontier[op]) frontier.add(new org.cobraverify.schemas.FrontierWrite(String.valueOf(h.keyName(h.key(op))), h.name(t),
+                if (isFrontier[op]) frontier.add(new FrontierWrite(String.valueOf(h.keyName(h.key(op))), h.name(t),
                         String.valueOf(h.valueName(h.value(op)))));
         lastFrontier = frontier;
         return count;
@@ -871,7 +876,7 @@ public final class IncrementalVerifier implements AutoCloseable {
     /** After a restart from a checkpoint: the checkpoint's round. Collected writes of an earlier incarnation after it are ignored. */
     private long visibleThrough = Long.MAX_VALUE;
     /** The frontier the last garbage collection found (key, writer, value), for checkpoints. */
-    private List<org.cobraverify.schemas.FrontierWrite> lastFrontier = new ArrayList<>();
+    private List<FrontierWrite> lastFrontier = new ArrayList<>();
 
     /**
      * A collected write, unless an earlier incarnation collected it after the checkpoint this one resumed
@@ -892,24 +897,32 @@ public final class IncrementalVerifier implements AutoCloseable {
      * writes stay where they are ({@link CollectedWrites#sync} makes them durable).
      */
     public Checkpoint checkpoint() {
+        return checkpoint(VerifierCore.newBuilder().setServiceRounds(0).setServiceDuplicates(0).setRetiredSince(new HashMap<>()));
+    }
+
+    /**
+     * As {@link #checkpoint()}, for a verifier driven by a layer with state of its own ({@link RoundVerifier}):
+     * {@code service} has that layer's fields set (its rounds, duplicates and retired sessions); this sets the rest.
+     */
+    public Checkpoint checkpoint(VerifierCore.Builder service) {
         if (!incoming.isEmpty()) throw new IllegalStateException("a checkpoint is taken between rounds, not with " + incoming.size() + " transactions added");
         collected.sync();
-        List<org.cobraverify.schemas.HeldTxn> held = new ArrayList<>(retained.size() + pending.size());
-        for (Transaction t : retained) held.add(new org.cobraverify.schemas.HeldTxn(t, -1L, unknownSince.getOrDefault(t.getId(), -1L)));
-        for (Transaction t : pending) held.add(new org.cobraverify.schemas.HeldTxn(t, pendingSince.getOrDefault(t.getId(), rounds), unknownSince.getOrDefault(t.getId(), -1L)));
-        List<org.cobraverify.schemas.CarriedFact> facts = new ArrayList<>(carried.size());
-        for (CarriedEdge e : carried) facts.add(new org.cobraverify.schemas.CarriedFact(e.src(), e.dst(), e.kind(), e.key()));
-        List<org.cobraverify.schemas.StaleReadRef> stale = new ArrayList<>();
+        List<HeldTxn> held = new ArrayList<>(retained.size() + pending.size());
+        for (Transaction t : retained) held.add(new HeldTxn(t, -1L, unknownSince.getOrDefault(t.getId(), -1L)));
+        for (Transaction t : pending) held.add(new HeldTxn(t, pendingSince.getOrDefault(t.getId(), rounds), unknownSince.getOrDefault(t.getId(), -1L)));
+        List<CarriedFact> facts = new ArrayList<>(carried.size());
+        for (CarriedEdge e : carried) facts.add(new CarriedFact(e.src(), e.dst(), e.kind(), e.key()));
+        List<StaleReadRef> stale = new ArrayList<>();
         for (List<StaleRead> l : staleByReader.values())
             for (StaleRead r : l)
-                stale.add(new org.cobraverify.schemas.StaleReadRef(r.reader().getId(), r.op().getKey(), r.op().getValue(), r.entry().writer(),
+                stale.add(new StaleReadRef(r.reader().getId(), r.op().getKey(), r.op().getValue(), r.entry().writer(),
                         r.entry().supersededBy(), r.entry().fate().name(), r.entry().round()));
-        org.cobraverify.schemas.VerifierCore core = org.cobraverify.schemas.VerifierCore.newBuilder()
-                .setRounds(rounds).setServiceRounds(0).setChecked(checkedTotal).setCollected(collectedTotal).setSettled(settledTotal)
-                .setCollections(collections).setDuplicates(duplicates).setServiceDuplicates(0).setHasBarrier(hasBarrier)
+        VerifierCore core = service
+                .setRounds(rounds).setChecked(checkedTotal).setCollected(collectedTotal).setSettled(settledTotal)
+                .setCollections(collections).setDuplicates(duplicates).setHasBarrier(hasBarrier)
                 .setBarrierAfter(new ArrayList<>(barrierAfter))
                 .setOldMaxEnd(oldMaxEnd).setOldMaxStart(oldMaxStart).setBarrierEpoch(barrierEpoch).setStaleReads(stale)
-                .setEndedSince(new HashMap<>(endedSince)).setRetiredSince(new HashMap<>()).setRejectedIn(rejectedIn).setDroppedState(droppedState)
+                .setEndedSince(new HashMap<>(endedSince)).setRejectedIn(rejectedIn).setDroppedState(droppedState)
                 .setFrontier(new ArrayList<>(lastFrontier)).build();
         return new Checkpoint(held, facts, new ArrayList<>(barrierBefore), core);
     }
@@ -918,8 +931,8 @@ public final class IncrementalVerifier implements AutoCloseable {
      * The state {@link #checkpoint} exports: held transactions in admission order, the carried facts, the
      * retained old transactions before the barrier (the three that grow with the retained set), and the rest.
      */
-    public record Checkpoint(List<org.cobraverify.schemas.HeldTxn> held, List<org.cobraverify.schemas.CarriedFact> carried,
-                             List<String> barrierBefore, org.cobraverify.schemas.VerifierCore core) {}
+    public record Checkpoint(List<HeldTxn> held, List<CarriedFact> carried,
+                             List<String> barrierBefore, VerifierCore core) {}
 
     /**
      * Replaces this (fresh) verifier's state by a checkpoint's, taken by {@code incarnation − 1} or earlier.
@@ -928,7 +941,7 @@ public final class IncrementalVerifier implements AutoCloseable {
      */
     public void restore(Checkpoint c, long incarnation) {
         if (!byId.isEmpty() || !incoming.isEmpty() || rounds != 0) throw new IllegalStateException("restore needs a fresh verifier");
-        org.cobraverify.schemas.VerifierCore k = c.core();
+        VerifierCore k = c.core();
         this.incarnation = incarnation;
         rounds = k.getRounds();
         batchStart = rounds;
@@ -946,13 +959,13 @@ public final class IncrementalVerifier implements AutoCloseable {
         oldMaxStart = k.getOldMaxStart();
         barrierEpoch = k.getBarrierEpoch();
         carried = new ArrayList<>();
-        for (org.cobraverify.schemas.CarriedFact f : c.carried())
+        for (CarriedFact f : c.carried())
             carried.add(new CarriedEdge(f.getSrc().toString(), f.getDst().toString(), f.getKind(), f.getKey() == null ? null : f.getKey().toString()));
         endedSince.putAll(k.getEndedSince());
         rejectedIn = k.getRejectedIn() == null ? null : k.getRejectedIn().toString();
         droppedState = k.getDroppedState() == null ? null : k.getDroppedState().toString();
         lastFrontier = new ArrayList<>(k.getFrontier());
-        for (org.cobraverify.schemas.HeldTxn x : c.held()) {
+        for (HeldTxn x : c.held()) {
             Transaction t = x.getTxn();
             byId.put(t.getId(), t);
             for (TxnOp o : t.getOps()) if (o.getWrite()) writerOf.putIfAbsent(o.getKey(), o.getValue(), t);
@@ -963,7 +976,7 @@ public final class IncrementalVerifier implements AutoCloseable {
         for (Transaction t : retained)
             for (TxnOp o : t.getOps())
                 if (!o.getWrite() && o.getValue() != null && !writerOf.contains(o.getKey(), o.getValue())) { partlyRead.add(t.getId()); break; }
-        for (org.cobraverify.schemas.StaleReadRef r : k.getStaleReads()) {
+        for (StaleReadRef r : k.getStaleReads()) {
             Transaction reader = byId.get(r.getReader().toString());
             if (reader == null) continue;
             TxnOp op = new TxnOp(false, r.getKey().toString(), r.getValue() == null ? null : r.getValue().toString());
@@ -974,7 +987,7 @@ public final class IncrementalVerifier implements AutoCloseable {
     }
 
     /** Every transaction retained, in the order it was admitted (for tests and checkpoints). */
-    public Collection<Transaction> retained() { return java.util.Collections.unmodifiableList(retained); }
+    public Collection<Transaction> retained() { return Collections.unmodifiableList(retained); }
 
     @Override
     public void close() { collected.close(); }

@@ -10,13 +10,17 @@ import org.cobraverify.checker.Certificate;
 import org.cobraverify.checker.CheckStats;
 import org.cobraverify.report.TextReport;
 import org.cobraverify.rounds.store.RocksDbCollectedWrites;
+import org.cobraverify.schemas.CarriedFact;
 import org.cobraverify.schemas.CertTxn;
 import org.cobraverify.schemas.CycleEdge;
+import org.cobraverify.schemas.HeldTxn;
 import org.cobraverify.schemas.Outcome;
 import org.cobraverify.schemas.RoundEnd;
 import org.cobraverify.schemas.Transaction;
+import org.cobraverify.schemas.TxnOp;
 import org.cobraverify.schemas.Verdict;
 import org.cobraverify.schemas.VerifierCheckpoint;
+import org.cobraverify.schemas.VerifierCore;
 import org.cobraverify.schemas.protocol.EpochRules;
 
 /**
@@ -240,11 +244,8 @@ public final class RoundVerifier implements AutoCloseable {
      * it: it lies after {@code inputOffset} and is read again on a restart).
      */
     public List<VerifierCheckpoint> checkpoint(String verifierId, long inputOffset, long epochAgree, int maxChunkBytes) {
-        IncrementalVerifier.Checkpoint c = engine.checkpoint();
-        org.cobraverify.schemas.VerifierCore core = c.core();
-        core.setServiceRounds(rounds);
-        core.setServiceDuplicates(duplicates);
-        core.setRetiredSince(new HashMap<>(retiredSince));
+        IncrementalVerifier.Checkpoint c = engine.checkpoint(VerifierCore.newBuilder().setServiceRounds(rounds).setServiceDuplicates(duplicates)
+                .setRetiredSince(new HashMap<>(retiredSince)));
         return chunk(c, verifierId, lastDecided, inputOffset, epochAgree, maxChunkBytes);
     }
 
@@ -267,12 +268,12 @@ public final class RoundVerifier implements AutoCloseable {
                 bytes = 0;
             }
             if (hi < c.held().size()) {
-                org.cobraverify.schemas.HeldTxn h = c.held().get(hi++);
+                HeldTxn h = c.held().get(hi++);
                 cur.getHeld().add(h);
                 bytes += estimate(h.getTxn());
             }
             else if (ci < c.carried().size()) {
-                org.cobraverify.schemas.CarriedFact f = c.carried().get(ci++);
+                CarriedFact f = c.carried().get(ci++);
                 cur.getCarried().add(f);
                 bytes += 16 + f.getSrc().length() + f.getDst().length() + (f.getKey() == null ? 0 : f.getKey().length());
             } else if (bi < c.barrierBefore().size()) {
@@ -287,7 +288,7 @@ public final class RoundVerifier implements AutoCloseable {
 
     private static long estimate(Transaction t) {
         long b = 48 + t.getId().length() + t.getSession().length();
-        for (org.cobraverify.schemas.TxnOp o : t.getOps()) b += 8 + o.getKey().length() + (o.getValue() == null ? 0 : o.getValue().length());
+        for (TxnOp o : t.getOps()) b += 8 + o.getKey().length() + (o.getValue() == null ? 0 : o.getValue().length());
         return b;
     }
 
@@ -316,8 +317,8 @@ public final class RoundVerifier implements AutoCloseable {
                         + c.getChunks() + " with round " + chunks.get(0).getRound());
             byChunk[c.getChunk()] = c;
         }
-        List<org.cobraverify.schemas.HeldTxn> held = new ArrayList<>();
-        List<org.cobraverify.schemas.CarriedFact> carried = new ArrayList<>();
+        List<HeldTxn> held = new ArrayList<>();
+        List<CarriedFact> carried = new ArrayList<>();
         List<String> before = new ArrayList<>();
         for (int i = 0; i < byChunk.length; i++) {
             if (byChunk[i] == null) throw new IllegalArgumentException("checkpoint of round " + chunks.get(0).getRound() + ": chunk " + i + " of " + byChunk.length + " is missing");
@@ -325,7 +326,7 @@ public final class RoundVerifier implements AutoCloseable {
             carried.addAll(byChunk[i].getCarried());
             before.addAll(byChunk[i].getBarrierBefore());
         }
-        org.cobraverify.schemas.VerifierCore core = byChunk[0].getCore();
+        VerifierCore core = byChunk[0].getCore();
         if (core == null) throw new IllegalArgumentException("checkpoint of round " + chunks.get(0).getRound() + ": chunk 0 has no core");
         return new IncrementalVerifier.Checkpoint(held, carried, before, core);
     }

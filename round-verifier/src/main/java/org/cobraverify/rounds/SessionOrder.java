@@ -1,6 +1,7 @@
 package org.cobraverify.rounds;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,7 +28,7 @@ public final class SessionOrder {
             sessionIndex[i] = t.getSessionIndex();
             order[i] = i;
         }
-        java.util.Arrays.sort(order, (a, b) -> sessionRank[a] != sessionRank[b] ? Integer.compare(sessionRank[a], sessionRank[b])
+        Arrays.sort(order, (a, b) -> sessionRank[a] != sessionRank[b] ? Integer.compare(sessionRank[a], sessionRank[b])
                 : Long.compare(sessionIndex[a], sessionIndex[b]));
         List<Transaction> out = new ArrayList<>(n);
         for (Integer i : order) out.add(txns.get(i));

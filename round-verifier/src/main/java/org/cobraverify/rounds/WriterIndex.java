@@ -1,6 +1,7 @@
 package org.cobraverify.rounds;
 
 import java.util.Arrays;
+import org.cobraverify.history.Hashing;
 import org.cobraverify.schemas.Transaction;
 
 /**
@@ -29,7 +30,7 @@ final class WriterIndex {
     }
 
     private static int hash(String key, String value) {
-        return org.cobraverify.history.Hashing.mix(key.hashCode() * 31 + value.hashCode());
+        return Hashing.mix(key.hashCode() * 31 + value.hashCode());
     }
 
     /** The slot holding (key, value), or the empty slot where it would go. */

@@ -1,9 +1,14 @@
 package org.cobraverify.service;
 
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -13,18 +18,22 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.cobraverify.rounds.CollectedWrites;
 import org.cobraverify.rounds.IncrementalVerifier;
 import org.cobraverify.rounds.RoundVerifier;
+import org.cobraverify.rounds.store.RocksDbCollectedWrites;
 import org.cobraverify.schemas.DeadLetter;
 import org.cobraverify.schemas.RoundEnd;
 import org.cobraverify.schemas.Transaction;
 import org.cobraverify.schemas.Verdict;
+import org.cobraverify.schemas.VerifierCheckpoint;
 import org.cobraverify.schemas.serde.KafkaSchemaCatalog;
 import org.cobraverify.schemas.serde.MalformedRecordException;
 import org.cobraverify.schemas.serde.Quarantine;
@@ -45,10 +54,10 @@ import org.cobraverify.schemas.serde.WireFormat;
 public final class VerifierService implements AutoCloseable {
     /** Where to run: the servers, topics, the consumer group and the transactional id (one verifier per id). */
     public record Settings(String bootstrap, String roundsTopic, String verdictsTopic, String deadLettersTopic, String group,
-                           String transactionalId, String checkpointsTopic, java.nio.file.Path stateDir, int checkpointEvery, double rememberHours) {
+                           String transactionalId, String checkpointsTopic, Path stateDir, int checkpointEvery, double rememberHours) {
         public Settings(String bootstrap, String roundsTopic, String verdictsTopic, String deadLettersTopic, String group, String transactionalId) {
             this(bootstrap, roundsTopic, verdictsTopic, deadLettersTopic, group, transactionalId, "cobra.gc-frontiers", null, DEFAULT_CHECKPOINT_EVERY,
-                    org.cobraverify.rounds.store.RocksDbCollectedWrites.DEFAULT_HORIZON_MILLIS / 3_600_000.0);
+                    RocksDbCollectedWrites.DEFAULT_HORIZON_MILLIS / 3_600_000.0);
         }
 
         public static Settings defaults(String bootstrap) {
@@ -56,7 +65,7 @@ public final class VerifierService implements AutoCloseable {
         }
 
         /** Where collected writes live on disk (null: a temporary directory, lost with the process) and how often to checkpoint (0: never). */
-        public Settings withState(java.nio.file.Path dir, int every) {
+        public Settings withState(Path dir, int every) {
             return new Settings(bootstrap, roundsTopic, verdictsTopic, deadLettersTopic, group, transactionalId, checkpointsTopic, dir, every, rememberHours);
         }
 
@@ -137,25 +146,25 @@ public final class VerifierService implements AutoCloseable {
             if (!running.get()) return;
             prod.initTransactions(); // fences any earlier incarnation and aborts its open transaction
             cons.assign(List.of(tp));
-            OffsetAndMetadata committed = cons.committed(java.util.Set.of(tp)).get(tp);
+            OffsetAndMetadata committed = cons.committed(Set.of(tp)).get(tp);
             long resumeAt = committed == null ? 0 : committed.offset();
             restarts = committed == null ? 0 : restartsIn(committed.metadata()) + 1;
             replayedRecords = 0;
             resumedFromRound = -1;
             checkpointAt = -1;
             checkpointRound = -1;
-            org.cobraverify.rounds.CollectedWrites store = settings.stateDir() == null ? null
-                    : new org.cobraverify.rounds.store.RocksDbCollectedWrites(settings.stateDir().resolve(settings.transactionalId()).resolve("collected-writes"), false,
+            CollectedWrites store = settings.stateDir() == null ? null
+                    : new RocksDbCollectedWrites(settings.stateDir().resolve(settings.transactionalId()).resolve("collected-writes"), false,
                             (long) (settings.rememberHours() * 3_600_000L), System::currentTimeMillis);
             try (RoundVerifier verifier = new RoundVerifier(verifierSettings, store)) {
             verifier.incarnation(restarts);
             long startAt = committed == null ? 0 : resume(verifier, committed.metadata());
             if (startAt > 0) cons.seek(tp, startAt); else cons.seekToBeginning(List.of(tp));
-            List<RoundVerifier.Closed> replayed = new java.util.ArrayList<>();
+            List<RoundVerifier.Closed> replayed = new ArrayList<>();
             while (running.get()) {
                 // a poll may hold several whole rounds (the verifier catching up): they are decided together and
                 // their verdicts committed in one transaction with the offset after the last round end
-                List<RoundVerifier.Closed> ends = new java.util.ArrayList<>();
+                List<RoundVerifier.Closed> ends = new ArrayList<>();
                 long commitAt = -1;
                 int batchTxns = 0;
                 for (ConsumerRecord<String, byte[]> r : drain(cons)) {
@@ -207,7 +216,7 @@ public final class VerifierService implements AutoCloseable {
      * (up to a bound), so that a verifier behind decides many rounds with one check.
      */
     private static List<ConsumerRecord<String, byte[]>> drain(KafkaConsumer<String, byte[]> cons) {
-        List<ConsumerRecord<String, byte[]>> out = new java.util.ArrayList<>();
+        List<ConsumerRecord<String, byte[]>> out = new ArrayList<>();
         cons.poll(Duration.ofMillis(200)).forEach(out::add);
         int before;
         do {
@@ -293,9 +302,9 @@ public final class VerifierService implements AutoCloseable {
      * not checkpointed (the previous checkpoint stays the one to resume from).
      */
     private void checkpoint(KafkaProducer<String, byte[]> prod, RoundVerifier verifier, long inputOffset, long epochAgree) {
-        List<org.cobraverify.schemas.VerifierCheckpoint> chunks = verifier.checkpoint(settings.transactionalId(), inputOffset, epochAgree, CHUNK_BYTES);
-        List<byte[]> encoded = new java.util.ArrayList<>(chunks.size());
-        for (org.cobraverify.schemas.VerifierCheckpoint c : chunks) {
+        List<VerifierCheckpoint> chunks = verifier.checkpoint(settings.transactionalId(), inputOffset, epochAgree, CHUNK_BYTES);
+        List<byte[]> encoded = new ArrayList<>(chunks.size());
+        for (VerifierCheckpoint c : chunks) {
             byte[] b = wire.encode(c);
             if (b.length > MAX_RECORD_BYTES - 1024) {
                 System.err.println("cobra verifier: the checkpoint of round " + c.getRound() + " has a record of " + b.length
@@ -304,9 +313,9 @@ public final class VerifierService implements AutoCloseable {
             }
             encoded.add(b);
         }
-        List<java.util.concurrent.Future<org.apache.kafka.clients.producer.RecordMetadata>> sent = new java.util.ArrayList<>();
+        List<Future<RecordMetadata>> sent = new ArrayList<>();
         for (int i = 0; i < chunks.size(); i++) {
-            org.cobraverify.schemas.VerifierCheckpoint c = chunks.get(i);
+            VerifierCheckpoint c = chunks.get(i);
             sent.add(prod.send(new ProducerRecord<>(settings.checkpointsTopic(), checkpointKey(c.getVerifier(), c.getRound(), c.getChunk()), encoded.get(i))));
         }
         prod.flush();
@@ -315,7 +324,7 @@ public final class VerifierService implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while publishing a checkpoint", e);
-        } catch (java.util.concurrent.ExecutionException e) {
+        } catch (ExecutionException e) {
             throw new IllegalStateException("publishing a checkpoint failed: " + e.getCause().getMessage(), e.getCause());
         }
         checkpointRound = chunks.get(0).getRound();
@@ -344,7 +353,7 @@ public final class VerifierService implements AutoCloseable {
         if (at < 0) return 0;
         long t0 = System.nanoTime();
         try {
-            List<org.cobraverify.schemas.VerifierCheckpoint> chunks = Checkpoints.read(settings.bootstrap(), settings.checkpointsTopic(), wire,
+            List<VerifierCheckpoint> chunks = Checkpoints.read(settings.bootstrap(), settings.checkpointsTopic(), wire,
                     settings.transactionalId(), at, round, Duration.ofSeconds(30));
             verifier.restore(chunks, restarts);
             checkpointAt = at;

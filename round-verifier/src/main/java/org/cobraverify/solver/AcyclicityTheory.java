@@ -1,5 +1,6 @@
 package org.cobraverify.solver;
 
+import java.util.Arrays;
 import java.util.function.Consumer;
 import java.util.function.IntPredicate;
 import org.cobraverify.history.IntVec;
@@ -35,7 +36,7 @@ final class AcyclicityTheory implements Theory {
             for (int i = in.litStart[l]; i < in.litStart[l + 1]; i++) { vlitStart[in.litSrc[i] + 1]++; vlitStart[in.litDst[i] + 1]++; }
         for (int v = 0; v < n; v++) vlitStart[v + 1] += vlitStart[v];
         vlit = new int[vlitStart[n]];
-        int[] fill = java.util.Arrays.copyOf(vlitStart, n);
+        int[] fill = Arrays.copyOf(vlitStart, n);
         for (int l = 0; l < 2 * nv; l++)
             for (int i = in.litStart[l]; i < in.litStart[l + 1]; i++) { vlit[fill[in.litSrc[i]]++] = l; vlit[fill[in.litDst[i]]++] = l; }
         litStamp = new int[2 * nv];
@@ -80,7 +81,7 @@ final class AcyclicityTheory implements Theory {
 
     @Override
     public void propagate(int p, IntPredicate consider, Consumer<int[]> implied) {
-        if (++litStampNow == Integer.MAX_VALUE) { java.util.Arrays.fill(litStamp, 0); litStampNow = 1; }
+        if (++litStampNow == Integer.MAX_VALUE) { Arrays.fill(litStamp, 0); litStampNow = 1; }
         for (int i = in.litStart[p]; i < in.litStart[p + 1]; i++) {
             for (int end = 0; end < 2; end++) {
                 int w = end == 0 ? in.litSrc[i] : in.litDst[i];
@@ -108,7 +109,7 @@ final class AcyclicityTheory implements Theory {
 
     /** ¬lit, then the negation of every other literal owning one of {@code owners} (fixed edges, -1, need none), once each. */
     private int[] clause(int lit, IntVec owners) {
-        if (++varStampNow == Integer.MAX_VALUE) { java.util.Arrays.fill(varStamp, 0); varStampNow = 1; }
+        if (++varStampNow == Integer.MAX_VALUE) { Arrays.fill(varStamp, 0); varStampNow = 1; }
         IntVec c = new IntVec(owners.size() + 1);
         c.add(lit ^ 1);
         varStamp[lit >> 1] = varStampNow;

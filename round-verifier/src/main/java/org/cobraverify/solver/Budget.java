@@ -8,10 +8,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@link #check()} throws {@link Exhausted} once any limit is passed ({@link Cancelled} once cancelled); every
  * loop of the checker that can run long calls it, so a spent budget yields "unknown" promptly instead of a guess.
  *
- * <p>Checkpoints are the machine-independent limit: each loop calls {@link #check()} at a fixed stride of its own
- * work ({@link CdclSearch}: every 64 conflicts and every 256 decisions; {@link ExhaustiveSolver}: every 1,024
- * assignments; {@link Sat4jSolver}: before each call to Sat4j), so {@link #ofCheckpoints}{@code (n)} bounds the
- * work done whatever the machine's speed. Tests use it; commands bound time and heap.
+ * <p>Checkpoints are the machine-independent limit. Each solver calls {@link #check()} once per unit of its work,
+ * and reports the units it did in its {@link Result}: {@link CdclSearch} per conflict and per decision
+ * ({@code conflicts + decisions}), {@link ExhaustiveSolver} per assignment tried ({@code decisions}),
+ * {@link Sat4jSolver} per call to Sat4j ({@code conflicts}). So under {@link #ofCheckpoints}{@code (n)} a solver
+ * does at most {@code n + 1} units (the last is the one whose checkpoint throws), whatever the machine's speed.
+ * Tests use it; commands bound time and heap. (A check costs a clock read, far below a unit of work.)
  */
 public final class Budget {
     private final long deadlineNanos;
@@ -45,9 +47,12 @@ public final class Budget {
 
     public static Budget unlimited() { return new Budget(Long.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE, null, null); }
 
-    /** A budget of {@code seconds} from now (fractions allowed; 0 or less: no deadline); {@code maxHeapBytes} 0 for no memory limit. */
+    /**
+     * A budget of {@code seconds} from now (fractions allowed; 0 or less, or infinite: no deadline); {@code maxHeapBytes}
+     * 0 for no memory limit.
+     */
     public static Budget of(double seconds, long maxHeapBytes) {
-        long deadline = seconds <= 0 ? Long.MAX_VALUE : System.nanoTime() + (long) (seconds * 1e9);
+        long deadline = seconds <= 0 || Double.isInfinite(seconds) ? Long.MAX_VALUE : System.nanoTime() + (long) (seconds * 1e9);
         return new Budget(deadline, maxHeapBytes <= 0 ? Long.MAX_VALUE : maxHeapBytes, Long.MAX_VALUE, null, null);
     }
 

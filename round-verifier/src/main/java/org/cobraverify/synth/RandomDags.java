@@ -1,5 +1,6 @@
 package org.cobraverify.synth;
 
+import java.util.Arrays;
 import java.util.Random;
 import org.cobraverify.checker.ReachabilityEngine;
 import org.cobraverify.history.IntVec;
@@ -19,8 +20,8 @@ public final class RandomDags {
         for (int i = n - 1; i > 0; i--) { int j = rnd.nextInt(i + 1); int t = perm[i]; perm[i] = perm[j]; perm[j] = t; }
         IntVec src = new IntVec(), dst = new IntVec();
         int[] last = new int[Math.max(1, sessions)], pred = new int[n];
-        java.util.Arrays.fill(last, -1);
-        java.util.Arrays.fill(pred, -1);
+        Arrays.fill(last, -1);
+        Arrays.fill(pred, -1);
         for (int i = 0; i < n; i++) {
             int v = perm[i], s = rnd.nextInt(last.length);
             if (last[s] >= 0) { src.add(last[s]); dst.add(v); pred[v] = last[s]; }

@@ -1,6 +1,7 @@
 package org.cobraverify.synth;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -101,11 +102,11 @@ public final class SimulatedStore {
         final int fenceKey = w.keys();
         boolean[] needFence = new boolean[w.sessions()];
         int[] sinceFence = new int[w.sessions()];
-        java.util.Arrays.fill(needFence, fenceEvery > 0);
+        Arrays.fill(needFence, fenceEvery > 0);
         long clock = 0;
         long nextValue = 1;
         int[] remaining = new int[w.sessions()];
-        java.util.Arrays.fill(remaining, w.txnsPerSession());
+        Arrays.fill(remaining, w.txnsPerSession());
         Txn[] active = new Txn[w.sessions()];
         HistoryBuilder b = new HistoryBuilder();
         int live = w.sessions() * w.txnsPerSession();
@@ -143,7 +144,7 @@ public final class SimulatedStore {
                         long v = nextValue++;
                         if (lists) {
                             long[] base = t.ownLists.containsKey(k) ? t.ownLists.get(k) : listAt(versions.get(k), iso, t, rnd);
-                            long[] l = java.util.Arrays.copyOf(base, base.length + 1);
+                            long[] l = Arrays.copyOf(base, base.length + 1);
                             l[base.length] = v;
                             t.ownLists.put(k, l);
                         }
@@ -190,7 +191,7 @@ public final class SimulatedStore {
                             long[] latest = vs.isEmpty() ? new long[0] : vs.get(vs.size() - 1).list;
                             List<Long> mine = new ArrayList<>();
                             for (long[] op : t.ops) if (op[0] == 1 && op[1] == e.getKey()) mine.add(op[2]);
-                            list = java.util.Arrays.copyOf(latest, latest.length + mine.size());
+                            list = Arrays.copyOf(latest, latest.length + mine.size());
                             for (int i = 0; i < mine.size(); i++) list[latest.length + i] = mine.get(i);
                         }
                         versions.get(e.getKey()).add(new Version(e.getValue(), clock, list));

@@ -1,6 +1,9 @@
 package org.cobraverify.synth;
 
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.Random;
+import java.util.Set;
 import org.cobraverify.history.History;
 import org.cobraverify.history.HistoryBuilder;
 
@@ -34,7 +37,7 @@ public final class SyntheticWorkloads {
         if (kind == Kind.HIDDEN_FORK) return hiddenLongFork(txns, keys, sessions, seed);
         Random rnd = new Random(seed);
         long[] state = new long[keys];
-        java.util.Arrays.fill(state, -1);
+        Arrays.fill(state, -1);
         long nextValue = 1;
         HistoryBuilder b = new HistoryBuilder();
         for (int i = 0; i < txns; i++) {
@@ -99,7 +102,7 @@ public final class SyntheticWorkloads {
         Random rnd = new Random(seed);
         int blind = keys / 6;
         long[] state = new long[keys];
-        java.util.Arrays.fill(state, -1);
+        Arrays.fill(state, -1);
         long[] next = {1};
         HistoryBuilder b = new HistoryBuilder();
         int plantAt = txns / 2;
@@ -127,7 +130,7 @@ public final class SyntheticWorkloads {
             }
             b.begin(null, b.session((long) rnd.nextInt(sessions)), History.COMMITTED, History.NO_TIME, History.NO_TIME, -1);
             double kind = rnd.nextDouble();
-            java.util.Set<Integer> used = new java.util.HashSet<>();
+            Set<Integer> used = new HashSet<>();
             for (int j = 0; j < 6; j++) {
                 boolean writes = j < 2 && kind < 0.6;
                 int k = writes ? (kind < 0.2 ? rnd.nextInt(blind) : blind + rnd.nextInt(keys - blind)) : rnd.nextInt(keys);

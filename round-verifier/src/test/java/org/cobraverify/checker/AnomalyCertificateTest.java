@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.cobraverify.history.History;
 import org.cobraverify.testkit.Histories;
@@ -181,7 +182,7 @@ class AnomalyCertificateTest {
                 "{\"id\":\"c\",\"session\":\"c1\",\"status\":\"committed\",\"ops\":[[\"r\",\"x\",2]]}");
         assertEquals(Verdict.Outcome.ACCEPT, v.outcome());
         assertEquals(3, v.witness().length);
-        assertEquals(List.of(0, 1, 2), java.util.Arrays.stream(v.witness()).boxed().toList());
+        assertEquals(List.of(0, 1, 2), Arrays.stream(v.witness()).boxed().toList());
     }
 
     @Test

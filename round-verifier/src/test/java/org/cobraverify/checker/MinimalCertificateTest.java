@@ -4,14 +4,20 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.cobraverify.history.History;
+import org.cobraverify.solver.AcyclicitySolver;
 import org.cobraverify.solver.Budget;
+import org.cobraverify.solver.ExhaustiveSolver;
+import org.cobraverify.solver.Sat4jSolver;
+import org.cobraverify.solver.Solver;
 import org.cobraverify.synth.SimulatedStore;
 import org.cobraverify.synth.SimulatedStore.Isolation;
 import org.cobraverify.testkit.ExhaustiveSerializability;
+import org.cobraverify.testkit.Histories;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -71,14 +77,14 @@ class MinimalCertificateTest {
             "{\"id\":\"noise2\",\"session\":9,\"status\":\"committed\",\"ops\":[[\"r\",\"z\",1],[\"w\",\"k9\",1]]}"};
 
     @org.junit.jupiter.api.io.TempDir
-    java.nio.file.Path dir;
+    Path dir;
 
     @Test
     void searchProvedViolationComesWithAMinimalSubHistoryAndCases() throws Exception {
-        History h = org.cobraverify.testkit.Histories.jsonl(dir, CROSSED);
+        History h = Histories.jsonl(dir, CROSSED);
         assertFalse(ExhaustiveSerializability.isSerializable(h));
-        for (org.cobraverify.solver.Solver solver : List.of(new org.cobraverify.solver.AcyclicitySolver(),
-                new org.cobraverify.solver.Sat4jSolver(), new org.cobraverify.solver.ExhaustiveSolver())) {
+        for (Solver solver : List.of(new AcyclicitySolver(),
+                new Sat4jSolver(), new ExhaustiveSolver())) {
             Verdict v = Checker.check(h, CheckOptions.defaults().withSolver(solver));
             assertEquals(Verdict.Outcome.REJECT, v.outcome(), solver.name());
             Certificate c = v.certificate();

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import java.util.ArrayDeque;
 import java.util.Random;
 import org.cobraverify.solver.Budget;
+import org.cobraverify.synth.RandomDags;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,7 +20,7 @@ public abstract class ReachabilityContract {
 
     /** A random DAG: {@code sessions} chains in a random interleaving, plus forward cross edges from anywhere before. */
     public static ReachabilityEngine.Dag randomDag(Random rnd, int n, int sessions, double crossPerVertex) {
-        return org.cobraverify.synth.RandomDags.of(rnd, n, sessions, crossPerVertex, Integer.MAX_VALUE);
+        return RandomDags.of(rnd, n, sessions, crossPerVertex, Integer.MAX_VALUE);
     }
 
     public static boolean[] bruteForce(ReachabilityEngine.Dag d, int[] qs, int[] qd) {

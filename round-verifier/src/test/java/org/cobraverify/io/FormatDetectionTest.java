@@ -7,6 +7,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.zip.GZIPOutputStream;
+import org.cobraverify.checker.Checker;
+import org.cobraverify.checker.Verdict;
 import org.cobraverify.history.History;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -57,6 +59,6 @@ class FormatDetectionTest {
         assertEquals(1, h.opEnd(1) - h.opStart(1), "an unknown transaction keeps its writes, not its unobserved reads");
         assertEquals(true, l.notes().get(0).contains("inc=1"), l.notes().toString());
         // the unknown write of y=2 was read by a committed transaction: it counts
-        assertEquals(org.cobraverify.checker.Verdict.Outcome.ACCEPT, org.cobraverify.checker.Checker.check(h).outcome());
+        assertEquals(Verdict.Outcome.ACCEPT, Checker.check(h).outcome());
     }
 }

@@ -10,6 +10,7 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -90,7 +91,7 @@ class MalformedInputTest {
         MalformedHistoryException e = assertThrows(MalformedHistoryException.class, () -> HistoryReaders.read(d));
         names(e, "T3.log: byte 43", "unknown record tag 0x51");
 
-        Files.write(d.resolve("T3.log"), java.util.Arrays.copyOf(bytes.toByteArray(), 20));
+        Files.write(d.resolve("T3.log"), Arrays.copyOf(bytes.toByteArray(), 20));
         e = assertThrows(MalformedHistoryException.class, () -> HistoryReaders.read(d));
         names(e, "byte 9", "file ends inside a 'W' record");
 
@@ -123,9 +124,9 @@ class MalformedInputTest {
         b.putLong(1); // one event
         b.put((byte) 1).putLong(3).putLong(4).put((byte) 7); // bad success flag
         Path f = dir.resolve("h.bincode");
-        Files.write(f, java.util.Arrays.copyOf(b.array(), b.position()));
+        Files.write(f, Arrays.copyOf(b.array(), b.position()));
         names(assertThrows(MalformedHistoryException.class, () -> HistoryReaders.read(f)), "byte 105", "event success flag is 7");
-        Files.write(f, java.util.Arrays.copyOf(b.array(), 90));
+        Files.write(f, Arrays.copyOf(b.array(), 90));
         names(assertThrows(MalformedHistoryException.class, () -> HistoryReaders.read(f)), "byte", "file ends in the middle");
     }
 

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.cobraverify.checker.Checker;
 import org.cobraverify.checker.Verdict;
@@ -71,7 +73,7 @@ class SharedCorpusTest {
     void everyCorpusFileIsListed() throws Exception {
         Path shared = Histories.shared();
         assumeTrue(shared != null, "../shared/data is not beside this checkout (it exists only in development and CI)");
-        java.util.Set<String> listed = new java.util.HashSet<>();
+        Set<String> listed = new HashSet<>();
         corpus().forEach(a -> listed.add((String) a.get()[0]));
         try (Stream<Path> s = Files.walk(shared.resolve("data/histories"))) {
             s.filter(Files::isRegularFile).filter(f -> !f.getFileName().toString().equals("README.md")).forEach(f ->

@@ -3,6 +3,7 @@ package org.cobraverify.rounds;
 import static org.junit.jupiter.api.Assertions.*;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
@@ -48,7 +49,7 @@ class RoundVerifierTest {
     @Test
     void aClosedSessionStopsHoldingGarbageCollectionBackOnceDrained() {
         long[] retainedWith = run(true), retainedWithout = run(false);
-        String both = "with closedNow " + java.util.Arrays.toString(retainedWith) + ", without " + java.util.Arrays.toString(retainedWithout);
+        String both = "with closedNow " + Arrays.toString(retainedWith) + ", without " + Arrays.toString(retainedWithout);
         assertTrue(retainedWith[3] <= retainedWith[1], "with it, the retained set stays flat: " + both);
         assertTrue(retainedWithout[3] > retainedWithout[1], "without it, B's closing fence caps the old epochs for 20 rounds and it grows: " + both);
     }
@@ -83,9 +84,9 @@ class RoundVerifierTest {
             retained[round] = r.getRetainedTxns();
         }
         int limit = IncrementalVerifier.Settings.defaults().pendingRoundsLimit();
-        assertTrue(retained[limit - 1] > 3 * retained[retained.length - 1], "B held collection back while it might come back: " + java.util.Arrays.toString(retained));
+        assertTrue(retained[limit - 1] > 3 * retained[retained.length - 1], "B held collection back while it might come back: " + Arrays.toString(retained));
         assertTrue(retained[retained.length - 1] <= retained[limit + 5] + 2,
-                "after B is long over, the retained set falls back and stays flat: " + java.util.Arrays.toString(retained));
+                "after B is long over, the retained set falls back and stays flat: " + Arrays.toString(retained));
     }
 
     /**

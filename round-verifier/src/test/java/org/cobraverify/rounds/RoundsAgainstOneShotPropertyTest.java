@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.*;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import org.cobraverify.checker.AnomalyKind;
 import org.cobraverify.checker.CheckOptions;
 import org.cobraverify.checker.Checker;
 import org.cobraverify.checker.Verdict;
@@ -68,7 +69,7 @@ class RoundsAgainstOneShotPropertyTest {
             assertEquals(one.outcome(), got, ctx);
             if (got == Verdict.Outcome.ACCEPT) accepted++; else rejected++;
             for (IncrementalVerifier.RoundResult rr : r.rounds())
-                if (rr.certificate() != null && rr.certificate().kind() == org.cobraverify.checker.AnomalyKind.STALE_READ) staleRejects++;
+                if (rr.certificate() != null && rr.certificate().kind() == AnomalyKind.STALE_READ) staleRejects++;
         }
         System.out.printf("%s%s%s: %d accepted, %d rejected (%d as stale reads of collected writes), %d unknown; GC collected in %d runs,"
                 + " settled open constraints in %d%n", iso, strict ? " strict" : "", plant ? " planted" : "", accepted, rejected, staleRejects, unknown,

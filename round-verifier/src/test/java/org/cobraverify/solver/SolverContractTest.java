@@ -3,8 +3,12 @@ package org.cobraverify.solver;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 import org.cobraverify.history.IntVec;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -12,15 +16,17 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The contract every {@link Solver} must meet, run against each implementation: on thousands of random
- * constraint systems, satisfiable and not, it agrees with brute force, and every SAT answer is an
- * acyclic choice.
+ * constraint systems, satisfiable and not, it agrees with a brute force written here (every assignment, each
+ * checked by Kahn's algorithm, sharing no code with the solvers), every SAT answer is an acyclic choice and every
+ * UNSAT core is unsatisfiable on its own; a budget of work stops the search, and a cancelled budget cancels it.
  */
 class SolverContractTest {
     static Stream<Solver> solvers() { return Stream.of(new AcyclicitySolver(), new Sat4jSolver(), new ExhaustiveSolver()); }
 
-    static Instance random(Random rnd) {
-        int n = 2 + rnd.nextInt(7);
-        int vars = 1 + rnd.nextInt(10);
+    static Instance random(Random rnd) { return random(rnd, 2 + rnd.nextInt(7), 1 + rnd.nextInt(10)); }
+
+    /** A random instance on {@code n} vertices with {@code vars} variables, each side one to three edges. */
+    static Instance random(Random rnd, int n, int vars) {
         // fixed edges: acyclic by construction (low index to high index, under a random relabelling)
         int[] perm = new int[n];
         for (int i = 0; i < n; i++) perm[i] = i;
@@ -56,12 +62,12 @@ class SolverContractTest {
         int sat = 0, unsat = 0;
         for (int run = 0; run < 5000; run++) {
             Instance in = random(rnd);
-            Result expected = new ExhaustiveSolver().solve(in, Budget.unlimited());
+            boolean expected = bruteForceSatisfiable(in);
             Result got = solver.solve(in, Budget.unlimited());
-            assertEquals(expected.status(), got.status(), "run " + run);
+            assertEquals(expected ? Result.Status.SAT : Result.Status.UNSAT, got.status(), "run " + run);
             if (got.status() == Result.Status.SAT) {
                 sat++;
-                assertTrue(ExhaustiveSolver.acyclic(in, got.sideA()), "run " + run + ": SAT assignment has a cycle");
+                assertTrue(acyclic(in, got.sideA()), "run " + run + ": SAT assignment has a cycle");
             } else {
                 unsat++;
                 // the core alone must already be unsatisfiable
@@ -83,18 +89,73 @@ class SolverContractTest {
                 litStart[2 * x + side + 1] = ls.size();
             }
         Instance sub = new Instance(in.vertices, in.fixedSrc, in.fixedDst, vars, litStart, ls.toArray(), ld.toArray(), null);
-        return new ExhaustiveSolver().solve(sub, Budget.unlimited()).status() == Result.Status.UNSAT;
+        return !bruteForceSatisfiable(sub);
     }
+
+    /** The reference: some assignment of the (at most 20) variables leaves the graph acyclic. */
+    static boolean bruteForceSatisfiable(Instance in) {
+        boolean[] a = new boolean[in.variables];
+        for (long mask = 0; mask < (1L << in.variables); mask++) {
+            for (int v = 0; v < in.variables; v++) a[v] = (mask >> v & 1) != 0;
+            if (acyclic(in, a)) return true;
+        }
+        return false;
+    }
+
+    /** Kahn's algorithm over the fixed edges and the chosen side of every variable. */
+    static boolean acyclic(Instance in, boolean[] sideA) {
+        List<int[]> edges = new ArrayList<>();
+        for (int i = 0; i < in.fixedSrc.length; i++) edges.add(new int[] {in.fixedSrc[i], in.fixedDst[i]});
+        for (int v = 0; v < in.variables; v++) {
+            int lit = sideA[v] ? 2 * v : 2 * v + 1;
+            for (int i = in.litStart[lit]; i < in.litStart[lit + 1]; i++) edges.add(new int[] {in.litSrc[i], in.litDst[i]});
+        }
+        int[] indegree = new int[in.vertices];
+        for (int[] e : edges) indegree[e[1]]++;
+        Deque<Integer> ready = new ArrayDeque<>();
+        for (int v = 0; v < in.vertices; v++) if (indegree[v] == 0) ready.add(v);
+        int removed = 0;
+        while (!ready.isEmpty()) {
+            int u = ready.poll();
+            removed++;
+            for (int[] e : edges) if (e[0] == u && --indegree[e[1]] == 0) ready.add(e[1]);
+        }
+        return removed == in.vertices;
+    }
+
+    /**
+     * An unsatisfiable instance that takes every solver more than {@link #LIMIT} units of work (asserted below, so
+     * a solver that becomes fast enough to decide it within the limit fails here rather than passing by luck).
+     */
+    static Instance hard() { return random(new Random(273), 8, 14); }
+
+    static final int LIMIT = 10;
+
+    /** The units of work a result reports: conflicts plus decisions (see {@link Budget}). */
+    private static long work(Result r) { return r.conflicts() + r.decisions(); }
 
     @ParameterizedTest
     @MethodSource("solvers")
     void honoursTheBudget(Solver solver) {
-        Random rnd = new Random(3);
-        Instance in = random(rnd);
-        Budget spent = Budget.of(1e-9, 0);
-        try { Thread.sleep(2); } catch (InterruptedException e) { throw new AssertionError(e); }
-        Result r = solver.solve(in, spent);
-        // tiny instances may finish before the first check; a larger one may not
-        assertTrue(List.of(Result.Status.SAT, Result.Status.UNSAT, Result.Status.UNKNOWN).contains(r.status()));
+        Instance in = hard();
+        Result full = solver.solve(in, Budget.unlimited());
+        assertEquals(Result.Status.UNSAT, full.status(), solver.name() + ": the instance is unsatisfiable");
+        assertTrue(work(full) > LIMIT + 1, solver.name() + " decides the instance in " + work(full) + " units of work: not hard enough");
+
+        Budget budget = Budget.ofCheckpoints(LIMIT);
+        Result cut = solver.solve(in, budget);
+        assertEquals(Result.Status.UNKNOWN, cut.status(), solver.name() + " under " + LIMIT + " checkpoints");
+        assertTrue(cut.reason().contains("work limit"), cut.reason());
+        assertEquals(LIMIT + 1, budget.checkpoints(), "the search stopped at the first checkpoint past the limit");
+        assertTrue(work(cut) <= LIMIT + 1, solver.name() + " did " + work(cut) + " units of work under a limit of " + LIMIT);
+    }
+
+    @ParameterizedTest
+    @MethodSource("solvers")
+    void aCancelledBudgetCancels(Solver solver) {
+        AtomicBoolean cancel = new AtomicBoolean(true);
+        Result r = solver.solve(hard(), Budget.unlimited().cancellable(cancel));
+        assertEquals(Result.Status.CANCELLED, r.status(), solver.name());
+        assertTrue(work(r) <= 1, solver.name() + " went on for " + work(r) + " units of work after the cancellation");
     }
 }

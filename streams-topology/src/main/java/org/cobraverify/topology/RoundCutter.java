@@ -3,6 +3,8 @@ package org.cobraverify.topology;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -11,6 +13,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import org.apache.avro.Schema;
+import org.apache.avro.SchemaNormalization;
+import org.apache.avro.generic.GenericRecord;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -58,11 +63,11 @@ final class RoundCutter implements Processor<String, byte[], String, byte[]> {
     static final String SESSIONS = "cutter-sessions", BUFFER = "cutter-buffer", META = "cutter-meta", STAMPS = "cutter-stamps";
     private static final String META_KEY = "meta";
     /** A projection of {@link Transaction}: what the cutter reads of each (fences are decoded whole). */
-    static final org.apache.avro.Schema HEAD = new org.apache.avro.Schema.Parser().parse(
+    static final Schema HEAD = new Schema.Parser().parse(
             "{\"type\":\"record\",\"name\":\"Transaction\",\"namespace\":\"org.cobraverify.schemas\",\"fields\":["
             + "{\"name\":\"session\",\"type\":\"string\"},{\"name\":\"sessionIndex\",\"type\":\"long\",\"default\":-1},"
             + "{\"name\":\"fence\",\"type\":\"boolean\",\"default\":false}]}");
-    private static final long TRANSACTION_FINGERPRINT = org.apache.avro.SchemaNormalization.parsingFingerprint64(Transaction.getClassSchema());
+    private static final long TRANSACTION_FINGERPRINT = SchemaNormalization.parsingFingerprint64(Transaction.getClassSchema());
 
     /** A transaction in the buffer: its store key (arrival order), its bytes as they came, and what the cutter needs. */
     private static final class Entry {
@@ -90,7 +95,7 @@ final class RoundCutter implements Processor<String, byte[], String, byte[]> {
         Live(CutterSession st) { this.st = st; }
     }
 
-    private static final java.util.Comparator<Entry> BY_ARRIVAL = java.util.Comparator.comparing(e -> e.key);
+    private static final Comparator<Entry> BY_ARRIVAL = Comparator.comparing(e -> e.key);
 
     private final WireFormat wire;
     private final TopologySettings settings;
@@ -167,7 +172,7 @@ final class RoundCutter implements Processor<String, byte[], String, byte[]> {
 
     /** Buffers a transaction and, when it is a fence, chains it. False: dead-lettered. */
     private boolean onTransaction(Record<String, byte[]> rec, long now) {
-        org.apache.avro.generic.GenericRecord head;
+        GenericRecord head;
         Transaction fence = null;
         try {
             head = wire.decodeProjected(rec.value(), HEAD);
@@ -404,7 +409,7 @@ final class RoundCutter implements Processor<String, byte[], String, byte[]> {
             while ((z & ~0x7FL) != 0) { out[at++] = (byte) ((z & 0x7F) | 0x80); z >>>= 7; }
             out[at++] = (byte) z;
             out[at++] = 1; // round: -1
-            return java.util.Arrays.copyOf(out, at);
+            return Arrays.copyOf(out, at);
         }
         Transaction t = wire.decode(v, Transaction.class);
         t.setEpoch(epoch);
@@ -468,13 +473,13 @@ final class RoundCutter implements Processor<String, byte[], String, byte[]> {
                 else live.put(kv.key, new Live(kv.value));
             }
         }
-        gones.sort(java.util.Comparator.comparingLong(kv -> kv.value.getLastSeen()));
+        gones.sort(Comparator.comparingLong(kv -> kv.value.getLastSeen()));
         for (KeyValue<String, CutterSession> kv : gones) gone.put(kv.key, kv.value);
         try (KeyValueIterator<String, byte[]> it = buffer.all()) {
             while (it.hasNext()) {
                 KeyValue<String, byte[]> kv = it.next();
                 nextSeq = Long.parseLong(kv.key) + 1; // keys ascend: new arrivals sort after what waits
-                org.apache.avro.generic.GenericRecord h = wire.decodeProjected(kv.value, HEAD);
+                GenericRecord h = wire.decodeProjected(kv.value, HEAD);
                 String session = h.get("session").toString();
                 long index = (Long) h.get("sessionIndex");
                 Live s = live.get(session);

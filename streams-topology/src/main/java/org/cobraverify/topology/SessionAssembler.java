@@ -3,7 +3,9 @@ package org.cobraverify.topology;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -43,7 +45,7 @@ final class SessionAssembler implements Processor<String, byte[], String, byte[]
     private ProcessorContext<String, byte[]> ctx;
     private KeyValueStore<String, OpenSession> open;
     // write-through cache of open-sessions (the store is the truth; a new task instance starts empty)
-    private final java.util.Map<String, OpenSession> cache = new java.util.HashMap<>();
+    private final Map<String, OpenSession> cache = new HashMap<>();
 
     SessionAssembler(WireFormat wire, TopologySettings settings) {
         this.wire = wire;

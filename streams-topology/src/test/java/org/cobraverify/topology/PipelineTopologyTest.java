@@ -3,11 +3,17 @@ package org.cobraverify.topology;
 import static org.junit.jupiter.api.Assertions.*;
 
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
+import java.util.Random;
+import java.util.stream.Collectors;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -16,13 +22,19 @@ import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.test.TestRecord;
+import org.cobraverify.history.History;
+import org.cobraverify.history.HistoryBuilder;
+import org.cobraverify.rounds.EpochAssigner;
+import org.cobraverify.schemas.CutterSession;
 import org.cobraverify.schemas.DeadLetter;
 import org.cobraverify.schemas.OpKind;
+import org.cobraverify.schemas.OpenSession;
 import org.cobraverify.schemas.Operation;
 import org.cobraverify.schemas.RoundEnd;
 import org.cobraverify.schemas.SessionEnd;
 import org.cobraverify.schemas.SessionStart;
 import org.cobraverify.schemas.Transaction;
+import org.cobraverify.schemas.TxnOp;
 import org.cobraverify.schemas.TxnStatus;
 import org.cobraverify.schemas.serde.WireFormat;
 import org.junit.jupiter.api.AfterEach;
@@ -47,13 +59,13 @@ class PipelineTopologyTest {
 
     static TopologySettings small() { return TopologySettings.defaults().withRoundSize(1000).withIdleCutMs(5_000); }
 
-    java.nio.file.Path stateDir;
+    Path stateDir;
 
     @AfterEach
     void close() throws Exception {
         if (driver != null) driver.close();
         if (stateDir != null) try (var w = Files.walk(stateDir)) {
-            w.sorted(java.util.Comparator.reverseOrder()).forEach(x -> x.toFile().delete());
+            w.sorted(Comparator.reverseOrder()).forEach(x -> x.toFile().delete());
         }
     }
 
@@ -408,7 +420,7 @@ class PipelineTopologyTest {
         assertTrue(rs.get(0).end().getRetiredSessions().isEmpty(), "v2: no full list");
         for (int i = 1; i < rs.size(); i++) assertTrue(rs.get(i).end().getRetiredNow().isEmpty(), "only what changed");
         assertTrue(rs.stream().flatMap(r -> r.txns().stream()).anyMatch(x -> x.getId().equals(tb)));
-        var gone = (org.cobraverify.schemas.CutterSession) driver.getKeyValueStore(RoundCutter.SESSIONS).get("b");
+        var gone = (CutterSession) driver.getKeyValueStore(RoundCutter.SESSIONS).get("b");
         assertTrue(gone.getGone(), "a retired session leaves the live sessions once announced; only its last epoch stays");
         // b speaks again: it is live again, and the next RoundEnd says so
         String f6 = b.fence("f5", "f6");
@@ -476,7 +488,7 @@ class PipelineTopologyTest {
         for (boolean fence : new boolean[] {false, true})
             for (long epoch : new long[] {0, 1, 2, 63, 64, 65, 127, 128, 8191, 8192, 1L << 40, Long.MAX_VALUE}) {
                 Transaction t = Transaction.newBuilder().setId("t").setSession("s").setStatus(TxnStatus.COMMITTED).setStart(1L).setEnd(2L)
-                        .setOps(List.of(new org.cobraverify.schemas.TxnOp(true, "EPOCH", "w1"))).setSessionIndex(7L).setFence(fence).build();
+                        .setOps(List.of(new TxnOp(true, "EPOCH", "w1"))).setSessionIndex(7L).setFence(fence).build();
                 byte[] unstamped = WIRE.encode(t);
                 t.setEpoch(epoch);
                 assertArrayEquals(WIRE.encode(t), RoundCutter.withEpoch(WIRE, unstamped, epoch), "epoch " + epoch + ", fence " + fence);
@@ -562,9 +574,9 @@ class PipelineTopologyTest {
         assertTrue(kept <= FenceChain.KEEP_EPOCHS + FenceChain.PRUNE_EVERY, "kept " + kept + " of " + fences);
         assertTrue(kept >= FenceChain.KEEP_EPOCHS, "recent epochs stay: " + kept);
         List<Transaction> out = drain();
-        java.util.Map<String, Long> byId = out.stream().collect(java.util.stream.Collectors.groupingBy(Transaction::getId, java.util.stream.Collectors.counting()));
+        Map<String, Long> byId = out.stream().collect(Collectors.groupingBy(Transaction::getId, Collectors.counting()));
         assertEquals(fences, (long) out.stream().filter(x -> x.getFence() && x.getEpoch() > 0).count(),
-                byId.entrySet().stream().filter(e -> e.getValue() > 1).map(java.util.Map.Entry::getKey).limit(10).toList() + " " + out.size());
+                byId.entrySet().stream().filter(e -> e.getValue() > 1).map(Map.Entry::getKey).limit(10).toList() + " " + out.size());
         // a fork off a recent write is still recognised: it gets the epoch after the write it read
         Client b = new Client("b");
         String fork = b.fence("f" + (fences - 5), "fork");
@@ -585,17 +597,17 @@ class PipelineTopologyTest {
         b.fence("f1", "f2");
         b.txn("w y 1");
         b.send();
-        var open = driver.<String, org.cobraverify.schemas.OpenSession>getKeyValueStore(SessionAssembler.OPEN);
-        driver.advanceWallClockTime(java.time.Duration.ofSeconds(2));
+        var open = driver.<String, OpenSession>getKeyValueStore(SessionAssembler.OPEN);
+        driver.advanceWallClockTime(Duration.ofSeconds(2));
         assertNotNull(open.get("a"), "an ended session stays a while: its late operations are dead-lettered");
         assertNotNull(open.get("b"), "b is retired, not forgotten");
-        driver.advanceWallClockTime(java.time.Duration.ofMillis(st.forgetEndedMs()));
+        driver.advanceWallClockTime(Duration.ofMillis(st.forgetEndedMs()));
         assertNull(open.get("a"), "then it leaves");
         assertNotNull(open.get("b"), "a silent session stays longer");
-        var cutter = driver.<String, org.cobraverify.schemas.CutterSession>getKeyValueStore(RoundCutter.SESSIONS);
+        var cutter = driver.<String, CutterSession>getKeyValueStore(RoundCutter.SESSIONS);
         assertNull(cutter.get("a"), "the cutter lets a closed session go once its transactions are cut");
         assertTrue(cutter.get("b").getGone(), "and keeps a timed-out one's last epoch for a while");
-        driver.advanceWallClockTime(java.time.Duration.ofMillis(st.forgetSilentMs()));
+        driver.advanceWallClockTime(Duration.ofMillis(st.forgetSilentMs()));
         assertNull(open.get("b"));
         assertNull(cutter.get("b"), "then lets it go too");
         assertTrue(deadOut().isEmpty());
@@ -614,14 +626,14 @@ class PipelineTopologyTest {
     void epochsFromTheTopologyEqualTheFileModes() throws Exception {
         for (long seed = 1; seed <= 3; seed++) {
             start(small());
-            java.util.Random rnd = new java.util.Random(seed);
+            Random rnd = new Random(seed);
             int sessions = 3 + rnd.nextInt(4);
             List<Client> clients = new ArrayList<>();
             for (int i = 0; i < sessions; i++) clients.add(new Client("s" + seed + "-" + i));
-            org.cobraverify.history.HistoryBuilder hb = new org.cobraverify.history.HistoryBuilder();
+            HistoryBuilder hb = new HistoryBuilder();
             int epochKey = hb.key("EPOCH");
             String head = null; // the fence key's current value in the serial execution
-            java.util.Map<String, String> store = new java.util.HashMap<>();
+            Map<String, String> store = new HashMap<>();
             int fenceNo = 0;
             for (int step = 0; step < 1500; step++) {
                 Client c = clients.get(rnd.nextInt(sessions));
@@ -651,13 +663,13 @@ class PipelineTopologyTest {
                     }
                     c.op(id, OpKind.ABORT, null, null);
                 }
-                hb.begin(id, hb.session(c.session), commit ? org.cobraverify.history.History.COMMITTED : org.cobraverify.history.History.ABORTED,
-                        org.cobraverify.history.History.NO_TIME, org.cobraverify.history.History.NO_TIME, -1);
+                hb.begin(id, hb.session(c.session), commit ? History.COMMITTED : History.ABORTED,
+                        History.NO_TIME, History.NO_TIME, -1);
                 for (String o : ops) {
                     String[] f = o.split(" ");
                     int k = f[1].equals("EPOCH") ? epochKey : hb.key(f[1]);
                     if (f[0].equals("w")) hb.write(k, hb.value(f[2]));
-                    else hb.read(k, f[2].equals("-") ? org.cobraverify.history.History.NIL : hb.value(f[2]));
+                    else hb.read(k, f[2].equals("-") ? History.NIL : hb.value(f[2]));
                 }
                 hb.end();
             }
@@ -669,15 +681,15 @@ class PipelineTopologyTest {
                 List<Operation> l = left.get(rnd.nextInt(sessions));
                 for (int i = 0, k = 1 + rnd.nextInt(40); i < k && !l.isEmpty(); i++) pipe(l.remove(0));
             }
-            org.cobraverify.history.History h = hb.build();
-            org.cobraverify.rounds.EpochAssigner file = new org.cobraverify.rounds.EpochAssigner(h, "EPOCH");
-            java.util.Map<String, Transaction> out = new java.util.HashMap<>();
+            History h = hb.build();
+            EpochAssigner file = new EpochAssigner(h, "EPOCH");
+            Map<String, Transaction> out = new HashMap<>();
             for (Transaction t : drain()) out.put(t.getId(), t);
             assertEquals(h.size(), out.size(), "every transaction comes out once");
             int fences = 0;
             for (int t = 0; t < h.size(); t++) {
                 Transaction got = out.get(h.name(t));
-                long want = file.epoch(t) == org.cobraverify.rounds.EpochAssigner.OPEN ? file.previousFence(t) : file.epoch(t);
+                long want = file.epoch(t) == EpochAssigner.OPEN ? file.previousFence(t) : file.epoch(t);
                 assertEquals(want, got.getEpoch(), "seed " + seed + ": epoch of " + h.name(t) + " (file mode: " + file.epoch(t) + ")");
                 assertEquals(file.isFence(t), got.getFence(), "seed " + seed + ": is " + h.name(t) + " a fence");
                 if (file.isFence(t)) fences++;

@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.atomic.AtomicLong;
 import org.cobraverify.collector.KvStore;
 import org.cobraverify.collector.KvTransaction;
 import org.cobraverify.collector.StoreException;
@@ -38,6 +39,7 @@ public final class FaultyStore implements KvStore {
     private final double rate;
     private final Random rnd;
     private final Map<String, List<String>> versions = new HashMap<>(); // committed stored values, oldest first
+    private final AtomicLong injected = new AtomicLong();
 
     public FaultyStore(KvStore inner, Fault fault, double rate, long seed) {
         this.inner = inner;
@@ -48,6 +50,9 @@ public final class FaultyStore implements KvStore {
 
     @Override
     public String name() { return inner.name() + " with " + fault.cliName + " faults"; }
+
+    /** Faults injected so far: stale values served, writes dropped, commits applied in part. */
+    public long injected() { return injected.get(); }
 
     private synchronized boolean strike() { return rnd.nextDouble() < rate; }
 
@@ -86,6 +91,7 @@ public final class FaultyStore implements KvStore {
                         synchronized (FaultyStore.this) { i = rnd.nextInt(vs.size()); }
                         String stale = i == vs.size() - 1 ? null : vs.get(i); // an older version, or the initial state
                         seen.put(key, stale);
+                        injected.incrementAndGet();
                         return stale;
                     }
                 }
@@ -96,7 +102,7 @@ public final class FaultyStore implements KvStore {
         @Override
         public void put(String key, String value) throws StoreException {
             own.put(key, value);
-            if (fault == Fault.LOST_WRITE && strike()) return;
+            if (fault == Fault.LOST_WRITE && strike()) { injected.incrementAndGet(); return; }
             puts.add(new String[] {key, value});
             if (fault != Fault.NON_ATOMIC) t.put(key, value);
         }
@@ -106,6 +112,7 @@ public final class FaultyStore implements KvStore {
             if (fault == Fault.NON_ATOMIC) {
                 boolean partial = puts.size() >= 2 && strike();
                 int n = partial ? 1 : puts.size();
+                if (partial) injected.incrementAndGet();
                 try {
                     for (int i = 0; i < n; i++) t.put(puts.get(i)[0], puts.get(i)[1]);
                 } catch (StoreException e) {

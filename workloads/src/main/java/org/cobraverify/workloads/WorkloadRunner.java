@@ -4,7 +4,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import org.cobraverify.collector.AbortedException;
 import org.cobraverify.collector.KvStore;
@@ -70,7 +72,7 @@ public final class WorkloadRunner {
         Throwable[] failure = new Throwable[1];
         // the clock starts once every client has connected (the store's connectThread): both a bare and a recorded
         // run then time their transactions, not how long the database takes to start its backends
-        java.util.concurrent.CountDownLatch connected = new java.util.concurrent.CountDownLatch(clients), go = new java.util.concurrent.CountDownLatch(1);
+        CountDownLatch connected = new CountDownLatch(clients), go = new CountDownLatch(1);
         long[] start = new long[1];
         for (int i = 0; i < clients; i++) {
             final int id = i;
@@ -99,7 +101,7 @@ public final class WorkloadRunner {
                         if (rate > 0) {
                             long due = t0 + (long) ((txns - k) * 1e9 / rate);
                             long wait = due - System.nanoTime();
-                            if (wait > 0) java.util.concurrent.locks.LockSupport.parkNanos(wait);
+                            if (wait > 0) LockSupport.parkNanos(wait);
                         }
                         long s = System.nanoTime();
                         try {

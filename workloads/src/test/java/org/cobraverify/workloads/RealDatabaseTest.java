@@ -5,11 +5,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.cobraverify.checker.AnomalyKind;
 import org.cobraverify.checker.Verdict;
 import org.cobraverify.collector.JdbcStore;
 import org.cobraverify.collector.RocksDbStore;
+import org.cobraverify.io.HistoryReaders;
+import org.cobraverify.rounds.EpochAssigner;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -73,8 +79,8 @@ class RealDatabaseTest {
         try {
             org.junit.jupiter.api.Assertions.assertNull(s.swap("EPOCH", "v0"), "no row yet: nothing swapped (the caller creates it)");
             // sessions that start together: exactly one creates the key, the others find it
-            java.util.concurrent.atomic.AtomicInteger created = new java.util.concurrent.atomic.AtomicInteger();
-            List<Thread> starters = new java.util.ArrayList<>();
+            AtomicInteger created = new AtomicInteger();
+            List<Thread> starters = new ArrayList<>();
             for (int i = 0; i < 8; i++) starters.add(new Thread(() -> {
                 try {
                     if (s.createIfAbsent("EPOCH", "v0")) created.incrementAndGet();
@@ -89,9 +95,9 @@ class RealDatabaseTest {
             assertEquals("v0", t.get("EPOCH"));
             t.commit();
             int threads = 8, each = 150;
-            java.util.Map<String, String> next = new java.util.concurrent.ConcurrentHashMap<>();
-            java.util.concurrent.atomic.AtomicInteger twice = new java.util.concurrent.atomic.AtomicInteger();
-            List<Thread> ts = new java.util.ArrayList<>();
+            Map<String, String> next = new ConcurrentHashMap<>();
+            AtomicInteger twice = new AtomicInteger();
+            List<Thread> ts = new ArrayList<>();
             for (int i = 0; i < threads; i++) {
                 final int id = i;
                 ts.add(new Thread(() -> {
@@ -119,8 +125,8 @@ class RealDatabaseTest {
         try {
             RecordAndCheck.Outcome o = RecordAndCheck.run(r, Workload.byName("twitter", 0.1), 8, 1500, 5, dir);
             accepted(o, "twitter on swapped fences");
-            var h = org.cobraverify.io.HistoryReaders.read(o.file()).history();
-            assertEquals(o.run().fences(), new org.cobraverify.rounds.EpochAssigner(h, "EPOCH").fenceCount(), "every fence chained");
+            var h = HistoryReaders.read(o.file()).history();
+            assertEquals(o.run().fences(), new EpochAssigner(h, "EPOCH").fenceCount(), "every fence chained");
         } finally {
             r.dropTable();
             r.close();

@@ -4,6 +4,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.Writer;
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -90,7 +91,7 @@ public final class EmbeddedKafka implements AutoCloseable {
     public Path dataDir() { return dir; }
 
     private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 0, java.net.InetAddress.getLoopbackAddress())) {
+        try (ServerSocket s = new ServerSocket(0, 0, InetAddress.getLoopbackAddress())) {
             return s.getLocalPort();
         }
     }

@@ -1,9 +1,11 @@
 package org.cobraverify.ops.pipeline;
 
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.ExecutionException;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -24,7 +26,7 @@ public final class LagProbe implements AutoCloseable {
 
     /** Records behind, per input topic: the topology's on cobra.ops and cobra.txns; the verifier's on cobra.rounds. */
     public Map<String, Long> lags(String topologyGroup, String verifierGroup) {
-        Map<String, Long> out = new java.util.LinkedHashMap<>();
+        Map<String, Long> out = new LinkedHashMap<>();
         try {
             Map<TopicPartition, OffsetAndMetadata> topo = admin.listConsumerGroupOffsets(topologyGroup).partitionsToOffsetAndMetadata().get();
             Map<TopicPartition, OffsetAndMetadata> ver = admin.listConsumerGroupOffsets(verifierGroup).partitionsToOffsetAndMetadata().get();
@@ -40,7 +42,7 @@ public final class LagProbe implements AutoCloseable {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } catch (java.util.concurrent.ExecutionException e) {
+        } catch (ExecutionException e) {
             out.put("error: " + e.getCause().getMessage(), -1L);
         }
         return out;

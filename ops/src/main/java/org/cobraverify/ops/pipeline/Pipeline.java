@@ -1,12 +1,27 @@
 package org.cobraverify.ops.pipeline;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.MetricName;
 import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StoreQueryParameters;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.TopologyDescription;
+import org.apache.kafka.streams.errors.InvalidStateStoreException;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
+import org.apache.kafka.streams.state.QueryableStoreTypes;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.cobraverify.rounds.IncrementalVerifier;
+import org.cobraverify.schemas.FenceChainHead;
 import org.cobraverify.schemas.Verdict;
 import org.cobraverify.schemas.serde.KafkaSchemaCatalog;
 import org.cobraverify.schemas.serde.SchemaCatalog;
@@ -45,15 +60,15 @@ public final class Pipeline implements AutoCloseable {
         TopicSetup.ensure(bootstrap, partitions, (short) 1);
         WireFormat wire = new WireFormat(KafkaSchemaCatalog.attach(new SchemaCatalog(), bootstrap));
         KafkaSchemaCatalog.publish(bootstrap, wire.catalog());
-        org.apache.kafka.streams.Topology built = PipelineTopology.build(topology, wire);
+        Topology built = PipelineTopology.build(topology, wire);
         KafkaStreams streams = new KafkaStreams(built, PipelineTopology.config("cobra-topology", bootstrap, stateDir.toString()));
         Pipeline p = new Pipeline(bootstrap, streams, verifier, listener, stateDir.resolve("verifier"));
         for (var sub : built.describe().subtopologies())
             for (var node : sub.nodes())
-                if (node instanceof org.apache.kafka.streams.TopologyDescription.Processor proc) p.storeNames.addAll(proc.stores());
+                if (node instanceof TopologyDescription.Processor proc) p.storeNames.addAll(proc.stores());
         streams.setUncaughtExceptionHandler(e -> {
             System.err.println("cobra: the topology failed: " + e);
-            return org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
+            return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
         });
         streams.start();
         long deadline = System.nanoTime() + 120_000_000_000L;
@@ -114,24 +129,24 @@ public final class Pipeline implements AutoCloseable {
 
     public Throwable verifierFailure() { return verifierFailure; }
 
-    private final java.util.Set<String> storeNames = new java.util.TreeSet<>();
+    private final Set<String> storeNames = new TreeSet<>();
 
     /**
      * The keys in each of the topology's state stores, counted exactly (an interactive query over this
      * process's tasks; a store being restored is skipped). For {@link StateProbe}: it iterates every store.
      */
-    public java.util.Map<String, Long> topologyStoreSizes() {
-        java.util.Map<String, Long> out = new java.util.TreeMap<>();
+    public Map<String, Long> topologyStoreSizes() {
+        Map<String, Long> out = new TreeMap<>();
         for (String name : storeNames) {
             try {
-                org.apache.kafka.streams.state.ReadOnlyKeyValueStore<Object, Object> st = streams.store(
-                        org.apache.kafka.streams.StoreQueryParameters.fromNameAndType(name, org.apache.kafka.streams.state.QueryableStoreTypes.keyValueStore()));
+                ReadOnlyKeyValueStore<Object, Object> st = streams.store(
+                        StoreQueryParameters.fromNameAndType(name, QueryableStoreTypes.keyValueStore()));
                 long n = 0;
                 try (var it = st.all()) {
                     while (it.hasNext()) { it.next(); n++; }
                 }
                 out.put(name, n);
-            } catch (org.apache.kafka.streams.errors.InvalidStateStoreException e) {
+            } catch (InvalidStateStoreException e) {
                 // rebalancing or restoring: not counted this time
             }
         }
@@ -141,21 +156,21 @@ public final class Pipeline implements AutoCloseable {
     /** Fence-chain gaps the topology bridged so far (fences chained without the fence they read: lost, or late past the gap timeout); -1: unknown. */
     public long fenceGapsBridged() {
         try {
-            org.apache.kafka.streams.state.ReadOnlyKeyValueStore<Object, Object> st = streams.store(
-                    org.apache.kafka.streams.StoreQueryParameters.fromNameAndType("fence-chain", org.apache.kafka.streams.state.QueryableStoreTypes.keyValueStore()));
+            ReadOnlyKeyValueStore<Object, Object> st = streams.store(
+                    StoreQueryParameters.fromNameAndType("fence-chain", QueryableStoreTypes.keyValueStore()));
             Object h = st.get("fence-chain");
-            return h instanceof org.cobraverify.schemas.FenceChainHead f ? f.getGaps() : 0;
-        } catch (org.apache.kafka.streams.errors.InvalidStateStoreException e) {
+            return h instanceof FenceChainHead f ? f.getGaps() : 0;
+        } catch (InvalidStateStoreException e) {
             return -1;
         }
     }
 
     /** The topology's Kafka Streams metrics (threads, tasks, state stores), for {@link StateProbe}. */
-    public java.util.Map<org.apache.kafka.common.MetricName, ? extends org.apache.kafka.common.Metric> topologyMetrics() { return streams.metrics(); }
+    public Map<MetricName, ? extends Metric> topologyMetrics() { return streams.metrics(); }
 
     @Override
     public void close() throws InterruptedException {
         stopVerifier();
-        streams.close(java.time.Duration.ofSeconds(30));
+        streams.close(Duration.ofSeconds(30));
     }
 }

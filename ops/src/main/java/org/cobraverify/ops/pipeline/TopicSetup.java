@@ -1,6 +1,8 @@
 package org.cobraverify.ops.pipeline;
 
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -8,8 +10,14 @@ import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.cobraverify.service.VerifierService;
 import org.cobraverify.topology.Topics;
 
 /**
@@ -50,14 +58,14 @@ public final class TopicSetup {
      * Describes the partitioned topic, waiting (up to 10 s) while a just-created topic is not yet in the
      * broker's metadata: right after creation a describe can answer "unknown topic or partition".
      */
-    private static Map<String, org.apache.kafka.clients.admin.TopicDescription> describeWhenKnown(Admin admin)
+    private static Map<String, TopicDescription> describeWhenKnown(Admin admin)
             throws InterruptedException, ExecutionException {
         long deadline = System.nanoTime() + 10_000_000_000L;
         while (true) {
             try {
                 return admin.describeTopics(List.of(Topics.OPS)).allTopicNames().get();
             } catch (ExecutionException e) {
-                if (!(e.getCause() instanceof org.apache.kafka.common.errors.UnknownTopicOrPartitionException) || System.nanoTime() > deadline) throw e;
+                if (!(e.getCause() instanceof UnknownTopicOrPartitionException) || System.nanoTime() > deadline) throw e;
                 Thread.sleep(100);
             }
         }
@@ -72,7 +80,7 @@ public final class TopicSetup {
     static Map<String, String> checkpoints(int retentionHours) {
         return Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT + "," + TopicConfig.CLEANUP_POLICY_DELETE,
                 TopicConfig.RETENTION_MS_CONFIG, Long.toString(retentionHours * 3_600_000L),
-                TopicConfig.MAX_MESSAGE_BYTES_CONFIG, Integer.toString(org.cobraverify.service.VerifierService.MAX_RECORD_BYTES));
+                TopicConfig.MAX_MESSAGE_BYTES_CONFIG, Integer.toString(VerifierService.MAX_RECORD_BYTES));
     }
 
     /** Creates what is missing, with the default retention; returns the names created. */
@@ -88,19 +96,19 @@ public final class TopicSetup {
             Set<String> existing = admin.listTopics().names().get();
             List<NewTopic> missing = topics(partitions, replication, retentionHours).stream().filter(t -> !existing.contains(t.name())).toList();
             if (!missing.isEmpty()) admin.createTopics(missing).all().get();
-            Map<org.apache.kafka.common.config.ConfigResource, java.util.Collection<org.apache.kafka.clients.admin.AlterConfigOp>> alter = new java.util.HashMap<>();
+            Map<ConfigResource, Collection<AlterConfigOp>> alter = new HashMap<>();
             for (String t : HISTORY) {
                 if (!existing.contains(t)) continue;
-                alter.put(new org.apache.kafka.common.config.ConfigResource(org.apache.kafka.common.config.ConfigResource.Type.TOPIC, t),
-                        List.of(new org.apache.kafka.clients.admin.AlterConfigOp(new org.apache.kafka.clients.admin.ConfigEntry(
-                                TopicConfig.RETENTION_MS_CONFIG, Long.toString(retentionHours * 3_600_000L)), org.apache.kafka.clients.admin.AlterConfigOp.OpType.SET)));
+                alter.put(new ConfigResource(ConfigResource.Type.TOPIC, t),
+                        List.of(new AlterConfigOp(new ConfigEntry(
+                                TopicConfig.RETENTION_MS_CONFIG, Long.toString(retentionHours * 3_600_000L)), AlterConfigOp.OpType.SET)));
             }
             if (existing.contains(Topics.GC_FRONTIERS)) {
-                List<org.apache.kafka.clients.admin.AlterConfigOp> ops = new ArrayList<>();
+                List<AlterConfigOp> ops = new ArrayList<>();
                 for (Map.Entry<String, String> e : checkpoints(retentionHours).entrySet())
-                    ops.add(new org.apache.kafka.clients.admin.AlterConfigOp(new org.apache.kafka.clients.admin.ConfigEntry(e.getKey(), e.getValue()),
-                            org.apache.kafka.clients.admin.AlterConfigOp.OpType.SET));
-                alter.put(new org.apache.kafka.common.config.ConfigResource(org.apache.kafka.common.config.ConfigResource.Type.TOPIC, Topics.GC_FRONTIERS), ops);
+                    ops.add(new AlterConfigOp(new ConfigEntry(e.getKey(), e.getValue()),
+                            AlterConfigOp.OpType.SET));
+                alter.put(new ConfigResource(ConfigResource.Type.TOPIC, Topics.GC_FRONTIERS), ops);
             }
             if (!alter.isEmpty()) admin.incrementalAlterConfigs(alter).all().get();
             describeWhenKnown(admin);

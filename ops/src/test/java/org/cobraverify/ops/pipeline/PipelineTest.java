@@ -2,14 +2,28 @@ package org.cobraverify.ops.pipeline;
 
 import static org.junit.jupiter.api.Assertions.*;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.cobraverify.checker.CheckOptions;
 import org.cobraverify.cli.CobraCommand;
+import org.cobraverify.cli.VerifyCommandTest;
+import org.cobraverify.collector.JdbcStore;
 import org.cobraverify.collector.KafkaSink;
 import org.cobraverify.collector.KvStore;
 import org.cobraverify.collector.Recorder;
@@ -51,7 +65,7 @@ class PipelineTest {
     void stop() throws Exception {
         if (kafka != null) kafka.close();
         if (dir != null) try (var w = Files.walk(dir)) {
-            w.sorted(java.util.Comparator.reverseOrder()).forEach(x -> x.toFile().delete());
+            w.sorted(Comparator.reverseOrder()).forEach(x -> x.toFile().delete());
         }
     }
 
@@ -75,7 +89,7 @@ class PipelineTest {
         }
     }
 
-    static boolean waitFor(Pipeline p, long txns, java.util.function.Predicate<Verdict> orStopAt) throws InterruptedException {
+    static boolean waitFor(Pipeline p, long txns, Predicate<Verdict> orStopAt) throws InterruptedException {
         long deadline = System.nanoTime() + 120_000_000_000L;
         while (System.nanoTime() < deadline) {
             List<Verdict> vs = p.verdicts();
@@ -123,15 +137,15 @@ class PipelineTest {
             Verdict cp = published.stream().filter(v -> v.getTotalMs() > 0 && v.getRound() < lastRound).findFirst().orElse(null);
             if (cp != null) {
                 long a = cp.getRound() + 1, b = Math.min(lastRound, a + 1);
-                org.cobraverify.cli.VerifyCommandTest.Run replay = org.cobraverify.cli.VerifyCommandTest.cobra("replay", "--bootstrap", kafka.bootstrapServers(),
+                VerifyCommandTest.Run replay = VerifyCommandTest.cobra("replay", "--bootstrap", kafka.bootstrapServers(),
                         "--from-round", Long.toString(a), "--to-round", Long.toString(b), "--json");
                 assertEquals(0, replay.exit(), replay.err() + replay.out());
                 assertTrue(replay.err().contains("starting from the checkpoint of round " + cp.getRound()), replay.err());
                 List<String> lines = replay.out().lines().toList();
                 assertEquals(b - a + 1, lines.size(), replay.out());
-                com.fasterxml.jackson.databind.ObjectMapper m = new com.fasterxml.jackson.databind.ObjectMapper();
+                ObjectMapper m = new ObjectMapper();
                 for (String line : lines) {
-                    com.fasterxml.jackson.databind.JsonNode j = m.readTree(line);
+                    JsonNode j = m.readTree(line);
                     Verdict pub = published.get((int) j.get("round").asLong());
                     assertEquals("accept", j.get("verdict").asText());
                     assertEquals(pub.getCheckedTxns(), j.get("checked").asLong(), "round " + pub.getRound());
@@ -139,12 +153,12 @@ class PipelineTest {
                     assertTrue(j.get("retained").asLong() > 0, "round " + pub.getRound()); // not pub's: the pipeline may have decided it in a batch
                 }
             }
-            org.cobraverify.cli.VerifyCommandTest.Run fromStart = org.cobraverify.cli.VerifyCommandTest.cobra("replay", "--bootstrap", kafka.bootstrapServers(),
+            VerifyCommandTest.Run fromStart = VerifyCommandTest.cobra("replay", "--bootstrap", kafka.bootstrapServers(),
                     "--from-round", "0", "--to-round", "0");
             assertEquals(0, fromStart.exit(), fromStart.err());
             assertTrue(fromStart.out().startsWith("round 0: accept"), fromStart.out());
             assertEquals(2, CobraCommand.execute("replay", "--bootstrap", kafka.bootstrapServers(), "--from-round", "1", "--out-topic", Topics.VERDICTS));
-            org.cobraverify.cli.VerifyCommandTest.Run unknown = org.cobraverify.cli.VerifyCommandTest.cobra("replay", "--bootstrap", kafka.bootstrapServers(),
+            VerifyCommandTest.Run unknown = VerifyCommandTest.cobra("replay", "--bootstrap", kafka.bootstrapServers(),
                     "--from-round", "3", "--verifier", "nobody");
             assertEquals(2, unknown.exit());
             assertTrue(unknown.err().contains("no checkpoint of nobody before round 3"), unknown.err());
@@ -174,11 +188,11 @@ class PipelineTest {
             assertEquals(1, CobraCommand.execute("verify", file.toString()));
             assertEquals(1, CobraCommand.execute("verdicts", "--bootstrap", kafka.bootstrapServers()), "the alerting consumer stops at the violation");
             // a replay up to the rejected round rejects it too, with the same anomaly
-            org.cobraverify.cli.VerifyCommandTest.Run replay = org.cobraverify.cli.VerifyCommandTest.cobra("replay", "--bootstrap", kafka.bootstrapServers(),
+            VerifyCommandTest.Run replay = VerifyCommandTest.cobra("replay", "--bootstrap", kafka.bootstrapServers(),
                     "--from-round", "0", "--to-round", Long.toString(first.getRound()), "--json");
             assertEquals(1, replay.exit(), replay.err() + replay.out());
             List<String> lines = replay.out().lines().toList();
-            com.fasterxml.jackson.databind.JsonNode j = new com.fasterxml.jackson.databind.ObjectMapper().readTree(lines.get(lines.size() - 1));
+            JsonNode j = new ObjectMapper().readTree(lines.get(lines.size() - 1));
             assertEquals(first.getRound(), j.get("round").asLong());
             assertEquals("reject", j.get("verdict").asText());
             assertEquals(first.getCertificate().getAnomaly(), j.get("certificate").get("anomaly").asText());
@@ -198,7 +212,7 @@ class PipelineTest {
             // a crash between send and commit, in a batch after one that committed: a crash before any commit leaves
             // nothing behind, so the next start is a first start again (a batch may hold several rounds, and with
             // the topology committing every 100 ms the first one sometimes held rounds 0-2)
-            java.util.concurrent.atomic.AtomicLong crashedAt = new java.util.concurrent.atomic.AtomicLong(-1);
+            AtomicLong crashedAt = new AtomicLong(-1);
             p.startVerifier(round -> {
                 if (round >= 2 && !p.verdicts().isEmpty()) {
                     crashedAt.compareAndSet(-1, round);
@@ -261,20 +275,20 @@ class PipelineTest {
     void postgresSerializableIsAcceptedAndReadCommittedIsCaught() throws Exception {
         String url = "jdbc:postgresql://127.0.0.1:5432/test";
         String why = null;
-        try (java.sql.Connection c = java.sql.DriverManager.getConnection(url, "postgres", "")) {
+        try (Connection c = DriverManager.getConnection(url, "postgres", "")) {
             if (!c.isValid(2)) why = url + " does not answer";
         } catch (Exception e) {
             why = url + " is not reachable (.ci/run starts PostgreSQL; start it by hand elsewhere): " + e.getMessage();
         }
         org.junit.jupiter.api.Assumptions.assumeTrue(why == null, why);
         try (Pipeline p = start(200)) {
-            long serializable = runJdbc(url, org.cobraverify.collector.JdbcStore.Isolation.SERIALIZABLE, 600, true);
+            long serializable = runJdbc(url, JdbcStore.Isolation.SERIALIZABLE, 600, true);
             assertTrue(waitFor(p, serializable, v -> false), "verdicts cover the serializable run");
             assertTrue(p.verdicts().size() >= 2);
             for (Verdict v : p.verdicts()) assertEquals(Outcome.ACCEPT, v.getOutcome(), v.getReason());
             String firstRun = p.verdicts().get(0).getFirstTxn().substring(0, p.verdicts().get(0).getFirstTxn().indexOf('.'));
             // the same table, kept: one database, one history, now at READ COMMITTED
-            long more = runJdbc(url, org.cobraverify.collector.JdbcStore.Isolation.READ_COMMITTED, 600, false);
+            long more = runJdbc(url, JdbcStore.Isolation.READ_COMMITTED, 600, false);
             assertTrue(waitFor(p, serializable + more, v -> v.getOutcome() == Outcome.REJECT));
             Verdict reject = p.verdicts().stream().filter(v -> v.getOutcome() == Outcome.REJECT).findFirst()
                     .orElseThrow(() -> new AssertionError("READ COMMITTED lost no update in 600 increments: " + p.verdicts()));
@@ -285,8 +299,8 @@ class PipelineTest {
         }
     }
 
-    long runJdbc(String url, org.cobraverify.collector.JdbcStore.Isolation iso, int txns, boolean freshTable) throws Exception {
-        try (KvStore store = new org.cobraverify.collector.JdbcStore(url, "postgres", "", "cobra_pipeline_test", iso, freshTable)) {
+    long runJdbc(String url, JdbcStore.Isolation iso, int txns, boolean freshTable) throws Exception {
+        try (KvStore store = new JdbcStore(url, "postgres", "", "cobra_pipeline_test", iso, freshTable)) {
             KafkaSink sink = new KafkaSink(kafka.bootstrapServers(), Topics.OPS, false, new Properties());
             Recorder rec = new Recorder(store, sink, Recorder.Options.defaults());
             try {
@@ -301,9 +315,9 @@ class PipelineTest {
     @Test
     void deadLettersNameTheirPlaceAndThePipelineGoesOn() throws Exception {
         try (Pipeline p = start(100)) {
-            try (var producer = new org.apache.kafka.clients.producer.KafkaProducer<>(java.util.Map.<String, Object>of("bootstrap.servers", kafka.bootstrapServers()),
-                    new org.apache.kafka.common.serialization.StringSerializer(), new org.apache.kafka.common.serialization.ByteArraySerializer())) {
-                producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(Topics.OPS, "c1", "garbage".getBytes())).get();
+            try (var producer = new KafkaProducer<>(Map.<String, Object>of("bootstrap.servers", kafka.bootstrapServers()),
+                    new StringSerializer(), new ByteArraySerializer())) {
+                producer.send(new ProducerRecord<>(Topics.OPS, "c1", "garbage".getBytes())).get();
             }
             long recorded = run("blindw-rm", null, 2, 300);
             assertTrue(waitFor(p, recorded, v -> false));

@@ -4,7 +4,9 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.function.LongSupplier;
@@ -90,7 +92,7 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
             }
             List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
             descriptors.add(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, cfOptions));
-            for (byte[] n : names) if (!java.util.Arrays.equals(n, RocksDB.DEFAULT_COLUMN_FAMILY)) descriptors.add(new ColumnFamilyDescriptor(n, cfOptions));
+            for (byte[] n : names) if (!Arrays.equals(n, RocksDB.DEFAULT_COLUMN_FAMILY)) descriptors.add(new ColumnFamilyDescriptor(n, cfOptions));
             List<ColumnFamilyHandle> handles = new ArrayList<>();
             db = RocksDB.open(dbOptions, dir.toString(), descriptors, handles);
             defaultFamily = handles.get(0);
@@ -177,7 +179,7 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
     @Override
     public String horizonNote() {
         if (forgottenBefore < 0) return null;
-        return "or a write collected before " + java.time.Instant.ofEpochMilli(forgottenBefore) + ", which the verifier no longer remembers (it keeps "
+        return "or a write collected before " + Instant.ofEpochMilli(forgottenBefore) + ", which the verifier no longer remembers (it keeps "
                 + horizonMillis / 3_600_000.0 + " hours of collected writes)";
     }
 

@@ -3,6 +3,8 @@ package org.cobraverify.rounds.store;
 import static org.junit.jupiter.api.Assertions.*;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.cobraverify.checker.Verdict;
 import org.cobraverify.rounds.CollectedWrites;
@@ -74,7 +76,7 @@ class RocksDbCollectedWritesTest {
     }
 
     static Transaction txn(String id, String session, long index, long epoch, boolean fence, String... ops) {
-        java.util.List<TxnOp> l = new java.util.ArrayList<>();
+        List<TxnOp> l = new ArrayList<>();
         for (String s : ops) {
             String[] f = s.split(" ");
             l.add(new TxnOp(f[0].equals("w"), f[1], f[2].equals("-") ? null : f[2]));

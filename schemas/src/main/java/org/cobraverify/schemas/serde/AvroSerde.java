@@ -1,5 +1,6 @@
 package org.cobraverify.schemas.serde;
 
+import java.util.Map;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
@@ -28,7 +29,7 @@ public final class AvroSerde<T extends SpecificRecord> implements Serde<T>, Seri
     public Deserializer<T> deserializer() { return this; }
 
     @Override
-    public void configure(java.util.Map<String, ?> configs, boolean isKey) {}
+    public void configure(Map<String, ?> configs, boolean isKey) {}
 
     @Override
     public void close() {}

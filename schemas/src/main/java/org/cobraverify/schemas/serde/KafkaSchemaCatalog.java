@@ -1,6 +1,7 @@
 package org.cobraverify.schemas.serde;
 
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
@@ -53,7 +54,7 @@ public final class KafkaSchemaCatalog {
 
     /** The whole catalog topic, fingerprint to schema JSON (later records win); empty when there is no catalog topic. */
     public static Map<String, String> readAll(String bootstrap) {
-        Map<String, String> out = new java.util.HashMap<>();
+        Map<String, String> out = new HashMap<>();
         try {
             for (ConsumerRecord<String, String> r : TopicScan.readAll(bootstrap, TOPIC, new StringDeserializer(), Duration.ofSeconds(30)))
                 if (r.value() != null) out.put(r.key(), r.value());

@@ -14,15 +14,22 @@ import org.apache.avro.SchemaNormalization;
 import org.apache.avro.message.SchemaStore;
 import org.cobraverify.schemas.CertTxn;
 import org.cobraverify.schemas.Certificate;
+import org.cobraverify.schemas.CutterMeta;
+import org.cobraverify.schemas.CutterSession;
 import org.cobraverify.schemas.CycleEdge;
 import org.cobraverify.schemas.DeadLetter;
+import org.cobraverify.schemas.FenceChainHead;
 import org.cobraverify.schemas.FrontierWrite;
-import org.cobraverify.schemas.VerifierCheckpoint;
+import org.cobraverify.schemas.OpenSession;
 import org.cobraverify.schemas.Operation;
+import org.cobraverify.schemas.OperationBatch;
 import org.cobraverify.schemas.RoundEnd;
+import org.cobraverify.schemas.SessionEnd;
+import org.cobraverify.schemas.SessionStart;
 import org.cobraverify.schemas.Transaction;
 import org.cobraverify.schemas.TxnOp;
 import org.cobraverify.schemas.Verdict;
+import org.cobraverify.schemas.VerifierCheckpoint;
 
 /**
  * Writer schemas by fingerprint (CRC-64-AVRO of the parsing canonical form). Invariant: every schema
@@ -31,13 +38,13 @@ import org.cobraverify.schemas.Verdict;
  */
 public final class SchemaCatalog implements SchemaStore {
     /** The top-level records that travel on topics, in this build's versions. */
-    public static final List<Schema> CURRENT = List.of(Operation.getClassSchema(), org.cobraverify.schemas.OperationBatch.getClassSchema(), Transaction.getClassSchema(),
+    public static final List<Schema> CURRENT = List.of(Operation.getClassSchema(), OperationBatch.getClassSchema(), Transaction.getClassSchema(),
             RoundEnd.getClassSchema(), Verdict.getClassSchema(), VerifierCheckpoint.getClassSchema(), DeadLetter.getClassSchema(),
-            org.cobraverify.schemas.SessionEnd.getClassSchema(), org.cobraverify.schemas.SessionStart.getClassSchema(),
+            SessionEnd.getClassSchema(), SessionStart.getClassSchema(),
             // state of the topology's stores (their changelog topics are on the wire too)
-            org.cobraverify.schemas.OpenSession.getClassSchema(),
-            org.cobraverify.schemas.FenceChainHead.getClassSchema(), org.cobraverify.schemas.CutterSession.getClassSchema(),
-            org.cobraverify.schemas.CutterMeta.getClassSchema());
+            OpenSession.getClassSchema(),
+            FenceChainHead.getClassSchema(), CutterSession.getClassSchema(),
+            CutterMeta.getClassSchema());
     /** Nested records: not on topics on their own, listed so every generated class is accounted for. */
     static final List<Schema> NESTED = List.of(TxnOp.getClassSchema(), CycleEdge.getClassSchema(), CertTxn.getClassSchema(),
             Certificate.getClassSchema(), FrontierWrite.getClassSchema());

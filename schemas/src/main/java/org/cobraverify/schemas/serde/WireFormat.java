@@ -1,5 +1,6 @@
 package org.cobraverify.schemas.serde;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -50,7 +51,7 @@ public final class WireFormat {
     private final Map<ReaderKey, DatumReader<?>> readers = new ConcurrentHashMap<>();
     private static final ThreadLocal<BinaryDecoder> DECODER = new ThreadLocal<>();
     private static final ThreadLocal<BinaryEncoder> ENCODER = new ThreadLocal<>();
-    private static final ThreadLocal<java.io.ByteArrayOutputStream> BUFFER = ThreadLocal.withInitial(() -> new java.io.ByteArrayOutputStream(512));
+    private static final ThreadLocal<ByteArrayOutputStream> BUFFER = ThreadLocal.withInitial(() -> new ByteArrayOutputStream(512));
 
     private record ReaderKey(long fingerprint, Schema reader) {}
 
@@ -72,7 +73,7 @@ public final class WireFormat {
             DatumWriter<Object> dw = (DatumWriter<Object>) (DatumWriter<?>) new SpecificDatumWriter<>(schema, MODEL);
             return new Writer(dw, header);
         });
-        java.io.ByteArrayOutputStream out = BUFFER.get();
+        ByteArrayOutputStream out = BUFFER.get();
         out.reset();
         try {
             out.write(w.header());

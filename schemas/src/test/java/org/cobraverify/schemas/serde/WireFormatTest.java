@@ -5,13 +5,19 @@ import static org.junit.jupiter.api.Assertions.*;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.Arrays;
 import java.util.List;
+import java.util.stream.IntStream;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericDatumWriter;
 import org.apache.avro.generic.GenericRecord;
+import org.apache.avro.generic.GenericRecordBuilder;
 import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.EncoderFactory;
+import org.apache.avro.message.BinaryMessageDecoder;
+import org.apache.avro.message.BinaryMessageEncoder;
+import org.apache.avro.specific.SpecificData;
 import org.cobraverify.schemas.Certificate;
 import org.cobraverify.schemas.CycleEdge;
 import org.cobraverify.schemas.OpKind;
@@ -49,10 +55,10 @@ class WireFormatTest {
     /** The bytes are a contract (Avro single-object encoding): Avro's own message encoder and decoder agree with ours. */
     @Test
     void bytesAreAvrosSingleObjectEncodingBothWays() throws Exception {
-        org.apache.avro.specific.SpecificData model = new org.apache.avro.specific.SpecificData();
-        org.apache.avro.message.BinaryMessageEncoder<Transaction> avroEnc = new org.apache.avro.message.BinaryMessageEncoder<>(model, Transaction.getClassSchema());
-        org.apache.avro.message.BinaryMessageDecoder<Transaction> avroDec = new org.apache.avro.message.BinaryMessageDecoder<>(model, Transaction.getClassSchema());
-        Transaction big = Transaction.newBuilder(txn()).setOps(java.util.stream.IntStream.range(0, 500)
+        SpecificData model = new SpecificData();
+        BinaryMessageEncoder<Transaction> avroEnc = new BinaryMessageEncoder<>(model, Transaction.getClassSchema());
+        BinaryMessageDecoder<Transaction> avroDec = new BinaryMessageDecoder<>(model, Transaction.getClassSchema());
+        Transaction big = Transaction.newBuilder(txn()).setOps(IntStream.range(0, 500)
                 .mapToObj(i -> new TxnOp(i % 2 == 0, "key-" + i, i % 3 == 0 ? null : "w" + i)).toList()).build();
         for (Transaction t : List.of(txn(), big, txn())) { // a small one after a big one: the reused buffer is reset
             byte[] ours = wire.encode(t);
@@ -101,12 +107,12 @@ class WireFormatTest {
         Schema v2 = SchemaCatalog.bundledPrevious().stream()
                 .filter(s -> s.getName().equals("Verdict") && s.getField("gcMs") != null && s.getField("verifierRestarts") == null)
                 .findFirst().orElseThrow();
-        org.apache.avro.generic.GenericRecordBuilder b = new org.apache.avro.generic.GenericRecordBuilder(v2);
+        GenericRecordBuilder b = new GenericRecordBuilder(v2);
         b.set("round", 7L).set("outcome", new GenericData.EnumSymbol(v2.getField("outcome").schema(), "ACCEPT")).set("reason", "ok")
                 .set("roundTxns", 3).set("checkedTxns", 30L).set("pendingTxns", 0L).set("firstEpoch", 1L).set("lastEpoch", 2L)
                 .set("constraints", 0L).set("constraintsAfterPruning", 0L).set("buildMs", 0L).set("constructMs", 0L).set("pruneMs", 0L)
                 .set("solveMs", 0L).set("totalMs", 5L).set("verifiedAt", 99L).set("retainedTxns", 12L);
-        org.cobraverify.schemas.Verdict read = wire.decode(singleObject(v2, b.build()), org.cobraverify.schemas.Verdict.class);
+        Verdict read = wire.decode(singleObject(v2, b.build()), Verdict.class);
         assertEquals(7L, read.getRound());
         assertEquals(12L, read.getRetainedTxns());
         assertEquals(0L, read.getVerifierRestarts());
@@ -151,7 +157,7 @@ class WireFormatTest {
         byte[] t = wire.encode(txn());
         assertTrue(assertThrows(MalformedRecordException.class, () -> wire.decode(t, Operation.class))
                 .getMessage().contains("expected a org.cobraverify.schemas.Operation, found a org.cobraverify.schemas.Transaction"));
-        byte[] truncated = java.util.Arrays.copyOf(t, t.length - 3);
+        byte[] truncated = Arrays.copyOf(t, t.length - 3);
         assertTrue(assertThrows(MalformedRecordException.class, () -> wire.decode(truncated, Transaction.class))
                 .getMessage().startsWith("bad org.cobraverify.schemas.Transaction body"));
         assertThrows(MalformedRecordException.class, () -> wire.decode(null, Transaction.class));
