@@ -14,6 +14,8 @@ import java.util.concurrent.locks.LockSupport;
  * transaction (a read-modify-write of the fence key, retried until it commits) before their first
  * transaction, after every {@code fenceEvery} committed transactions, and when it closes (if it committed
  * anything since its last one).
+ *
+ * <p>Fences: docs/DESIGN.md §6.3; write ids: assumption A1 (§7.1).
  */
 public final class Session {
     private final Recorder rec;

@@ -30,6 +30,8 @@ import org.cobraverify.history.History;
  * @param carriedSrc  carried facts: sources (indexes), with {@code carriedDst}, {@code carriedKind}
  *                    ({@link KnownGraph#RW}, {@link KnownGraph#WW}, {@link KnownGraph#PATH} or
  *                    {@link KnownGraph#SETTLED}) and {@code carriedKey} (key ids)
+ *
+ * <p>Why its edges are facts, and the assumptions they rest on (A3, A4, A9): docs/DESIGN.md §7.3.
  */
 public record Barrier(int[] before, int[] after, long oldMaxEnd, long oldMaxStart, String description,
                       int[] carriedSrc, int[] carriedDst, int[] carriedKind, int[] carriedKey) {

@@ -18,6 +18,8 @@ import org.cobraverify.history.LongIntMap;
  * T → writer of x_j (rw); and, since T⊥'s chain precedes every other chain of its key, readers of its
  * tail (or the tail itself) → the head of every other chain. Chains other than T⊥'s are listed per key
  * for {@link Constraints}.
+ *
+ * <p>docs/DESIGN.md §4, steps 3–4.
  */
 final class Chains {
     // slots

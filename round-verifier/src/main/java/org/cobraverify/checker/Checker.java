@@ -12,7 +12,7 @@ import org.cobraverify.solver.Result;
  * The checker: decides whether a history is serializable (with session order) and proves its answer.
  * Pure: a {@link History} in, a {@link Verdict} out; no files, no printing.
  *
- * <p>Steps (DESIGN §4): 1 {@link ReadFromIndex}; 2 {@link KnownGraph} (wr and so edges); 3–4
+ * <p>Steps (docs/DESIGN.md §4): 1 {@link ReadFromIndex}; 2 {@link KnownGraph} (wr and so edges); 3–4
  * {@link Chains}; 5 {@link Constraints}; 6 {@link CycleFinder}; 7 {@link Pruner}; 8 {@link Decomposition}
  * into independent instances and {@link ParallelSolving} with the {@link org.cobraverify.solver.Solver};
  * 9 certificates ({@link CertificateBuilder}; for violations proved by search, {@link SearchCertificate}

@@ -9,6 +9,8 @@ import org.cobraverify.history.IntVec;
  * side B: the mirror image. All readers of a version share one constraint. Two chains that are each a
  * single unread write need none: every serial order puts one of them first, and no read observes which. Edges are not stored: they
  * are generated from the chains on demand ({@link #sources}, {@link #target}).
+ *
+ * <p>docs/DESIGN.md §4, step 5.
  */
 final class Constraints {
     final Chains chains;

@@ -20,17 +20,18 @@ import org.cobraverify.history.LongIntMap;
  * The paper keeps instead every superseded transaction on a cycle of g' (the facts plus both sides of every
  * open constraint) through a non-superseded one. On blind writes that rule keeps nearly everything (its
  * limitation L6): an open constraint between two old writers that a later transaction read joins one
- * strongly connected component with every transaction between them. The local rule is enough here because
- * deletion loses nothing else: facts (observed edges and pruning-forced sides) between transactions that
- * stay are carried into later rounds, and every path between staying transactions through collected ones is
- * kept as an edge ({@code contract}); future transactions cannot read a collected version (that is a stale
- * read, reported), cannot precede an old one (the barrier), and reach every old one's successors through the
- * barrier. The property test compares this against one-shot checks of whole histories.
+ * strongly connected component with every transaction between them. The local rule is enough because
+ * deletion loses nothing else: facts between transactions that stay are carried, paths through collected
+ * ones are kept as edges ({@code contract}), and a later transaction meets the collected past only through the
+ * barrier and the stale-read judgement. The argument is written once, in docs/DESIGN.md §7.3–§7.5 and §7.8;
+ * {@code RoundsAgainstOneShotPropertyTest} holds this class to one-shot checks of whole histories.
  * GC also checks the barrier the next round will use ({@link Barrier}): every retained old transaction
  * (and the previous barrier) must reach every entry fence in the facts; if one does not, nothing is
  * collected and {@link #skipped} says why. A transaction that later reads a collected write reads a
  * superseded value (T' wrote x after it, T' ⇝ every later transaction): a violation, reported with
  * {@link #supersededBy}.
+ *
+ * <p>Definitions, soundness argument and the assumptions it rests on (A3, A4, A6): docs/DESIGN.md §7.2–§7.8.
  */
 public final class GarbageCollection {
     /** Per transaction of the round's history: delete it. */

@@ -7,6 +7,8 @@ import org.cobraverify.history.History;
  * One round of an incremental verification: the checker on the retained history plus the round's
  * transactions, with the collected past as a {@link Barrier}, then (on accept) {@link GarbageCollection}.
  * Pure, like {@link Checker}.
+ *
+ * <p>docs/DESIGN.md §7.
  */
 public final class IncrementalCheck {
     private IncrementalCheck() {}

@@ -9,6 +9,8 @@ import org.cobraverify.solver.Budget;
  * graph (with a derivation naming the blocking edge) and the constraint is dropped. Repeats until no
  * constraint changes, or until a side is forced that closes a cycle (then the caller's cycle check
  * finds it).
+ *
+ * <p>docs/DESIGN.md §4, step 7.
  */
 final class Pruner {
     int rounds;

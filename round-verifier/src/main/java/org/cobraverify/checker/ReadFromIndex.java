@@ -19,6 +19,8 @@ import org.cobraverify.history.LongIntMap;
  * rejections: reads of unwritten values, G1a, G1b, internal inconsistencies, incompatible list orders.
  * A transaction's external read of a key is its first read of that key before writing it; later reads
  * are checked against it (or against its own write) and produce no edge.
+ *
+ * <p>docs/DESIGN.md §1.1 and §4, step 1.
  */
 public final class ReadFromIndex {
     /** The writer of the initial state, T⊥. */

@@ -9,6 +9,8 @@ import org.cobraverify.history.History;
  * time, form a chain; {@code Ti → aux(Ti)}, {@code aux(k) → aux(k+1)}, and {@code aux(k) → Tj} for the
  * latest {@code k} whose end plus drift is before Tj's start. So Ti reaches Tj through the chain exactly
  * when Ti ended (plus drift) before Tj began. Transactions without timestamps get no real-time edges.
+ *
+ * <p>docs/DESIGN.md §4, step 10 (clocks: assumption A9).
  */
 final class RealTimeOrder {
     private RealTimeOrder() {}

@@ -19,20 +19,10 @@ import java.util.Arrays;
  * none of whose transactions is reachable from T in H; {@link #settle} computes them with one search
  * from T that, whenever it reaches a transaction of a constraint, adds both of that constraint's sides.
  *
- * <p><b>Why it is sound.</b> Let S be the vertices not reached; S is closed under predecessors in H.
- * Suppose some completion σ of the whole history (this round's and every later transaction, every
- * constraint given a side) is acyclic; every old transaction reaches every later one (the barrier's
- * entry fences), so σ has no path from a later transaction to an old one, and its edges from later
- * information into current vertices end in T (above). Replace in σ the sides of the settled constraints
- * by this round's choices τ, and suppose the result has a cycle. It uses a settled edge a → b with a, b
- * in S; follow it from b to a: the last vertex before a outside S would be reached in H and have an edge
- * into S that is a fact, a side of an unsettled constraint (both in H), a settled edge (both ends in S),
- * or an edge from later information (into T, which is not in S, or from a later transaction into an old
- * one): each is impossible, so the whole cycle lies in S and uses only facts and settled sides (an
- * unsettled constraint with one transaction in S has all of them in S: its sides join them in one
- * strongly connected component of H, and it would be settled). Those are all in this round's completed
- * graph, which is acyclic. So fixing the settled sides keeps every serializable history serializable,
- * and can only make an unserializable one easier to refute: verdicts are unchanged.
+ * <p><b>Invariant.</b> Fixing the settled sides changes no verdict: every serializable continuation of the
+ * history stays serializable and no unserializable one becomes serializable. The proof, and the assumptions it
+ * rests on (A3, A4: nothing later precedes an old transaction), are in docs/DESIGN.md §7.7; {@link
+ * GarbageCollection} checks A4 in the graph before anything is settled or collected.
  */
 final class Settlement {
     private Settlement() {}

@@ -6,6 +6,8 @@ package org.cobraverify.rounds;
  * recognises it after the writer has left memory. Implementations: {@link InMemoryCollectedWrites}
  * (tests, short runs) and {@link org.cobraverify.rounds.store.RocksDbCollectedWrites} (on disk: the heap
  * does not grow with the history).
+ *
+ * <p>Stale reads judged against it: docs/DESIGN.md §7.5; exact memory within a horizon is assumption A5.
  */
 public interface CollectedWrites extends AutoCloseable {
     /** What became of a write whose transaction was collected. */

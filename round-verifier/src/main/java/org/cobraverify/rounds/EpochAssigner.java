@@ -13,6 +13,8 @@ import org.cobraverify.schemas.protocol.EpochRules;
  * lead back to the initial state through fences has no epoch and counts as an ordinary transaction (the
  * pipeline instead bridges such a gap after a timeout: a file has no later fence to wait for).
  * {@link #previousFence} is the epoch of the session's last fence before a transaction (0: none).
+ *
+ * <p>docs/DESIGN.md §6.1 and §6.5.
  */
 public final class EpochAssigner {
     /** The epoch of a transaction that no later fence of its session closes. */

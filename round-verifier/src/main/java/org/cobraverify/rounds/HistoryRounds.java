@@ -26,6 +26,8 @@ import org.cobraverify.schemas.protocol.EpochRules;
  * still to come ({@code min previousFence − 1}): all of those precede each of them through the fence
  * chain, which is the paper's guarantee for {@code epoch_agree − 2}, computed exactly because the whole
  * history is known. Sessions with nothing left to send need no entry fence.
+ *
+ * <p>docs/DESIGN.md §6.5 and §8.5.
  */
 public final class HistoryRounds {
     private HistoryRounds() {}

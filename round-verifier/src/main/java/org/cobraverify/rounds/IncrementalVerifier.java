@@ -49,6 +49,8 @@ import org.cobraverify.schemas.VerifierCore;
  * {@code maxRetained}, waiting ones included; past that the verifier drops its state and says unknown from then on, never
  * running out of heap) and the sessions; collected writes live in {@link CollectedWrites} (on disk).
  * The state is a function of the transactions and round ends fed in: replaying them rebuilds it.
+ *
+ * <p>The round's steps, the assumptions A1–A8 and how each is checked or enforced: docs/DESIGN.md §7; checkpoints §8; what bounds each field §9.1.
  */
 public final class IncrementalVerifier implements AutoCloseable {
     /**

@@ -35,6 +35,8 @@ import org.cobraverify.schemas.protocol.EpochRules;
  * every earlier one (each is read-from closed and contained in it); otherwise it returns to the state
  * before the batch and decides them one by one. The state is a function of the transactions and round
  * ends fed in, so replaying the same input rebuilds an equivalent state.
+ *
+ * <p>docs/DESIGN.md §6.4 (epochs in), §8.1–8.3 (batches, checkpoints, resuming).
  */
 public final class RoundVerifier implements AutoCloseable {
     private final IncrementalVerifier.Settings settings;

@@ -10,6 +10,8 @@ import org.cobraverify.schemas.Transaction;
 /**
  * The order a history needs its transactions in: sessions in the order they first appear, each
  * session's transactions by their position in it ({@code sessionIndex}), whatever order they arrived in.
+ *
+ * <p>Assumption A2: docs/DESIGN.md §7.1.
  */
 public final class SessionOrder {
     private SessionOrder() {}

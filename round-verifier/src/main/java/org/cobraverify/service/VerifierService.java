@@ -50,6 +50,8 @@ import org.cobraverify.schemas.serde.WireFormat;
  * A crash before a commit aborts that round's verdict (its transactional id fences the old producer)
  * and the round is verified again; a crash after it finds the round already behind the committed offset.
  * So every round gets exactly one visible verdict.
+ *
+ * <p>docs/DESIGN.md §8.1–8.3; its input is assumption A8 (§7.1).
  */
 public final class VerifierService implements AutoCloseable {
     /** Where to run: the servers, topics, the consumer group and the transactional id (one verifier per id). */

@@ -6,6 +6,8 @@ package org.cobraverify.solver;
  * keep the graph acyclic), which keeps an incremental topological order ({@link TopologicalOrder},
  * Pearce–Kelly). Answers are exact: SAT with an assignment, UNSAT with the variables used by the
  * refutation, UNKNOWN when the budget is spent, CANCELLED when the budget was cancelled.
+ *
+ * <p>docs/DESIGN.md §5.
  */
 public final class AcyclicitySolver implements Solver {
     @Override

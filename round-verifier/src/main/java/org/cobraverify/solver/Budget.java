@@ -14,6 +14,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@link Sat4jSolver} per call to Sat4j ({@code conflicts}). So under {@link #ofCheckpoints}{@code (n)} a solver
  * does at most {@code n + 1} units (the last is the one whose checkpoint throws), whatever the machine's speed.
  * Tests use it; commands bound time and heap. (A check costs a clock read, far below a unit of work.)
+ *
+ * <p>docs/DESIGN.md §4 (budgets and unknown) and §5.
  */
 public final class Budget {
     private final long deadlineNanos;

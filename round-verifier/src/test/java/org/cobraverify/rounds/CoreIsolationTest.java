@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
-/** The checker core is pure: only the service package may import Kafka (DESIGN §2). */
+/** The checker core is pure: only the service package may import Kafka (docs/DESIGN.md §2). */
 class CoreIsolationTest {
     @Test
     void noCorePackageImportsKafka() throws IOException {

@@ -28,6 +28,8 @@ import org.cobraverify.schemas.protocol.EpochRules;
  * waiting fences chained after the head, so a lost fence never stalls the pipeline. State is bounded: the
  * head, the waiting fences (in memory; the owner restores them from its own store after a restart), and the
  * writes of the last {@link #KEEP_EPOCHS} epochs.
+ *
+ * <p>docs/DESIGN.md §6.4 and §9.2.
  */
 final class FenceChain {
     static final String HEAD = "fence-chain", BY_WRITE = "fence-epochs-by-write";

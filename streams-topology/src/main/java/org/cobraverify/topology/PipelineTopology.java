@@ -27,6 +27,8 @@ import org.cobraverify.schemas.serde.WireFormat;
  * and cuts rounds. (Before, the fence chain was a task of its own between two more topics, and each
  * session's transactions waited for their epochs in the assembler's store: two more hops and four more
  * changelog records per transaction.)
+ *
+ * <p>docs/DESIGN.md §3.
  */
 public final class PipelineTopology {
     static final String TO_TXNS = "to-txns", TO_ROUNDS = "to-rounds", TO_DEAD_LETTERS = "to-dead-letters";

@@ -58,6 +58,8 @@ import org.cobraverify.schemas.serde.WireFormat;
  * closed leaves once every transaction it sent is cut (then also in {@code closedNow}); one that timed out
  * stays as "gone", only its last fence epoch, for {@link TopologySettings#forgetSilentMs} (if it speaks
  * again, announced as live in {@code revivedNow}, its epochs go on from there).
+ *
+ * <p>docs/DESIGN.md §3.2 (hop 3), §6.4 (stamping, agreement, cutting), §9.2 (what bounds its stores).
  */
 final class RoundCutter implements Processor<String, byte[], String, byte[]> {
     static final String SESSIONS = "cutter-sessions", BUFFER = "cutter-buffer", META = "cutter-meta", STAMPS = "cutter-stamps";

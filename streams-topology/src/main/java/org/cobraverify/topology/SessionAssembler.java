@@ -36,6 +36,8 @@ import org.cobraverify.schemas.serde.WireFormat;
  * operation on) and a {@link SessionEnd} follows them when the client closes it ("closed") or it falls
  * silent past the timeout ("timeout"). A session ended (or silent) long enough leaves the state
  * ({@link TopologySettings#forgetEndedMs}, {@link TopologySettings#forgetSilentMs}).
+ *
+ * <p>docs/DESIGN.md §3.2 (hop 2), §9.2 (what bounds its store), §10.2 (dead letters); it enforces assumption A2.
  */
 final class SessionAssembler implements Processor<String, byte[], String, byte[]> {
     static final String OPEN = "open-sessions";

@@ -1,10 +1,9 @@
 package org.cobraverify.topology;
 
 /**
- * The pipeline's topics (DESIGN §3). {@code OPS} is keyed by session, with any number of partitions;
+ * The pipeline's topics (docs/DESIGN.md §3.1). {@code OPS} is keyed by session, with any number of partitions;
  * {@code TXNS} and {@code ROUNDS} have one partition each, because the round cutter (which owns the fence
- * chain) and the verifier each need one total order. (DESIGN's {@code cobra.fences} and
- * {@code cobra.fence-epochs} are gone: the fence chain runs inside the cutter.)
+ * chain) and the verifier each need one total order.
  */
 public final class Topics {
     public static final String OPS = "cobra.ops";

@@ -21,12 +21,11 @@ import org.cobraverify.service.VerifierService;
 import org.cobraverify.topology.Topics;
 
 /**
- * Creates the pipeline's topics where they are missing (DESIGN §3): the session-keyed ones with
- * {@code partitions} partitions, the ordered ones with one, the catalog and frontiers compacted.
- * Existing topics keep their partitions, but a session-keyed pair with different partition counts is refused,
- * because one task must see a session's operations and its fence epochs.
+ * Creates the pipeline's topics where they are missing (docs/DESIGN.md §3.1): the operations topic with
+ * {@code partitions} partitions, the ordered ones with one, the schema catalog compacted, the checkpoints
+ * ({@code cobra.gc-frontiers}) compacted and deleted after the retention. Existing topics keep their partitions.
  *
- * <p>Retention: the history topics (operations, fences, fence epochs, transactions, rounds) keep
+ * <p>Retention (docs/DESIGN.md §9.3): the history topics (operations, transactions, rounds) keep
  * {@code retentionHours} hours, set on creation and re-set on existing topics (it is the replay horizon: a
  * window older than that cannot be re-verified); verdicts and dead letters keep the broker's default.
  */

@@ -268,7 +268,7 @@ class PipelineTest {
     }
 
     /**
-     * DESIGN §7's end-to-end proof on a real database: PostgreSQL at SERIALIZABLE is accepted round after
+     * The end-to-end proof on a real database (docs/DESIGN.md §10.1): PostgreSQL at SERIALIZABLE is accepted round after
      * round; at READ COMMITTED, concurrent increments lose updates and the pipeline rejects.
      */
     @Test
