@@ -7,9 +7,11 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Predicate;
@@ -117,6 +119,22 @@ public final class IncrementalVerifier implements AutoCloseable {
     private long collections;
     private String rejectedIn;   // the first reject's round and summary: every later history contains it
     private String droppedState; // why the state was dropped (verdicts are unknown from then on)
+    /**
+     * Why no later round can be accepted: a round found a read it could not judge, or a transaction it could not
+     * check against the collected past, and every later history contains it. Rejects are still found and reported.
+     */
+    private String lostProof;
+    /**
+     * Retained transactions outside the last checked history (of unknown outcome, read by nobody yet). A read that
+     * includes one later makes it part of the checked history then, and it is checked against the collected past
+     * then, as a newly admitted transaction is.
+     */
+    private final Set<String> unincluded = new HashSet<>();
+    /**
+     * Reads of collected writes by retained transactions outside the checked history (unknown outcome, unread):
+     * nothing yet, judged when a read includes their reader, dropped when the reader is collected (docs/DESIGN.md §7.5).
+     */
+    private final Map<String, List<StaleRead>> staleDeferred = new HashMap<>();
 
     public IncrementalVerifier(Settings settings, CollectedWrites collected) {
         this.settings = settings;
@@ -310,8 +328,22 @@ public final class IncrementalVerifier implements AutoCloseable {
         if (v.outcome() == Verdict.Outcome.UNKNOWN) {
             return result(roundNo, Verdict.Outcome.UNKNOWN, v.unknownReason(), null, v, thisRound, h.size(), t0, t1, t2, t2, 0, null);
         }
-        // accepted: stale reads decide now
+        // accepted: reads of collected writes are judged now, for readers in the checked history (docs/DESIGN.md §7.5):
+        // an aborted reader's read is nothing; an unknown reader nobody has read waits until a read includes it
+        boolean[] inc = r.included();
+        List<StaleRead> judged = new ArrayList<>();
         for (StaleRead s : stale) {
+            if (s.reader.getStatus() == TxnStatus.ABORTED) continue;
+            if (inc[index.get(s.reader.getId())]) judged.add(s);
+            else staleDeferred.computeIfAbsent(s.reader.getId(), x -> new ArrayList<>()).add(s);
+        }
+        if (!staleDeferred.isEmpty())
+            for (Iterator<Map.Entry<String, List<StaleRead>>> it = staleDeferred.entrySet().iterator(); it.hasNext(); ) {
+                Map.Entry<String, List<StaleRead>> e = it.next();
+                Integer i = index.get(e.getKey());
+                if (i != null && inc[i]) { judged.addAll(e.getValue()); it.remove(); }
+            }
+        for (StaleRead s : judged) {
             int reader = index.get(s.reader.getId());
             boolean follows = r.fromBarrier() != null && r.fromBarrier()[reader];
             if (s.entry.fate() == CollectedWrites.Fate.UNKNOWN_OUTCOME) continue; // judged below: unknown
@@ -322,20 +354,25 @@ public final class IncrementalVerifier implements AutoCloseable {
                 return result(roundNo, Verdict.Outcome.REJECT, c.summary(), c, v, thisRound, h.size(), t0, t1, t2, t2, 0, null);
             }
         }
-        for (StaleRead s : stale) {
+        for (StaleRead s : judged) {
             if (s.entry.fate() != CollectedWrites.Fate.UNKNOWN_OUTCOME) continue;
-            return result(roundNo, Verdict.Outcome.UNKNOWN, s.reader.getId() + " reads " + s.op.getKey() + " = " + s.op.getValue() + ", written by "
+            lostProof = "round " + roundNo + ": " + s.reader.getId() + " reads " + s.op.getKey() + " = " + s.op.getValue() + ", written by "
                     + s.entry.writer() + ", whose outcome was unknown and which nobody had read when garbage collection set it aside;"
-                    + " whether that write may be read now cannot be judged", null, v, thisRound, h.size(), t0, t1, t2, t2, 0, null);
+                    + " whether that write may be read cannot be judged";
+            noteUnincluded(order, inc);
+            return result(roundNo, Verdict.Outcome.UNKNOWN, lostProof, null, v, thisRound, h.size(), t0, t1, t2, t2, 0, null);
         }
-        if (!stale.isEmpty()) {
-            StaleRead s = stale.get(0);
-            return result(roundNo, Verdict.Outcome.UNKNOWN, s.reader.getId() + " reads " + s.op.getKey() + " = " + s.op.getValue() + ", written by "
+        if (!judged.isEmpty()) {
+            StaleRead s = judged.get(0);
+            lostProof = "round " + roundNo + ": " + s.reader.getId() + " reads " + s.op.getKey() + " = " + s.op.getValue() + ", written by "
                     + s.entry.writer() + ", which garbage collection found superseded by " + s.entry.supersededBy() + "; but " + s.reader.getId()
-                    + " does not provably follow the collected past (its session ran no fence after it), so this cannot be judged",
-                    null, v, thisRound, h.size(), t0, t1, t2, t2, 0, null);
+                    + " does not provably follow the collected past (its session ran no fence after it), so this cannot be judged";
+            noteUnincluded(order, inc);
+            return result(roundNo, Verdict.Outcome.UNKNOWN, lostProof, null, v, thisRound, h.size(), t0, t1, t2, t2, 0, null);
         }
-        String uncovered = uncovered(admitted, r.fromBarrier(), index);
+        String uncovered = uncovered(admitted, r.fromBarrier(), inc, index);
+        if (uncovered != null) lostProof = "round " + roundNo + ": " + uncovered;
+        noteUnincluded(order, inc);
         String gcNote = plan == null ? null : plan.skip != null ? plan.skip : r.gc() != null ? r.gc().skipped : null;
         int collectedNow = 0;
         lastSuperseded = r.gc() == null ? 0 : r.gc().superseded;
@@ -343,7 +380,7 @@ public final class IncrementalVerifier implements AutoCloseable {
         lastOld = 0;
         if (plan != null && plan.old != null) for (boolean o : plan.old) if (o) lastOld++;
         if (plan != null && plan.skip == null && r.gc() != null && r.gc().skipped == null) {
-            collectedNow = collect(h, order, plan, r.gc(), plan.oldEpochMax);
+            collectedNow = collect(h, order, plan, r.gc(), plan.oldEpochMax, inc);
             lastSettled = r.gc().settled;
             settledTotal += lastSettled;
         }
@@ -356,6 +393,10 @@ public final class IncrementalVerifier implements AutoCloseable {
         // why the retained set did not shrink, for whoever watches it grow (the retained-set alert)
         if (gcNote != null && collectedNow == 0 && !retained.isEmpty()) reason += "; nothing collected: " + gcNote;
         if (uncovered != null) { outcome = Verdict.Outcome.UNKNOWN; reason = uncovered; }
+        else if (lostProof != null && outcome == Verdict.Outcome.ACCEPT) {
+            outcome = Verdict.Outcome.UNKNOWN;
+            reason = "serializable as far as it can be checked, but no round can be accepted since " + lostProof;
+        }
         if (retained.size() + pending.size() > settings.maxRetained()) {
             droppedState = "the verifier kept " + retained.size() + " transactions after garbage collection in round " + roundNo
                     + (pending.isEmpty() ? "" : ", and " + pending.size() + " waiting for writes,")
@@ -422,6 +463,8 @@ public final class IncrementalVerifier implements AutoCloseable {
         pending.clear();
         pendingSince.clear();
         staleByReader.clear();
+        staleDeferred.clear();
+        unincluded.clear();
         unknownSince.clear();
         barrierBefore = new HashSet<>();
         barrierAfter = new HashSet<>();
@@ -613,25 +656,24 @@ public final class IncrementalVerifier implements AutoCloseable {
                 fences.computeIfAbsent(t.getSession(), x -> new TreeMap<>()).put(t.getSessionIndex(), t);
         }
         // a waiting transaction joins the graph later: like a future one it must follow an entry fence, the last
-        // fence of its session before it; epochs from that fence's on stay open
+        // fence of its session before it; epochs from that fence's on stay open. So may a transaction of unknown
+        // outcome that nobody has read, until it is set aside (A7): old, held pendingRoundsLimit rounds, read by no
+        // transaction that may still join, and old under this round's cap, so that this collection takes it. One that
+        // fails any of these keeps holding: set aside while a waiting reader pins it, or while it is not old enough
+        // to be collected with the writers it read, it could lose a read to collection and then be included.
         long cap = oldEpochMax;
         List<Transaction> extra = new ArrayList<>();
         List<Transaction> joining = new ArrayList<>(pending);
+        List<Transaction> aside = new ArrayList<>();
         for (Map.Entry<String, Long> e : unknownSince.entrySet()) {
             Transaction u = byId.get(e.getKey());
             if (u == null || !index.containsKey(u.getId())) continue; // waiting: already among the pending
-            boolean settled = u.getEpoch() >= 0 && u.getEpoch() <= oldEpochMax && rounds - e.getValue() >= settings.pendingRoundsLimit();
-            if (!settled) joining.add(u);
+            boolean eligible = u.getEpoch() >= 0 && u.getEpoch() <= oldEpochMax && rounds - e.getValue() >= settings.pendingRoundsLimit();
+            (eligible ? aside : joining).add(u);
         }
         for (Transaction t : joining) {
-            TreeMap<Long, Transaction> fs = fences.get(t.getSession());
-            Map.Entry<Long, Transaction> e = fs == null || t.getSessionIndex() < 0 ? null : fs.lowerEntry(t.getSessionIndex());
-            Transaction entry = e != null ? e.getValue() : t.getFence() ? fenceItRead(t, index) : null;
-            if (entry == null) {
-                p.skip = t.getId() + (t.getStatus() == TxnStatus.UNKNOWN ? " (of unknown outcome) may still join the history" : " waits for a write")
-                        + " and no fence of its session precedes it: collection waits for it";
-                return p;
-            }
+            Transaction entry = entryFence(t, fences, index);
+            if (entry == null) { p.skip = cannotJoin(t); return p; }
             cap = Math.min(cap, entry.getEpoch() - 1);
             extra.add(entry);
         }
@@ -650,6 +692,24 @@ public final class IncrementalVerifier implements AutoCloseable {
             cap = Math.min(cap, f.getEpoch() - 1);
             p.entryOf.put(s, f);
         }
+        // to a fixed point: the cap only falls and the joining only grow
+        Set<Transaction> readByJoining = Collections.newSetFromMap(new IdentityHashMap<>());
+        for (Transaction t : joining) readByJoining.addAll(writersRead(t));
+        for (boolean changed = !aside.isEmpty(); changed; ) {
+            changed = false;
+            for (Iterator<Transaction> it = aside.iterator(); it.hasNext(); ) {
+                Transaction u = it.next();
+                if (u.getEpoch() <= cap && !readByJoining.contains(u)) continue;
+                it.remove();
+                joining.add(u);
+                Transaction entry = entryFence(u, fences, index);
+                if (entry == null) { p.skip = cannotJoin(u); return p; }
+                cap = Math.min(cap, entry.getEpoch() - 1);
+                extra.add(entry);
+                readByJoining.addAll(writersRead(u));
+                changed = true;
+            }
+        }
         p.old = new boolean[n];
         p.pinned = new boolean[n];
         boolean any = false;
@@ -660,17 +720,36 @@ public final class IncrementalVerifier implements AutoCloseable {
         }
         if (!any) { p.skip = "no transaction of epoch " + cap + " or earlier" + (cap < oldEpochMax ? " (capped by sessions' latest fences and waiting transactions)" : ""); return p; }
         for (Transaction f : extra) p.entryOf.putIfAbsent(f.getSession() + '\0' + f.getId(), f);
-        for (Transaction t : joining) {
-            for (TxnOp o : t.getOps()) {
-                if (o.getWrite() || o.getValue() == null) continue;
-                Transaction w = writerOf.get(o.getKey(), o.getValue());
-                Integer wi = w == null ? null : index.get(w.getId());
-                if (wi != null) p.pinned[wi] = true;
-            }
+        for (Transaction w : readByJoining) {
+            Integer wi = index.get(w.getId());
+            if (wi != null) p.pinned[wi] = true;
         }
         p.oldEpochMax = cap;
         p.entries = p.entryOf.values().stream().mapToInt(f -> index.get(f.getId())).distinct().toArray();
         return p;
+    }
+
+    /** The fence that a transaction that may still join must follow: its session's last fence before it, or for a fence that begins its session, the fence it read; null when there is none in the graph. */
+    private Transaction entryFence(Transaction t, Map<String, TreeMap<Long, Transaction>> fences, Map<String, Integer> index) {
+        TreeMap<Long, Transaction> fs = fences.get(t.getSession());
+        Map.Entry<Long, Transaction> e = fs == null || t.getSessionIndex() < 0 ? null : fs.lowerEntry(t.getSessionIndex());
+        return e != null ? e.getValue() : t.getFence() ? fenceItRead(t, index) : null;
+    }
+
+    private static String cannotJoin(Transaction t) {
+        return t.getId() + (t.getStatus() == TxnStatus.UNKNOWN ? " (of unknown outcome) may still join the history" : " waits for a write")
+                + " and no fence of its session precedes it: collection waits for it";
+    }
+
+    /** The held writers of what {@code t} read (itself excluded). */
+    private List<Transaction> writersRead(Transaction t) {
+        List<Transaction> out = new ArrayList<>();
+        for (TxnOp o : t.getOps()) {
+            if (o.getWrite() || o.getValue() == null) continue;
+            Transaction w = writerOf.get(o.getKey(), o.getValue());
+            if (w != null && w != t) out.add(w);
+        }
+        return out;
     }
 
     /**
@@ -688,7 +767,7 @@ public final class IncrementalVerifier implements AutoCloseable {
     }
 
     /** Deletes what GC found collectible, remembers their writes exactly, and moves the barrier. Returns how many went. */
-    private int collect(History h, List<Transaction> order, GcPlan plan, GarbageCollection gc, long oldEpochMax) {
+    private int collect(History h, List<Transaction> order, GcPlan plan, GarbageCollection gc, long oldEpochMax, boolean[] included) {
         int count = 0;
         Set<String> gone = new HashSet<>();
         LongIntMap goneWrites = new LongIntMap(1024); // (key, value) ids in h
@@ -719,8 +798,10 @@ public final class IncrementalVerifier implements AutoCloseable {
             retainedIds.remove(t.getId());
             partlyRead.remove(t.getId());
             unknownSince.remove(t.getId());
+            unincluded.remove(t.getId());
+            staleDeferred.remove(t.getId());
         }
-        if (count > 0) { collections++; markPartlyRead(h, gc.collect, goneWrites); }
+        if (count > 0) { collections++; markPartlyRead(h, gc.collect, goneWrites, included); }
         if (count > 0) retained.removeIf(t -> gone.contains(t.getId()));
         collectedTotal += count;
         // the new barrier: after every old transaction, before every entry fence
@@ -750,26 +831,42 @@ public final class IncrementalVerifier implements AutoCloseable {
         return count;
     }
 
-    /** Adds to {@link #partlyRead} the transactions of {@code h} left that read one of the {@code goneWrites} (packed (key, value) ids). */
-    private void markPartlyRead(History h, boolean[] collect, LongIntMap goneWrites) {
+    /**
+     * Adds to {@link #partlyRead} the transactions of {@code h} left that read one of the {@code goneWrites} (packed
+     * (key, value) ids). Such a transaction outside the checked history (of unknown outcome, unread) would, if a later
+     * read included it, lack that read: {@link #plan} never lets it come to this (its reads pin their writers until it
+     * is collected itself), and if it ever did, no later round could be accepted ({@link #lostProof}).
+     */
+    private void markPartlyRead(History h, boolean[] collect, LongIntMap goneWrites, boolean[] included) {
         for (int t = 0; t < h.size(); t++) {
             if (collect[t]) continue;
             for (int op = h.opStart(t); op < h.opEnd(t); op++)
                 if (h.kind(op) == History.READ && h.value(op) != History.NIL
                         && goneWrites.get(LongIntMap.pack(h.key(op), h.value(op))) != LongIntMap.MISSING) {
                     partlyRead.add(h.name(t));
+                    if (!included[t] && h.status(t) == History.UNKNOWN && lostProof == null)
+                        lostProof = "internal: " + h.name(t) + ", of unknown outcome and outside the checked history, lost the writer of its read of "
+                                + History.show(h.keyName(h.key(op))) + " to garbage collection; should a read include it later, that read could not be checked";
                     break;
                 }
         }
     }
 
-    /** A note when transactions admitted after a collection do not provably follow the collected past, or null. */
-    private String uncovered(List<Transaction> admitted, boolean[] fromBarrier, Map<String, Integer> index) {
+    /**
+     * A note when transactions that joined the checked history after a collection do not provably follow the
+     * collected past (assumption A3, docs/DESIGN.md §7.1), or null: those admitted this round that are in it, and
+     * retained ones outside it until now that a read has included.
+     */
+    private String uncovered(List<Transaction> admitted, boolean[] fromBarrier, boolean[] included, Map<String, Integer> index) {
         if (fromBarrier == null) return null;
         List<String> out = new ArrayList<>();
         for (Transaction t : admitted) {
-            if (t.getStatus() != TxnStatus.COMMITTED) continue;
-            if (!fromBarrier[index.get(t.getId())]) out.add(t.getId());
+            int i = index.get(t.getId());
+            if (included[i] && !fromBarrier[i]) out.add(t.getId());
+        }
+        for (String id : unincluded) {
+            Integer i = index.get(id);
+            if (i != null && included[i] && !fromBarrier[i]) out.add(id);
         }
  if (out.isEmpty()) return null;
         Transaction first = byId.get(out.get(0));
@@ -783,6 +880,13 @@ public final class IncrementalVerifier implements AutoCloseable {
         return out.size() + " transaction(s)" + detail + " (" + String.join(", ", out.subList(0, Math.min(3, out.size()))) + (out.size() > 3 ? ", ..." : "")
                 + ") arrived after garbage collection without following a fence that follows the collected past;"
                 + " they cannot be checked against it (sessions must run a fence before their first transaction)";
+    }
+
+    /** Records which retained transactions of the round's history are outside the checked history ({@link #unincluded}). */
+    private void noteUnincluded(List<Transaction> order, boolean[] included) {
+        unincluded.clear();
+        for (int i = 0; i < order.size(); i++)
+            if (!included[i] && order.get(i).getStatus() == TxnStatus.UNKNOWN) unincluded.add(order.get(i).getId());
     }
 
     private Certificate staleCertificate(StaleRead s, History h, Map<String, Integer> index) {
@@ -833,42 +937,59 @@ public final class IncrementalVerifier implements AutoCloseable {
         return sb.append(']').toString();
     }
 
-    /** A copy of the in-memory state, to {@link #restore} (the collected-write store is not copied: only GC writes it, and only on accept). */
-    public Object snapshot() {
-        return new Object[] {new ArrayList<>(retained), new HashSet<>(retainedIds), writerOf.copy(), new HashMap<>(byId),
-                new ArrayList<>(pending), new HashMap<>(pendingSince), new ArrayList<>(incoming), new HashMap<>(staleByReader),
-                new long[] {rounds, checkedTotal, collectedTotal, duplicates, oldMaxEnd, oldMaxStart, barrierEpoch, hasBarrier ? 1 : 0},
-                new HashSet<>(barrierBefore), new HashSet<>(barrierAfter), new ArrayList<>(carried), new String[] {rejectedIn, droppedState},
-                new HashMap<>(unknownSince), collections, new HashMap<>(endedSince), new HashSet<>(partlyRead)};
+    /**
+     * A copy of the in-memory state, to {@link #restore(Snapshot)}. The collected-write store is not copied: a
+     * snapshot may be restored only if no collection has happened since ({@link RoundResult#collectedNow} 0).
+     */
+    record Snapshot(List<Transaction> retained, Set<String> retainedIds, WriterIndex writerOf, Map<String, Transaction> byId,
+                    List<Transaction> pending, Map<String, Long> pendingSince, List<Transaction> incoming,
+                    Map<String, List<StaleRead>> staleByReader, Map<String, List<StaleRead>> staleDeferred, long rounds, long checkedTotal,
+                    long collectedTotal, long settledTotal, long collections, long duplicates, long oldMaxEnd, long oldMaxStart,
+                    long barrierEpoch, boolean hasBarrier, Set<String> barrierBefore, Set<String> barrierAfter, List<CarriedEdge> carried,
+                    String rejectedIn, String droppedState, String lostProof, Map<String, Long> unknownSince, Map<String, Long> endedSince,
+                    Set<String> partlyRead, Set<String> unincluded, List<FrontierWrite> lastFrontier) {}
+
+    Snapshot snapshot() {
+        return new Snapshot(new ArrayList<>(retained), new HashSet<>(retainedIds), writerOf.copy(), new HashMap<>(byId), new ArrayList<>(pending),
+                new HashMap<>(pendingSince), new ArrayList<>(incoming), deepCopy(staleByReader), deepCopy(staleDeferred), rounds, checkedTotal,
+                collectedTotal, settledTotal, collections, duplicates, oldMaxEnd, oldMaxStart, barrierEpoch, hasBarrier, new HashSet<>(barrierBefore),
+                new HashSet<>(barrierAfter), new ArrayList<>(carried), rejectedIn, droppedState, lostProof, new HashMap<>(unknownSince),
+                new HashMap<>(endedSince), new HashSet<>(partlyRead), new HashSet<>(unincluded), new ArrayList<>(lastFrontier));
+    }
+
+    private static Map<String, List<StaleRead>> deepCopy(Map<String, List<StaleRead>> m) {
+        Map<String, List<StaleRead>> c = new HashMap<>(m.size() * 2);
+        for (Map.Entry<String, List<StaleRead>> e : m.entrySet()) c.put(e.getKey(), new ArrayList<>(e.getValue()));
+        return c;
     }
 
     /** Returns to a state taken by {@link #snapshot} (no collection may have happened since). */
-    @SuppressWarnings("unchecked")
-    public void restore(Object snapshot) {
-        Object[] a = (Object[]) snapshot;
-        retained.clear(); retained.addAll((List<Transaction>) a[0]);
-        retainedIds.clear(); retainedIds.addAll((Set<String>) a[1]);
-        writerOf.replaceWith((WriterIndex) a[2]);
-        byId.clear(); byId.putAll((Map<String, Transaction>) a[3]);
-        pending.clear(); pending.addAll((List<Transaction>) a[4]);
-        pendingSince.clear(); pendingSince.putAll((Map<String, Long>) a[5]);
+    void restore(Snapshot a) {
+        retained.clear(); retained.addAll(a.retained());
+        retainedIds.clear(); retainedIds.addAll(a.retainedIds());
+        writerOf.replaceWith(a.writerOf());
+        byId.clear(); byId.putAll(a.byId());
+        pending.clear(); pending.addAll(a.pending());
+        pendingSince.clear(); pendingSince.putAll(a.pendingSince());
         arrivedIn.clear();
-        incoming.clear(); incoming.addAll((List<Transaction>) a[6]);
+        incoming.clear(); incoming.addAll(a.incoming());
         incomingIds.clear(); for (Transaction t : incoming) incomingIds.add(t.getId());
-        staleByReader.clear(); staleByReader.putAll((Map<String, List<StaleRead>>) a[7]);
-        long[] c = (long[]) a[8];
-        rounds = c[0]; batchStart = rounds; checkedTotal = c[1]; collectedTotal = c[2]; duplicates = c[3]; oldMaxEnd = c[4]; oldMaxStart = c[5]; barrierEpoch = c[6];
-        hasBarrier = c[7] == 1;
-        barrierBefore = (Set<String>) a[9];
-        barrierAfter = (Set<String>) a[10];
-        carried = (List<CarriedEdge>) a[11];
-        String[] t = (String[]) a[12];
-        rejectedIn = t[0];
-        droppedState = t[1];
-        unknownSince.clear(); unknownSince.putAll((Map<String, Long>) a[13]);
-        collections = (Long) a[14];
-        endedSince.clear(); endedSince.putAll((Map<String, Long>) a[15]);
-        partlyRead.clear(); partlyRead.addAll((Set<String>) a[16]);
+        staleByReader.clear(); staleByReader.putAll(deepCopy(a.staleByReader()));
+        staleDeferred.clear(); staleDeferred.putAll(deepCopy(a.staleDeferred()));
+        rounds = a.rounds(); batchStart = rounds; checkedTotal = a.checkedTotal(); collectedTotal = a.collectedTotal(); settledTotal = a.settledTotal();
+        collections = a.collections(); duplicates = a.duplicates(); oldMaxEnd = a.oldMaxEnd(); oldMaxStart = a.oldMaxStart(); barrierEpoch = a.barrierEpoch();
+        hasBarrier = a.hasBarrier();
+        barrierBefore = new HashSet<>(a.barrierBefore());
+        barrierAfter = new HashSet<>(a.barrierAfter());
+        carried = new ArrayList<>(a.carried());
+        rejectedIn = a.rejectedIn();
+        droppedState = a.droppedState();
+        lostProof = a.lostProof();
+        unknownSince.clear(); unknownSince.putAll(a.unknownSince());
+        endedSince.clear(); endedSince.putAll(a.endedSince());
+        partlyRead.clear(); partlyRead.addAll(a.partlyRead());
+        unincluded.clear(); unincluded.addAll(a.unincluded());
+        lastFrontier = new ArrayList<>(a.lastFrontier());
     }
 
     // ---- checkpoints: the state as records, to publish and to resume from
@@ -915,7 +1036,7 @@ public final class IncrementalVerifier implements AutoCloseable {
         List<CarriedFact> facts = new ArrayList<>(carried.size());
         for (CarriedEdge e : carried) facts.add(new CarriedFact(e.src(), e.dst(), e.kind(), e.key()));
         List<StaleReadRef> stale = new ArrayList<>();
-        for (List<StaleRead> l : staleByReader.values())
+        for (List<StaleRead> l : concat(staleByReader.values(), staleDeferred.values()))
             for (StaleRead r : l)
                 stale.add(new StaleReadRef(r.reader().getId(), r.op().getKey(), r.op().getValue(), r.entry().writer(),
                         r.entry().supersededBy(), r.entry().fate().name(), r.entry().round()));
@@ -925,8 +1046,15 @@ public final class IncrementalVerifier implements AutoCloseable {
                 .setBarrierAfter(new ArrayList<>(barrierAfter))
                 .setOldMaxEnd(oldMaxEnd).setOldMaxStart(oldMaxStart).setBarrierEpoch(barrierEpoch).setStaleReads(stale)
                 .setEndedSince(new HashMap<>(endedSince)).setRejectedIn(rejectedIn).setDroppedState(droppedState)
-                .setFrontier(new ArrayList<>(lastFrontier)).build();
+                .setFrontier(new ArrayList<>(lastFrontier)).setLostProof(lostProof).setUnincluded(new ArrayList<>(unincluded)).build();
         return new Checkpoint(held, facts, new ArrayList<>(barrierBefore), core);
+    }
+
+    private static <T> List<T> concat(Collection<T> a, Collection<T> b) {
+        List<T> out = new ArrayList<>(a.size() + b.size());
+        out.addAll(a);
+        out.addAll(b);
+        return out;
     }
 
     /**
@@ -966,6 +1094,8 @@ public final class IncrementalVerifier implements AutoCloseable {
         endedSince.putAll(k.getEndedSince());
         rejectedIn = k.getRejectedIn() == null ? null : k.getRejectedIn().toString();
         droppedState = k.getDroppedState() == null ? null : k.getDroppedState().toString();
+        lostProof = k.getLostProof() == null ? null : k.getLostProof().toString();
+        for (CharSequence x : k.getUnincluded()) unincluded.add(x.toString());
         lastFrontier = new ArrayList<>(k.getFrontier());
         for (HeldTxn x : c.held()) {
             Transaction t = x.getTxn();
@@ -981,10 +1111,15 @@ public final class IncrementalVerifier implements AutoCloseable {
         for (StaleReadRef r : k.getStaleReads()) {
             Transaction reader = byId.get(r.getReader().toString());
             if (reader == null) continue;
-            TxnOp op = new TxnOp(false, r.getKey().toString(), r.getValue() == null ? null : r.getValue().toString());
+            // the reader's own operation: admission matches a waiting reader's stale reads by identity
+            String key = r.getKey().toString(), value = r.getValue() == null ? null : r.getValue().toString();
+            TxnOp op = null;
+            for (TxnOp o : reader.getOps()) if (!o.getWrite() && o.getKey().equals(key) && Objects.equals(o.getValue(), value)) { op = o; break; }
+            if (op == null) throw new IllegalArgumentException("checkpoint: " + reader.getId() + " has no read of " + key + " = " + value);
             CollectedWrites.Entry e = new CollectedWrites.Entry(r.getWriter().toString(), r.getSupersededBy() == null ? null : r.getSupersededBy().toString(),
                     CollectedWrites.Fate.valueOf(r.getFate().toString()), r.getCollectedIn(), incarnation);
-            staleByReader.computeIfAbsent(reader.getId(), x -> new ArrayList<>()).add(new StaleRead(reader, op, e));
+            (retainedIds.contains(reader.getId()) ? staleDeferred : staleByReader).computeIfAbsent(reader.getId(), x -> new ArrayList<>())
+                    .add(new StaleRead(reader, op, e));
         }
     }
 

@@ -139,12 +139,21 @@ public final class RoundVerifier implements AutoCloseable {
         }
         List<Verdict> out = new ArrayList<>(closed.size());
         if (closed.size() > 1) {
-            Object before = engine.snapshot();
+            IncrementalVerifier.Snapshot before = engine.snapshot();
             Closed last = feed(closed);
             IncrementalVerifier.RoundResult r = engine.endRound(oldEpochMax(last), retired(last)::contains);
             if (r.outcome() == org.cobraverify.checker.Verdict.Outcome.ACCEPT) {
                 long[][] counts = r.batchCounts();
                 for (int i = 0; i < closed.size() - 1; i++) out.add(acceptedWith(closed.get(i), r, last.roundNo(), counts[i]));
+                out.add(verdict(last, r));
+                return out;
+            }
+            if (r.collectedNow() > 0) {
+                // the check accepted and garbage was collected before the outcome turned unknown (a transaction waiting
+                // too long, one the collected past does not cover, the retained bound): the state before the batch is
+                // gone, so the batch is not decided again round by round; each round says unknown, which is never wrong
+                for (int i = 0; i < closed.size() - 1; i++)
+                    out.add(base(closed.get(i), Outcome.UNKNOWN, "decided with round " + last.roundNo() + ": " + r.reason(), r, null, true));
                 out.add(verdict(last, r));
                 return out;
             }
