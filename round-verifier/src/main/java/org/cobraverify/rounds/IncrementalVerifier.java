@@ -514,11 +514,13 @@ public final class IncrementalVerifier implements AutoCloseable {
     }
 
     /**
-     * Of {@code candidates} (the waiting transactions), those whose reads all resolve, to a fixed point: a read
-     * resolves to a retained writer, itself, or a candidate admitted first; a read with no writer resolves only if
-     * it is stale (judged after the check). A worklist: each candidate counts the reads it makes of candidates'
-     * writes and is admitted when the last of those writers is; its level is the largest of its arrival's and its
-     * writers' levels. Writers are matched by identity: the writer index holds the very objects waiting.
+     * Of {@code candidates} (the waiting transactions), the largest set whose reads all resolve: to a retained writer,
+     * itself, or an admitted candidate; a read with no writer resolves only if it is stale (judged after the check).
+     * A worklist first: each candidate counts the reads it makes of candidates' writes and is admitted when the last
+     * of those writers is; its level is the largest of its arrival's and its writers' levels. Then the candidates
+     * left that depend on no unresolved read are admitted together (they read from one another in a cycle, or from
+     * such a cycle), at the largest level among them. Writers are matched by identity: the writer index holds the
+     * very objects waiting.
      *
      * <p>Candidates from {@code firstNew} on arrived this round: each of their reads with no writer in the index is
      * looked up among the collected writes (a stale read, recorded in {@link #staleByReader}), all of them, even
@@ -572,6 +574,27 @@ public final class IncrementalVerifier implements AutoCloseable {
                 level[r] = Math.max(level[r], level[w]);
                 if (--blockers[r] == 0) queue[tail++] = r;
             }
+        }
+        // candidates that wait only on one another (a cycle of reads, and whatever reads only from it): the largest set of
+        // the rest whose reads all resolve within it, the retained and the admitted is read-from closed too. Admitting
+        // it lets the check see the cycle (G1c) instead of waiting for writes that have all arrived.
+        int queued = tail;
+        if (queued < n) {
+            boolean[] settled = new boolean[n], out = new boolean[n];
+            for (int j = 0; j < queued; j++) settled[queue[j]] = true;
+            int[] stack = new int[n];
+            int sp = 0;
+            for (int i = 0; i < n; i++) if (!settled[i] && unresolved[i]) { out[i] = true; stack[sp++] = i; }
+            while (sp > 0) {
+                int w = stack[--sp];
+                for (int e = rowStart[w]; e < rowStart[w + 1]; e++) {
+                    int r = readers[e];
+                    if (!settled[r] && !out[r]) { out[r] = true; stack[sp++] = r; }
+                }
+            }
+            int top = 0;
+            for (int i = 0; i < n; i++) if (!settled[i] && !out[i]) top = Math.max(top, level[i]);
+            for (int i = 0; i < n; i++) if (!settled[i] && !out[i]) { level[i] = top; queue[tail++] = i; }
         }
         List<Transaction> admitted = new ArrayList<>(tail);
         int[] levels = new int[tail];

@@ -1,0 +1,310 @@
+package org.cobraverify.rounds;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import org.cobraverify.checker.CheckOptions;
+import org.cobraverify.checker.Checker;
+import org.cobraverify.checker.GarbageCollection;
+import org.cobraverify.checker.Verdict;
+import org.cobraverify.history.History;
+import org.cobraverify.history.HistoryBuilder;
+import org.cobraverify.schemas.Outcome;
+import org.cobraverify.schemas.RoundEnd;
+import org.cobraverify.schemas.Transaction;
+import org.cobraverify.schemas.TxnOp;
+import org.cobraverify.schemas.TxnStatus;
+import org.cobraverify.schemas.protocol.EpochRules;
+import org.cobraverify.synth.SimulatedStore;
+
+/**
+ * Verification in rounds against one-shot checking, through the service's own path: one generated history per
+ * seed, delivered to a {@link RoundVerifier} as the pipeline may deliver it, every round's verdict compared with
+ * a one-shot check of what that round could check. Pure (no I/O); used by a test at CI size and by
+ * {@code cobra bench --differential} at campaign size.
+ *
+ * <p><b>Histories.</b> A {@link SimulatedStore} run (serializable, snapshot isolation, read committed or stale
+ * reads) with fences, aborted transactions and transactions of unknown outcome (fences included), then, in some
+ * histories, reads re-pointed to other writes of their key: long-past values, writes of aborted transactions
+ * (dirty reads), intermediate writes, read by committed, aborted and unknown readers alike.
+ *
+ * <p><b>Delivery</b>, as the topology allows: rounds of whole epochs in epoch order (a transaction after its
+ * session's last fence takes that fence's epoch and comes when its session ends); then, per session, a suffix
+ * of its transactions may come up to four rounds late, so readers arrive before their writers and fences after
+ * the transactions that follow them. A late session either holds the epochs its transactions follow open (as a
+ * live session holds {@code epoch_agree}) or is retired while it is late and revived when it comes back (as a
+ * session silent past the topology's timeout is); a session whose every transaction has come is closed. Rounds
+ * are decided in batches of one to four, as a verifier that is behind decides them.
+ *
+ * <p><b>The oracle.</b> After each round: the transactions delivered so far whose reads all resolve to delivered
+ * transactions that resolve (the largest such set: what the verifier can admit), checked one-shot with the same
+ * options. The rounds' verdict must equal it, or be unknown. (A read-from-closed part of a history that is not
+ * serializable makes every larger one unserializable, so a batch's verdicts may be compared round by round.)
+ */
+public final class RoundsDifferential {
+    private RoundsDifferential() {}
+
+    /**
+     * One history's result: rounds decided, and how many of them were unknown where the oracle had an answer, or
+     * agreed on accept or reject; {@code problem}: the first disagreement (null: none), with what is needed to
+     * reproduce it.
+     */
+    public record Result(long seed, int transactions, int rounds, int unknown, int accepted, int rejected, boolean collected, String problem,
+                         Map<String, Integer> unknownReasons) {}
+
+    /** An unknown verdict's kind, for counting: its reason without the names and numbers of this history. */
+    static String kindOf(String reason) {
+        String r = reason.replaceAll("[0-9]+", "N");
+        int cut = r.indexOf(" (oldest");
+        if (cut < 0) cut = r.indexOf(": ");
+        return r.substring(0, Math.min(r.length(), Math.min(cut < 0 ? 90 : cut, 90)));
+    }
+
+    /** The history, delivery and verdicts of {@code seed}. */
+    public static Result run(long seed) { return run(seed, GarbageCollection.Rules.SOUND); }
+
+    /** As {@link #run(long)}, with garbage collection by {@code rules} (the careless ones: to show the comparison has teeth). */
+    public static Result run(long seed, GarbageCollection.Rules rules) {
+        Random rnd = new Random(seed);
+        SimulatedStore.Isolation iso = pick(rnd);
+        boolean weak = iso == SimulatedStore.Isolation.READ_COMMITTED || iso == SimulatedStore.Isolation.STALE_READS;
+        SimulatedStore.Workload w = new SimulatedStore.Workload(2 + rnd.nextInt(4), 8 + rnd.nextInt(30), weak ? 6 + rnd.nextInt(10) : 2 + rnd.nextInt(8),
+                2 + rnd.nextInt(3), 0.25 + 0.5 * rnd.nextDouble(), 0.2 * rnd.nextDouble(), 0.1 * rnd.nextDouble());
+        History h = SimulatedStore.run(iso, w, rnd, false, 1 + rnd.nextInt(4));
+        if (rnd.nextBoolean()) h = repointReads(h, rnd, 1 + rnd.nextInt(3));
+        CheckOptions opts = rnd.nextInt(5) == 0 ? CheckOptions.defaults().withStrict(2) : CheckOptions.defaults();
+        int roundSize = 1 + rnd.nextInt(10);
+        // the service's default wait; in an eighth of the histories a short one, so that waits run out and sessions retire
+        int pendingLimit = rnd.nextInt(8) == 0 ? 2 + rnd.nextInt(6) : IncrementalVerifier.Settings.defaults().pendingRoundsLimit();
+        return drive(seed, h, opts, roundSize, pendingLimit, rules, rnd, iso + (opts.strict() ? " strict" : "") + ", round size " + roundSize
+                + ", waiting limit " + pendingLimit);
+    }
+
+    private static SimulatedStore.Isolation pick(Random rnd) {
+        int x = rnd.nextInt(20);
+        return x < 8 ? SimulatedStore.Isolation.SERIAL : x < 13 ? SimulatedStore.Isolation.SNAPSHOT
+                : x < 16 ? SimulatedStore.Isolation.READ_COMMITTED : SimulatedStore.Isolation.STALE_READS;
+    }
+
+    /** {@code h} with {@code k} reads (of any reader, not of the fence key) re-pointed to another write of their key. */
+    static History repointReads(History h, Random rnd, int k) {
+        List<Integer> reads = new ArrayList<>();
+        Map<Integer, List<Integer>> writesOfKey = new HashMap<>();
+        for (int t = 0; t < h.size(); t++)
+            for (int op = h.opStart(t); op < h.opEnd(t); op++) {
+                if (SimulatedStore.FENCE_KEY.equals(String.valueOf(h.keyName(h.key(op))))) continue;
+                if (h.kind(op) == History.READ) reads.add(op);
+                else if (h.kind(op) == History.WRITE) writesOfKey.computeIfAbsent(h.key(op), x -> new ArrayList<>()).add(op);
+            }
+        Map<Integer, Integer> newValue = new HashMap<>();
+        int n = h.size();
+        for (int i = 0; i < k && !reads.isEmpty(); i++) {
+            boolean longPast = rnd.nextBoolean(); // a read in the last third of the history of a write in its first third
+            int r = -1;
+            for (int tries = 0; tries < 20 && r < 0; tries++) {
+                int c = reads.get(rnd.nextInt(reads.size()));
+                if (!longPast || txnOf(h, c) >= 2 * n / 3) r = c;
+            }
+            if (r < 0) continue;
+            List<Integer> ws = new ArrayList<>(writesOfKey.getOrDefault(h.key(r), List.of()));
+            if (longPast) ws.removeIf(op -> txnOf(h, op) >= n / 3);
+            if (!ws.isEmpty()) newValue.put(r, h.value(ws.get(rnd.nextInt(ws.size()))));
+        }
+        HistoryBuilder b = new HistoryBuilder();
+        for (int t = 0; t < h.size(); t++) {
+            b.begin(h.name(t), b.session(String.valueOf(h.sessionName(h.session(t)))), h.status(t), h.start(t), h.end(t), -1);
+            for (int op = h.opStart(t); op < h.opEnd(t); op++) {
+                int key = b.key(String.valueOf(h.keyName(h.key(op))));
+                int v = newValue.getOrDefault(op, h.value(op));
+                if (h.kind(op) == History.WRITE) b.write(key, b.value(String.valueOf(h.valueName(v))));
+                else b.read(key, v == History.NIL ? History.NIL : b.value(String.valueOf(h.valueName(v))));
+            }
+            b.end();
+        }
+        return b.build();
+    }
+
+    private static int txnOf(History h, int op) {
+        int lo = 0, hi = h.size() - 1;
+        while (lo < hi) {
+            int mid = (lo + hi + 1) >>> 1;
+            if (h.opStart(mid) <= op) lo = mid; else hi = mid - 1;
+        }
+        return lo;
+    }
+
+    /** Delivers {@code h} in rounds (see the class comment) and compares every verdict with the oracle. */
+    static Result drive(long seed, History h, CheckOptions opts, int roundSize, int pendingLimit, GarbageCollection.Rules rules, Random rnd,
+                        String what) {
+        int n = h.size();
+        EpochAssigner ep = new EpochAssigner(h, SimulatedStore.FENCE_KEY);
+        long[] stamped = new long[n], followed = new long[n];
+        long[] sessionIndex = new long[n];
+        int[] counter = new int[h.sessionCount()];
+        for (int t = 0; t < n; t++) {
+            sessionIndex[t] = ++counter[h.session(t)];
+            stamped[t] = ep.epoch(t) == EpochAssigner.OPEN ? ep.previousFence(t) : ep.epoch(t);
+            followed[t] = EpochRules.followedFence(ep.previousFence(t), ep.isFence(t), ep.epoch(t));
+        }
+        // planned rounds: whole epochs in epoch order, open transactions (after their session's last fence) last
+        Integer[] order = new Integer[n];
+        for (int i = 0; i < n; i++) order[i] = i;
+        Arrays.sort(order, (a, b) -> {
+            long ea = ep.epoch(a) == EpochAssigner.OPEN ? Long.MAX_VALUE : ep.epoch(a), eb = ep.epoch(b) == EpochAssigner.OPEN ? Long.MAX_VALUE : ep.epoch(b);
+            return ea != eb ? Long.compare(ea, eb) : Integer.compare(a, b);
+        });
+        int[] planned = new int[n];
+        int round = 0, since = 0;
+        for (int i = 0; i < n; i++) {
+            planned[order[i]] = round;
+            since++;
+            boolean boundary = i == n - 1 || ep.fenceCount() == 0 || stampKey(ep, order[i]) != stampKey(ep, order[i + 1]);
+            if (since >= roundSize && boundary) { round++; since = 0; }
+        }
+        // late suffixes of sessions (each session's order is kept)
+        int[] arrives = planned.clone();
+        boolean[] retiredWhileLate = new boolean[h.sessionCount()];
+        int[] lateFrom = new int[h.sessionCount()];
+        Arrays.fill(lateFrom, Integer.MAX_VALUE);
+        for (int s = 0; s < h.sessionCount(); s++) {
+            if (rnd.nextInt(3) != 0) continue;
+            int delay = 1 + rnd.nextInt(4), cut = 1 + rnd.nextInt(Math.max(1, counter[s]));
+            retiredWhileLate[s] = rnd.nextBoolean();
+            int latest = -1;
+            for (int t = 0; t < n; t++) {
+                if (h.session(t) != s) continue;
+                if (sessionIndex[t] >= cut) {
+                    arrives[t] = Math.max(planned[t] + delay, latest);
+                    lateFrom[s] = Math.min(lateFrom[s], planned[t]);
+                }
+                latest = Math.max(latest, arrives[t]);
+            }
+        }
+        int lastRound = 0;
+        for (int a : arrives) lastRound = Math.max(lastRound, a);
+        lastRound += 2; // two more rounds with nothing new: collection catches up
+        List<List<Integer>> byRound = new ArrayList<>();
+        for (int r = 0; r <= lastRound; r++) byRound.add(new ArrayList<>());
+        for (int i = 0; i < n; i++) byRound.get(arrives[order[i]]).add(order[i]);
+        int[] lastArrival = new int[h.sessionCount()];
+        Arrays.fill(lastArrival, -1);
+        for (int t = 0; t < n; t++) lastArrival[h.session(t)] = Math.max(lastArrival[h.session(t)], arrives[t]);
+
+        IncrementalVerifier.Settings settings = IncrementalVerifier.Settings.defaults().withCheck(opts).withPendingRoundsLimit(pendingLimit).withGcRules(rules);
+        boolean[] delivered = new boolean[n];
+        Set<Integer> retired = new HashSet<>(), closed = new HashSet<>();
+        int unknown = 0, accepted = 0, rejected = 0;
+        Map<String, Integer> reasons = new HashMap<>();
+        boolean collectedAny = false;
+        List<RoundVerifier.Closed> batch = new ArrayList<>();
+        List<Verdict.Outcome> oracle = new ArrayList<>();
+        List<Integer> deliveredCount = new ArrayList<>();
+        int batchSize = 1 + rnd.nextInt(4);
+        try (RoundVerifier v = new RoundVerifier(settings, new InMemoryCollectedWrites())) {
+            for (int r = 0; r <= lastRound; r++) {
+                for (int t : byRound.get(r)) { delivered[t] = true; v.add(toTransaction(h, t, ep, stamped[t], sessionIndex[t])); }
+                // sessions retired while late (the topology's timeout) or done; revived when they send again
+                List<String> retiredNow = new ArrayList<>(), revivedNow = new ArrayList<>(), closedNow = new ArrayList<>();
+                for (int s = 0; s < h.sessionCount(); s++) {
+                    String name = String.valueOf(h.sessionName(s));
+                    boolean done = lastArrival[s] <= r, late = retiredWhileLate[s] && r >= lateFrom[s] && !done && !arrivesIn(byRound.get(r), h, s);
+                    if ((done || late) && retired.add(s)) retiredNow.add(name);
+                    else if (!done && !late && retired.remove(s)) revivedNow.add(name);
+                    if (done && closed.add(s)) closedNow.add(name);
+                }
+                // what is still to come, from sessions not retired, holds the epochs it follows open
+                long minFollowed = Long.MAX_VALUE;
+                for (int t = 0; t < n; t++) if (!delivered[t] && !retired.contains(h.session(t))) minFollowed = Math.min(minFollowed, followed[t]);
+                long oldEpochMax = ep.fenceCount() == 0 ? -1 : minFollowed == Long.MAX_VALUE ? Long.MAX_VALUE - 3 : EpochRules.lastClosedEpochBefore(minFollowed);
+                RoundEnd end = RoundEnd.newBuilder().setRound(r).setTxns(byRound.get(r).size()).setFirstEpoch(-1).setLastEpoch(-1)
+                        .setEpochAgree(oldEpochMax < 0 ? 0 : oldEpochMax + 2).setRetiredNow(new ArrayList<>(retiredNow)).setRevivedNow(new ArrayList<>(revivedNow))
+                        .setClosedNow(new ArrayList<>(closedNow)).setCutAt(0).build();
+                if (oldEpochMax < 0) end.setEpochAgree(-1_000_000); // nothing closed
+                batch.add(v.closeRound(end));
+                oracle.add(oneShot(h, delivered, opts));
+                deliveredCount.add(count(delivered));
+                if (batch.size() < batchSize && r < lastRound) continue;
+                List<org.cobraverify.schemas.Verdict> got = v.decide(batch);
+                for (int i = 0; i < got.size(); i++) {
+                    org.cobraverify.schemas.Verdict g = got.get(i);
+                    Verdict.Outcome want = oracle.get(i);
+                    long rn = g.getRound();
+                    if (g.getOutcome() == Outcome.UNKNOWN) { unknown++; reasons.merge(kindOf(g.getReason()), 1, Integer::sum); continue; }
+                    Verdict.Outcome as = g.getOutcome() == Outcome.ACCEPT ? Verdict.Outcome.ACCEPT : Verdict.Outcome.REJECT;
+                    if (as != want)
+                        return new Result(seed, n, r + 1, unknown, accepted, rejected, collectedAny, "seed " + seed + " (" + what + "): round " + rn
+                                + " says " + as + " (" + g.getReason() + "), one-shot on the " + deliveredCount.get(i) + " transactions delivered by then says "
+                                + want, reasons);
+                    if (as == Verdict.Outcome.ACCEPT) accepted++; else rejected++;
+                }
+                collectedAny |= v.retainedCount() < v.checkedCount();
+                batch.clear();
+                oracle.clear();
+                deliveredCount.clear();
+                batchSize = 1 + rnd.nextInt(4);
+            }
+        }
+        return new Result(seed, n, lastRound + 1, unknown, accepted, rejected, collectedAny, null, reasons);
+    }
+
+    private static long stampKey(EpochAssigner ep, int t) { return ep.epoch(t) == EpochAssigner.OPEN ? Long.MAX_VALUE : ep.epoch(t); }
+
+    private static boolean arrivesIn(List<Integer> round, History h, int s) {
+        for (int t : round) if (h.session(t) == s) return true;
+        return false;
+    }
+
+    private static int count(boolean[] b) {
+        int c = 0;
+        for (boolean x : b) if (x) c++;
+        return c;
+    }
+
+    /**
+     * The oracle: the largest set of delivered transactions whose reads all resolve within it (remove, to a fixed
+     * point, every transaction with a read whose writer is not delivered or removed), checked one-shot.
+     */
+    static Verdict.Outcome oneShot(History h, boolean[] delivered, CheckOptions opts) {
+        int n = h.size();
+        Map<Long, Integer> writer = new HashMap<>();
+        for (int t = 0; t < n; t++)
+            if (delivered[t])
+                for (int op = h.opStart(t); op < h.opEnd(t); op++)
+                    if (h.kind(op) == History.WRITE) writer.putIfAbsent(((long) h.key(op) << 32) | h.value(op), t);
+        boolean[] in = delivered.clone();
+        for (boolean changed = true; changed; ) {
+            changed = false;
+            for (int t = 0; t < n; t++) {
+                if (!in[t]) continue;
+                boolean ok = true;
+                for (int op = h.opStart(t); op < h.opEnd(t) && ok; op++) {
+                    if (h.kind(op) != History.READ || h.value(op) == History.NIL) continue;
+                    Integer w = writer.get(((long) h.key(op) << 32) | h.value(op));
+                    ok = w != null && in[w];
+                }
+                if (!ok) { in[t] = false; changed = true; }
+            }
+        }
+        int[] keep = new int[count(in)];
+        for (int t = 0, k = 0; t < n; t++) if (in[t]) keep[k++] = t;
+        return Checker.check(h.restrict(keep), opts).outcome();
+    }
+
+    /** Transaction {@code t} as the topology delivers it, with its stamped epoch. */
+    private static Transaction toTransaction(History h, int t, EpochAssigner ep, long epoch, long sessionIndex) {
+        List<TxnOp> ops = new ArrayList<>(h.opEnd(t) - h.opStart(t));
+        for (int o = h.opStart(t); o < h.opEnd(t); o++) {
+            Object val = h.valueName(h.value(o));
+            ops.add(new TxnOp(h.kind(o) == History.WRITE, String.valueOf(h.keyName(h.key(o))), val == null ? null : String.valueOf(val)));
+        }
+        TxnStatus st = h.status(t) == History.COMMITTED ? TxnStatus.COMMITTED : h.status(t) == History.ABORTED ? TxnStatus.ABORTED : TxnStatus.UNKNOWN;
+        return Transaction.newBuilder().setId(h.name(t)).setSession(String.valueOf(h.sessionName(h.session(t)))).setStatus(st)
+                .setStart(h.start(t) == History.NO_TIME ? 0 : h.start(t)).setEnd(h.end(t) == History.NO_TIME ? 0 : h.end(t))
+                .setOps(ops).setSessionIndex(sessionIndex).setFence(ep.isFence(t)).setEpoch(epoch).build();
+    }
+}
