@@ -99,11 +99,20 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--pipeline-txns", description = "With --pipeline: transactions per run (default: ${DEFAULT-VALUE}: a short run hides a backlog that builds up).")
     long pipelineTxns = 300_000;
 
+    @Option(names = "--differential", paramLabel = "N", description = {"Verification in rounds against one-shot checking on N generated histories (aborted and",
+            "unknown transactions, dirty and long-past reads, late arrivals, batches): every round's verdict must agree or be unknown; exit 1 on any",
+            "disagreement, which is printed with its seed."})
+    Integer differential;
+
+    @Option(names = "--seed", description = "With --differential: the first seed (default: ${DEFAULT-VALUE}).")
+    long seed = 1;
+
     private ReachabilityEngine reachability;
 
     @Override
     public Integer call() throws Exception {
         if (pipeline) return new PipelineSweep(System.out).run(rates, pipelineTxns, "blindw-rm", 8, 5000);
+        if (differential != null) return new DifferentialCampaign(System.out).run(differential, seed);
         reachability = GpuOption.resolve(gpu, "bench", System.err);
         if (reachability == null) return 2;
         if (rounds) return new RoundsBench(System.out, reachability, roundWire).run(roundWorkloads, histories, txns, roundSizes, 24, timeout);

@@ -23,10 +23,14 @@ import org.junit.jupiter.api.Test;
  * round by round as the pipeline may deliver them. Each case is a regression: on the code before it was fixed,
  * rounds gave the opposite answer to the one-shot check (A: a false reject of an aborted or unknown reader of a
  * collected aborted write; B: a false accept when a waiting reader pinned an unknown-outcome transaction that
- * garbage collection had set aside).
+ * garbage collection had set aside). Case C (settlement) is checked the same way.
  */
 class AbortedAndUnknownInRoundsTest {
-    /** A small pipeline: sessions that fence once per round, chained through one fence key. */
+    /**
+     * A small pipeline: sessions that fence once per round, chained through one fence key, and stamp epochs by the
+     * rules (a transaction between its session's fences of epochs i and j has max(j − 1, i); one after its session's
+     * last fence keeps that fence's epoch, as the topology releases a silent session's).
+     */
     private static final class Rounds implements AutoCloseable {
         final IncrementalVerifier v;
         final List<String> sessions; // those that fence every round
@@ -40,14 +44,22 @@ class AbortedAndUnknownInRoundsTest {
             this.sessions = new ArrayList<>(List.of(sessions));
         }
 
-        /** The next transaction of {@code session}, in the epoch of its latest fence. */
+        /** Transactions not stamped yet: each takes its session's next fence's epoch minus one (rule 3), or its last fence's. */
+        final Map<String, List<Transaction>> unstamped = new HashMap<>();
+
+        /** The next transaction of {@code session}. */
         Transaction txn(String id, String session, TxnStatus status, String... ops) {
-            return add(GarbageCollectionTest.txn(id, session, next(session), lastFence.getOrDefault(session, 0L), false, ops), status);
+            Transaction t = add(GarbageCollectionTest.txn(id, session, next(session), lastFence.getOrDefault(session, 0L), false, ops), status);
+            unstamped.computeIfAbsent(session, x -> new ArrayList<>()).add(t);
+            return t;
         }
 
         /** The next fence of {@code session}: it reads the latest fence's write. */
         Transaction fence(String session) {
             long e = ++epoch;
+            long before = lastFence.getOrDefault(session, 0L);
+            for (Transaction t : unstamped.getOrDefault(session, List.of())) t.setEpoch(Math.max(e - 1, before));
+            unstamped.remove(session);
             lastFence.put(session, e);
             return add(GarbageCollectionTest.txn("f" + e, session, next(session), e, true, "r EPOCH " + (e == 1 ? "-" : "e" + (e - 1)), "w EPOCH e" + e),
                     TxnStatus.COMMITTED);
@@ -171,6 +183,48 @@ class AbortedAndUnknownInRoundsTest {
             IncrementalVerifier.RoundResult last = r.round();
             assertEquals(Verdict.Outcome.REJECT, r.oneShot(), "U -so-> X -wr-> C1 -wr-> U, with U included by P's read");
             assertEquals(Verdict.Outcome.REJECT, last.outcome(), last.reason());
+        }
+    }
+
+    /**
+     * Case C. A1 (A) and C1 (C) write x and y blind; W3 (B) overwrites both later, so the order of A1 and C1 on x is
+     * an open constraint that no later read can resolve, and garbage collection settles it on the side the round's
+     * solution took. U (unknown outcome, E) reads one of their y's and is followed in E by Q1, which reads the other's
+     * x; Q2 (B) reads the first one's x. P (D) reads U's write, and waits for Z. Once P includes U, the edges
+     * writer -wr-> U -so-> Q1 order the constraint one way: settling it the other way before, while U was outside the
+     * graph, rejects a serializable history. Both variants (U reads C1's y, or A1's) must be accepted, whichever way
+     * the solver chose. (Unlike A and B this construction did not fail on the code before the fix: there the solver
+     * settled the side U agrees with. It stands as a check that U, while it may still join, keeps the constraint
+     * open: it holds its epochs open, so Q1 is not old and stays a source of the future.)
+     */
+    @Test
+    void aConstraintIsNotSettledAgainstEdgesAnUnknownTransactionMayStillBring() {
+        for (boolean readsC1 : new boolean[] {true, false}) {
+            IncrementalVerifier.Settings s = IncrementalVerifier.Settings.defaults().withPendingRoundsLimit(3);
+            try (Rounds r = new Rounds(s, "A", "B", "C", "D", "E")) {
+                r.round();
+                // start times steer the solver's first guess towards the order that U will contradict (Q1's writer first)
+                Transaction a1 = r.txn("A1", "A", TxnStatus.COMMITTED, "w x xa", "w y ya");
+                Transaction c1 = r.txn("C1", "C", TxnStatus.COMMITTED, "w x xc", "w y yc");
+                r.txn("U", "E", TxnStatus.UNKNOWN, readsC1 ? "r y yc" : "r y ya", "w m u").setStart(readsC1 ? 350 : 150);
+                r.txn("Q1", "E", TxnStatus.COMMITTED, readsC1 ? "r x xa" : "r x xc").setStart(200);
+                r.txn("Q2", "B", TxnStatus.COMMITTED, readsC1 ? "r x xc" : "r x xa").setStart(400);
+                (readsC1 ? a1 : c1).setStart(100);
+                (readsC1 ? c1 : a1).setStart(300);
+                r.round();
+                r.txn("W3", "B", TxnStatus.COMMITTED, "w x x3", "w y y3");
+                r.round();
+                // after D's fence that follows A1 and C1 (it holds nothing of theirs open), before U is set aside
+                r.txn("P", "D", TxnStatus.COMMITTED, "r m u", "r z z1");
+                r.sessions.remove("D");
+                for (int i = 0; i < 8; i++) r.round();
+                r.fence("F");
+                r.txn("Z", "F", TxnStatus.COMMITTED, "w z z1");
+                IncrementalVerifier.RoundResult last = r.round();
+                String what = readsC1 ? "U reads C1's y" : "U reads A1's y";
+                assertEquals(Verdict.Outcome.ACCEPT, r.oneShot(), what);
+                assertEquals(Verdict.Outcome.ACCEPT, last.outcome(), what + ": " + last.reason());
+            }
         }
     }
 }
