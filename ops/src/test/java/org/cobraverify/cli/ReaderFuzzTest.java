@@ -7,15 +7,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
-import java.util.stream.LongStream;
+import java.util.stream.Stream;
 import org.cobraverify.io.HistoryFormat;
 import org.cobraverify.testkit.Seeds;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -45,42 +47,23 @@ class ReaderFuzzTest {
         RecordCommand.deleteTree(scratch);
     }
 
-    static LongStream seeds() { return Seeds.of(250); }
+    /** 250 seeded cases for every reader. */
+    static Stream<Arguments> cases() {
+        return Arrays.stream(HistoryFormat.values()).flatMap(f -> Seeds.of(250).mapToObj(seed -> Arguments.of(f, seed)));
+    }
 
     /** The case of {@code seed} for reader {@code f}: a sample of that reader and one to three mutations of it. */
-    private static void survives(HistoryFormat f, long seed) throws Exception {
+    @ParameterizedTest(name = "{0} seed {1}")
+    @MethodSource("cases")
+    void everyReaderSurvivesBrokenInput(HistoryFormat f, long seed) throws Exception {
         List<FuzzSamples.Sample> mine = FuzzSamples.of(samples, f);
         assertTrue(!mine.isEmpty(), "a built-in sample for every reader");
         Random rnd = new Random(seed * 31 + f.ordinal());
         FuzzSamples.Sample s = mine.get(rnd.nextInt(mine.size()));
         List<Mutation> ms = Mutation.randomList(rnd);
         FuzzTarget.Outcome o = target.run(s, ms);
-        assertNull(o.problem(), Seeds.rerun(seed) + ": " + s.name() + " " + ms + ": " + o.problem() + "\n" + o.err() + o.out());
+        assertNull(o.problem(), f.cliName() + " " + Seeds.rerun(seed) + ": " + s.name() + " " + ms + ": " + o.problem() + "\n" + o.err() + o.out());
     }
-
-    @ParameterizedTest(name = Seeds.NAME)
-    @MethodSource("seeds")
-    void cobraJsonl(long seed) throws Exception { survives(HistoryFormat.COBRA_JSONL, seed); }
-
-    @ParameterizedTest(name = Seeds.NAME)
-    @MethodSource("seeds")
-    void cobraLog(long seed) throws Exception { survives(HistoryFormat.COBRA_LOG, seed); }
-
-    @ParameterizedTest(name = Seeds.NAME)
-    @MethodSource("seeds")
-    void dbcop(long seed) throws Exception { survives(HistoryFormat.DBCOP, seed); }
-
-    @ParameterizedTest(name = Seeds.NAME)
-    @MethodSource("seeds")
-    void polysi(long seed) throws Exception { survives(HistoryFormat.POLYSI, seed); }
-
-    @ParameterizedTest(name = Seeds.NAME)
-    @MethodSource("seeds")
-    void elleEdn(long seed) throws Exception { survives(HistoryFormat.ELLE_EDN, seed); }
-
-    @ParameterizedTest(name = Seeds.NAME)
-    @MethodSource("seeds")
-    void elleJson(long seed) throws Exception { survives(HistoryFormat.ELLE_JSON, seed); }
 
     /** The samples themselves are well-formed: unbroken, each is read and decided (never refused). */
     @Test

@@ -4,10 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,7 +19,6 @@ import org.cobraverify.collector.KvStore;
 import org.cobraverify.collector.Recorder;
 import org.cobraverify.collector.RocksDbStore;
 import org.cobraverify.collector.TxnRecord;
-import org.cobraverify.ops.kafka.EmbeddedKafka;
 import org.cobraverify.rounds.IncrementalVerifier;
 import org.cobraverify.schemas.Outcome;
 import org.cobraverify.schemas.Verdict;
@@ -30,8 +27,6 @@ import org.cobraverify.topology.TopologySettings;
 import org.cobraverify.workloads.FaultyStore;
 import org.cobraverify.workloads.Workload;
 import org.cobraverify.workloads.WorkloadRunner;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -40,24 +35,7 @@ import org.junit.jupiter.api.Test;
  * readers' operations reach the topology before their writers' and fences before the fences they read. The
  * verdicts must agree with a one-shot check of the exported history.
  */
-class AdversarialOrderPipelineTest {
-    EmbeddedKafka kafka;
-    Path dir;
-
-    @BeforeEach
-    void broker() throws Exception {
-        dir = Files.createTempDirectory("cobra-adversarial-test");
-        kafka = EmbeddedKafka.start(0, dir.resolve("kafka"));
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        if (kafka != null) kafka.close();
-        if (dir != null) try (var w = Files.walk(dir)) {
-            w.sorted(Comparator.reverseOrder()).forEach(x -> x.toFile().delete());
-        }
-    }
-
+class AdversarialOrderPipelineTest extends BrokerPerTest {
     /** Keeps every session's records, in session order, to publish later in another order. */
     static final class CapturingSink implements HistorySink {
         final Map<String, List<TxnRecord>> bySession = new LinkedHashMap<>();

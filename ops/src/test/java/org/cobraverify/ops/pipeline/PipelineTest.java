@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -28,7 +27,6 @@ import org.cobraverify.collector.KafkaSink;
 import org.cobraverify.collector.KvStore;
 import org.cobraverify.collector.Recorder;
 import org.cobraverify.collector.RocksDbStore;
-import org.cobraverify.ops.kafka.EmbeddedKafka;
 import org.cobraverify.rounds.IncrementalVerifier;
 import org.cobraverify.rounds.RoundVerifier;
 import org.cobraverify.schemas.DeadLetter;
@@ -42,32 +40,14 @@ import org.cobraverify.topology.TopologySettings;
 import org.cobraverify.workloads.FaultyStore;
 import org.cobraverify.workloads.Workload;
 import org.cobraverify.workloads.WorkloadRunner;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
  * The whole pipeline on a real in-process KRaft broker (a fresh one per test): the interceptor on
  * embedded RocksDB, the topology under exactly-once, the verifier; checked against one-shot verification.
  */
-class PipelineTest {
+class PipelineTest extends BrokerPerTest {
     static final WireFormat WIRE = WireFormat.standalone();
-    EmbeddedKafka kafka;
-    Path dir;
-
-    @BeforeEach
-    void broker() throws Exception {
-        dir = Files.createTempDirectory("cobra-pipeline-test");
-        kafka = EmbeddedKafka.start(0, dir.resolve("kafka"));
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        if (kafka != null) kafka.close();
-        if (dir != null) try (var w = Files.walk(dir)) {
-            w.sorted(Comparator.reverseOrder()).forEach(x -> x.toFile().delete());
-        }
-    }
 
     Pipeline start(int roundSize) {
         TopologySettings ts = TopologySettings.defaults().withRoundSize(roundSize).withIdleCutMs(500);
