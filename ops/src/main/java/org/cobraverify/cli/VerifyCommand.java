@@ -235,6 +235,10 @@ public final class VerifyCommand implements Callable<Integer> {
         } catch (CrossCheckedReachability.Disagreement e) {
             report(name, name + ": --gpu verify: the GPU and the CPU disagree, no verdict: " + e.getMessage());
             return 2;
+        } catch (RuntimeException | StackOverflowError e) {
+            // a checker's bug is no verdict: never exit 1 (not serializable) for it, and the other files still run
+            report(name, name + ": internal error in the checker, no verdict (please report it with this history): " + e);
+            return 2;
         }
         List<String> notes = new ArrayList<>(loaded.notes());
         notes.addAll(v.notes());

@@ -239,8 +239,18 @@ public final class IncrementalVerifier implements AutoCloseable {
         incomingIds.clear();
         if (rejectedIn != null || droppedState != null) { arrivedIn.clear(); return afterTerminal(roundNo, thisRound); }
         long t0 = System.nanoTime();
-        // 1. new writes become known (reads of collected writes are found when the new transactions are first admitted)
-        for (Transaction t : thisRound) {
+        // 1. new writes become known (reads of collected writes are found when the new transactions are first admitted).
+        // A transaction that writes a (key, value) a held transaction wrote, or writes one twice, breaks unique writes
+        // (assumption A1): its reads cannot be tied to one writer, and the round's history could not even be built. It
+        // is left out, and no later round can be accepted (the history is not the one checked); rejects still count.
+        for (Iterator<Transaction> it = thisRound.iterator(); it.hasNext(); ) {
+            Transaction t = it.next();
+            String dup = duplicateWrite(t);
+            if (dup != null) {
+                it.remove();
+                if (lostProof == null) lostProof = "round " + roundNo + ": " + dup + "; " + t.getId() + " was left out of the checked history";
+                continue;
+            }
             byId.put(t.getId(), t);
             for (TxnOp o : t.getOps()) if (o.getWrite()) writerOf.putIfAbsent(o.getKey(), o.getValue(), t);
         }
@@ -903,6 +913,27 @@ public final class IncrementalVerifier implements AutoCloseable {
         return out.size() + " transaction(s)" + detail + " (" + String.join(", ", out.subList(0, Math.min(3, out.size()))) + (out.size() > 3 ? ", ..." : "")
                 + ") arrived after garbage collection without following a fence that follows the collected past;"
                 + " they cannot be checked against it (sessions must run a fence before their first transaction)";
+    }
+
+    /** Why {@code t} breaks unique writes against the held transactions and itself (A1), or null. */
+    private String duplicateWrite(Transaction t) {
+        List<TxnOp> ops = t.getOps();
+        Set<String> seen = ops.size() > 64 ? new HashSet<>() : null; // most transactions are small: pairs cost less than a set
+        for (int i = 0; i < ops.size(); i++) {
+            TxnOp o = ops.get(i);
+            if (!o.getWrite()) continue;
+            Transaction w = writerOf.get(o.getKey(), o.getValue());
+            if (w != null && w != t)
+                return t.getId() + " writes " + o.getKey() + " = " + o.getValue() + ", which " + w.getId() + " wrote too (every write must be unique)";
+            boolean twice = false;
+            if (seen != null) twice = !seen.add(o.getKey() + '\0' + o.getValue());
+            else for (int j = 0; j < i && !twice; j++) {
+                TxnOp p = ops.get(j);
+                twice = p.getWrite() && p.getKey().equals(o.getKey()) && Objects.equals(p.getValue(), o.getValue());
+            }
+            if (twice) return t.getId() + " writes " + o.getKey() + " = " + o.getValue() + " twice (every write must be unique)";
+        }
+        return null;
     }
 
     /** Records which retained transactions of the round's history are outside the checked history ({@link #unincluded}). */
