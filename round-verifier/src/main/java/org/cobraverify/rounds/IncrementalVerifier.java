@@ -245,14 +245,13 @@ public final class IncrementalVerifier implements AutoCloseable {
         // is left out, and no later round can be accepted (the history is not the one checked); rejects still count.
         for (Iterator<Transaction> it = thisRound.iterator(); it.hasNext(); ) {
             Transaction t = it.next();
-            String dup = duplicateWrite(t);
+            String dup = recordWrites(t);
             if (dup != null) {
                 it.remove();
                 if (lostProof == null) lostProof = "round " + roundNo + ": " + dup + "; " + t.getId() + " was left out of the checked history";
                 continue;
             }
             byId.put(t.getId(), t);
-            for (TxnOp o : t.getOps()) if (o.getWrite()) writerOf.putIfAbsent(o.getKey(), o.getValue(), t);
         }
         // a waiting transaction's level: the round of the batch from which on it is there (those from before: the first)
         int waitedBefore = pending.size();
@@ -915,23 +914,23 @@ public final class IncrementalVerifier implements AutoCloseable {
                 + " they cannot be checked against it (sessions must run a fence before their first transaction)";
     }
 
-    /** Why {@code t} breaks unique writes against the held transactions and itself (A1), or null. */
-    private String duplicateWrite(Transaction t) {
+    /**
+     * Records {@code t} as the writer of its writes; or, when one of them was written already, by a held transaction
+     * or by {@code t} itself (unique writes, A1), records none of them and says why.
+     */
+    private String recordWrites(Transaction t) {
         List<TxnOp> ops = t.getOps();
-        Set<String> seen = ops.size() > 64 ? new HashSet<>() : null; // most transactions are small: pairs cost less than a set
         for (int i = 0; i < ops.size(); i++) {
             TxnOp o = ops.get(i);
             if (!o.getWrite()) continue;
-            Transaction w = writerOf.get(o.getKey(), o.getValue());
-            if (w != null && w != t)
-                return t.getId() + " writes " + o.getKey() + " = " + o.getValue() + ", which " + w.getId() + " wrote too (every write must be unique)";
-            boolean twice = false;
-            if (seen != null) twice = !seen.add(o.getKey() + '\0' + o.getValue());
-            else for (int j = 0; j < i && !twice; j++) {
+            Transaction w = writerOf.putIfAbsent(o.getKey(), o.getValue(), t);
+            if (w == null) continue;
+            for (int j = 0; j < i; j++) { // undo this transaction's writes recorded so far (the first write of a value wins)
                 TxnOp p = ops.get(j);
-                twice = p.getWrite() && p.getKey().equals(o.getKey()) && Objects.equals(p.getValue(), o.getValue());
+                if (p.getWrite() && writerOf.get(p.getKey(), p.getValue()) == t) writerOf.remove(p.getKey(), p.getValue());
             }
-            if (twice) return t.getId() + " writes " + o.getKey() + " = " + o.getValue() + " twice (every write must be unique)";
+            return t.getId() + " writes " + o.getKey() + " = " + o.getValue() + (w == t ? " twice" : ", which " + w.getId() + " wrote too")
+                    + " (every write must be unique)";
         }
         return null;
     }

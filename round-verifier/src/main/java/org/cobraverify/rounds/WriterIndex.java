@@ -50,15 +50,16 @@ final class WriterIndex {
 
     boolean contains(String key, String value) { return get(key, value) != null; }
 
-    /** Records {@code t} as the writer unless one is recorded already (the first write of a value wins). */
-    void putIfAbsent(String key, String value, Transaction t) {
+    /** Records {@code t} as the writer unless one is recorded already (the first write of a value wins); returns that one, or null. */
+    Transaction putIfAbsent(String key, String value, Transaction t) {
         int h = hash(key, value), i = slot(key, value, h);
-        if (keys[i] != null) return;
+        if (keys[i] != null) return writers[i];
         keys[i] = key;
         values[i] = value;
         writers[i] = t;
         hashes[i] = h;
         if (++size * 2 > keys.length) grow();
+        return null;
     }
 
     void remove(String key, String value) {

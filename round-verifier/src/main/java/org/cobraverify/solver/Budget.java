@@ -8,12 +8,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@link #check()} throws {@link Exhausted} once any limit is passed ({@link Cancelled} once cancelled); every
  * loop of the checker that can run long calls it, so a spent budget yields "unknown" promptly instead of a guess.
  *
- * <p>Checkpoints are the machine-independent limit. Each solver calls {@link #check()} once per unit of its work,
- * and reports the units it did in its {@link Result}: {@link CdclSearch} per conflict and per decision
- * ({@code conflicts + decisions}), {@link ExhaustiveSolver} per assignment tried ({@code decisions}),
- * {@link Sat4jSolver} per call to Sat4j ({@code conflicts}). So under {@link #ofCheckpoints}{@code (n)} a solver
- * does at most {@code n + 1} units (the last is the one whose checkpoint throws), whatever the machine's speed.
- * Tests use it; commands bound time and heap. (A check costs a clock read, far below a unit of work.)
+ * <p>Checkpoints are the machine-independent limit. Each solver marks every unit of its work with {@link #step()}
+ * (or {@link #check()}), and reports the units it did in its {@link Result}: {@link CdclSearch} per conflict and per
+ * decision ({@code conflicts + decisions}), {@link ExhaustiveSolver} per assignment tried ({@code decisions}),
+ * {@link Sat4jSolver} per call to Sat4j ({@code conflicts}). Under {@link #ofCheckpoints}{@code (n)} every step is a
+ * checkpoint, so a solver does at most {@code n + 1} units (the last is the one whose checkpoint throws), whatever the
+ * machine's speed. Tests use it; commands bound time and heap, which a step looks at every 64 units.
  *
  * <p>docs/DESIGN.md §4 (budgets and unknown) and §5.
  */
@@ -66,6 +66,17 @@ public final class Budget {
 
     /** Checkpoints reached so far (the one that threw included); counted only under {@link #ofCheckpoints}, else 0. */
     public long checkpoints() { return checkpoints == null ? 0 : checkpoints.get(); }
+
+    private int steps; // per thread in practice (one search per budget copy); a race only moves when the clock is read
+
+    /**
+     * One unit of a solver's work: a checkpoint under {@link #ofCheckpoints}; otherwise the limits are looked at
+     * every 64 units (a clock read per conflict or decision showed in profiles of large searches).
+     */
+    public void step() {
+        if (checkpoints != null || (++steps & 63) == 0) check();
+        else if (cancelled != null && cancelled.get()) throw new Cancelled();
+    }
 
     public void check() {
         if (cancelled != null && cancelled.get()) throw new Cancelled();

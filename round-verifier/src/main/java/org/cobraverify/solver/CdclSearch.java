@@ -13,7 +13,7 @@ import org.cobraverify.history.IntVec;
  *
  * <p>Contract of {@link #run}: SAT with an assignment the theory accepts, UNSAT with the variables of every
  * theory clause seen (a set whose constraints alone admit no model), or {@link Budget.Exhausted} thrown
- * when the budget runs out (checked at every conflict and every decision).
+ * when the budget runs out (a step of it at every conflict and every decision).
  */
 final class CdclSearch {
     private static final int UNDEF = -1;
@@ -71,7 +71,7 @@ final class CdclSearch {
             int[] confl = propagate();
             if (confl != null) {
                 conflicts++;
-                budget.check();
+                budget.step();
                 if (decisionLevel() == 0) return Result.unsat(core(), conflicts, decisions);
                 IntVec learnt = new IntVec();
                 int bt = analyze(confl, learnt);
@@ -97,7 +97,7 @@ final class CdclSearch {
                 int v = pickBranch();
                 if (v == UNDEF) return Result.sat(assignment(), conflicts, decisions);
                 decisions++;
-                budget.check();
+                budget.step();
                 trailLim.add(trailLen);
                 enqueue(phase[v] ? 2 * v : 2 * v + 1, UNDEF);
             }

@@ -17,7 +17,7 @@ public final class ExhaustiveSolver implements Solver {
         long mask = 0;
         try {
             for (; mask < (1L << in.variables); mask++) {
-                budget.check();
+                budget.step();
                 boolean[] a = new boolean[in.variables];
                 for (int v = 0; v < in.variables; v++) a[v] = (mask & (1L << v)) != 0;
                 if (acyclic(in, a)) return Result.sat(a, 0, mask + 1);
