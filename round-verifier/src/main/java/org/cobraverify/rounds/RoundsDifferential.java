@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.TreeMap;
 import org.cobraverify.checker.CheckOptions;
 import org.cobraverify.checker.Checker;
 import org.cobraverify.checker.GarbageCollection;
@@ -56,6 +57,29 @@ public final class RoundsDifferential {
      */
     public record Result(long seed, int transactions, int rounds, int unknown, int accepted, int rejected, boolean collected, String problem,
                          Map<String, Integer> unknownReasons) {}
+
+    /** Totals over many histories' results: verdicts by outcome, unknown ones by kind, disagreements. */
+    public static final class Totals {
+        public long histories, transactions, unknown, accepted, rejected, collected;
+        public final Map<String, Integer> unknownReasons = new TreeMap<>();
+        public final List<String> problems = new ArrayList<>();
+
+        public void add(Result r) {
+            histories++;
+            transactions += r.transactions();
+            unknown += r.unknown();
+            accepted += r.accepted();
+            rejected += r.rejected();
+            if (r.collected()) collected++;
+            r.unknownReasons().forEach((k, c) -> unknownReasons.merge(k, c, Integer::sum));
+            if (r.problem() != null) problems.add(r.problem());
+        }
+
+        public long verdicts() { return unknown + accepted + rejected; }
+
+        /** The share of verdicts that were unknown. */
+        public double unknownShare() { return (double) unknown / Math.max(1, verdicts()); }
+    }
 
     /** An unknown verdict's kind, for counting: its reason without the names and numbers of this history. */
     static String kindOf(String reason) {

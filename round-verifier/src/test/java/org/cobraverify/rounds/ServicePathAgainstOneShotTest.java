@@ -3,8 +3,6 @@ package org.cobraverify.rounds;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.Map;
-import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,25 +19,17 @@ class ServicePathAgainstOneShotTest {
 
     @Test
     void everyRoundAgreesWithOneShotOrIsUnknown() {
-        long rounds = 0, unknown = 0, accepted = 0, rejected = 0, collected = 0, transactions = 0;
-        Map<String, Integer> reasons = new TreeMap<>();
+        RoundsDifferential.Totals all = new RoundsDifferential.Totals();
         for (int i = 0; i < RUNS; i++) {
             RoundsDifferential.Result r = RoundsDifferential.run(SEED + i);
             assertNull(r.problem(), r.problem());
-            rounds += r.rounds();
-            unknown += r.unknown();
-            accepted += r.accepted();
-            rejected += r.rejected();
-            transactions += r.transactions();
-            if (r.collected()) collected++;
-            r.unknownReasons().forEach((k, c) -> reasons.merge(k, c, Integer::sum));
+            all.add(r);
         }
-        double share = (double) unknown / Math.max(1, unknown + accepted + rejected);
         System.out.printf("service path: %d histories (%d transactions), %d verdicts: %d accept, %d reject, %d unknown (%.2f%%); collected in %d histories%n",
-                RUNS, transactions, unknown + accepted + rejected, accepted, rejected, unknown, 100 * share, collected);
-        reasons.forEach((k, c) -> System.out.println("  unknown " + c + "x: " + k));
-        assertTrue(collected > RUNS / 4, "garbage collection must run in a good share of the histories: " + collected);
-        assertTrue(rejected > RUNS / 10 && accepted > RUNS, accepted + " accepted and " + rejected + " rejected verdicts: both must be exercised");
-        assertTrue(share < 0.02, "unknown verdicts must stay under 2%: " + unknown + " of " + (unknown + accepted + rejected));
+                all.histories, all.transactions, all.verdicts(), all.accepted, all.rejected, all.unknown, 100 * all.unknownShare(), all.collected);
+        all.unknownReasons.forEach((k, c) -> System.out.println("  unknown " + c + "x: " + k));
+        assertTrue(all.collected > RUNS / 4, "garbage collection must run in a good share of the histories: " + all.collected);
+        assertTrue(all.rejected > RUNS / 10 && all.accepted > RUNS, all.accepted + " accepted and " + all.rejected + " rejected verdicts: both must be exercised");
+        assertTrue(all.unknownShare() < 0.02, "unknown verdicts must stay under 2%: " + all.unknown + " of " + all.verdicts());
     }
 }
