@@ -805,7 +805,10 @@ public final class IncrementalVerifier implements AutoCloseable {
         LongIntMap goneWrites = new LongIntMap(1024); // (key, value) ids in h
         for (int i = 0; i < order.size(); i++) {
             Transaction t = order.get(i);
-            if (plan.old[i]) {
+            // the barrier's real-time summary (strict mode) is of old transactions in the checked history only: an aborted
+            // or unread unknown one is in no serial order, so its times order nothing (counting them rejected serializable
+            // histories: a fence that ended before such a transaction started was put both before and after the past)
+            if (plan.old[i] && included[i]) {
                 if (t.getEnd() != 0) oldMaxEnd = oldMaxEnd == History.NO_TIME ? t.getEnd() : Math.max(oldMaxEnd, t.getEnd());
                 if (t.getStart() != 0) oldMaxStart = oldMaxStart == History.NO_TIME ? t.getStart() : Math.max(oldMaxStart, t.getStart());
             }
