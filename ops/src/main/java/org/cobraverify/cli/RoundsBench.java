@@ -16,7 +16,7 @@ import org.cobraverify.io.HistoryReaders;
 import org.cobraverify.rounds.EpochAssigner;
 import org.cobraverify.rounds.HistoryRounds;
 import org.cobraverify.rounds.IncrementalVerifier;
-import org.cobraverify.rounds.store.RocksDbCollectedWrites;
+import org.cobraverify.gc.store.RocksDbCollectedWrites;
 import org.cobraverify.schemas.Transaction;
 import org.cobraverify.schemas.serde.WireFormat;
 import org.cobraverify.workloads.Workload;

@@ -5,7 +5,7 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.cobraverify.checker.CheckOptions;
 import org.cobraverify.checker.ReachabilityEngine;
-import org.cobraverify.rounds.store.RocksDbCollectedWrites;
+import org.cobraverify.gc.store.RocksDbCollectedWrites;
 import org.cobraverify.service.VerifierService;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

@@ -27,7 +27,7 @@ import org.cobraverify.report.TextReport;
 import org.cobraverify.rounds.EpochAssigner;
 import org.cobraverify.rounds.HistoryRounds;
 import org.cobraverify.rounds.IncrementalVerifier;
-import org.cobraverify.rounds.store.RocksDbCollectedWrites;
+import org.cobraverify.gc.store.RocksDbCollectedWrites;
 import org.cobraverify.solver.Sat4jSolver;
 import org.cobraverify.solver.Solver;
 import picocli.CommandLine.Command;

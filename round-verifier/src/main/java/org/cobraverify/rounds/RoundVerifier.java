@@ -1,5 +1,6 @@
 package org.cobraverify.rounds;
 
+import org.cobraverify.gc.CollectedWrites;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -9,7 +10,7 @@ import java.util.Set;
 import org.cobraverify.checker.Certificate;
 import org.cobraverify.checker.CheckStats;
 import org.cobraverify.report.TextReport;
-import org.cobraverify.rounds.store.RocksDbCollectedWrites;
+import org.cobraverify.gc.store.RocksDbCollectedWrites;
 import org.cobraverify.schemas.CarriedFact;
 import org.cobraverify.schemas.CertTxn;
 import org.cobraverify.schemas.CycleEdge;
@@ -139,7 +140,7 @@ public final class RoundVerifier implements AutoCloseable {
         }
         List<Verdict> out = new ArrayList<>(closed.size());
         if (closed.size() > 1) {
-            IncrementalVerifier.Snapshot before = engine.snapshot();
+            VerifierState before = engine.snapshot();
             Closed last = feed(closed);
             IncrementalVerifier.RoundResult r = engine.endRound(oldEpochMax(last), retired(last)::contains);
             if (r.outcome() == org.cobraverify.checker.Verdict.Outcome.ACCEPT) {

@@ -1,5 +1,6 @@
 package org.cobraverify.rounds;
 
+import org.cobraverify.gc.InMemoryCollectedWrites;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;

@@ -1,5 +1,6 @@
 package org.cobraverify.rounds;
 
+import org.cobraverify.gc.InMemoryCollectedWrites;
 import static org.junit.jupiter.api.Assertions.*;
 
 import java.util.ArrayList;

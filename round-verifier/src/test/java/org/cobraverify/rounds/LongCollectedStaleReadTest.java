@@ -8,7 +8,7 @@ import org.cobraverify.checker.Certificate;
 import org.cobraverify.checker.Verdict;
 import org.cobraverify.history.History;
 import org.cobraverify.history.HistoryBuilder;
-import org.cobraverify.rounds.store.RocksDbCollectedWrites;
+import org.cobraverify.gc.store.RocksDbCollectedWrites;
 import org.cobraverify.synth.SimulatedStore;
 import org.junit.jupiter.api.Test;
 

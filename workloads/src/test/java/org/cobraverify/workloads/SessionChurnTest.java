@@ -13,7 +13,7 @@ import org.cobraverify.history.History;
 import org.cobraverify.io.HistoryReaders;
 import org.cobraverify.rounds.EpochAssigner;
 import org.cobraverify.rounds.HistoryRounds;
-import org.cobraverify.rounds.InMemoryCollectedWrites;
+import org.cobraverify.gc.InMemoryCollectedWrites;
 import org.cobraverify.rounds.IncrementalVerifier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,4 +1,4 @@
-package org.cobraverify.rounds;
+package org.cobraverify.gc;
 
 import java.util.HashMap;
 import java.util.Map;

@@ -1,10 +1,10 @@
-package org.cobraverify.rounds;
+package org.cobraverify.gc;
 
 /**
  * The writes of collected transactions, kept exactly (never a probabilistic filter, which would invent
  * violations): a later read of one of them is a stale read (or G1a, G1b), and this is how the verifier
  * recognises it after the writer has left memory. Implementations: {@link InMemoryCollectedWrites}
- * (tests, short runs) and {@link org.cobraverify.rounds.store.RocksDbCollectedWrites} (on disk: the heap
+ * (tests, short runs) and {@link org.cobraverify.gc.store.RocksDbCollectedWrites} (on disk: the heap
  * does not grow with the history).
  *
  * <p>Stale reads judged against it: docs/DESIGN.md §7.5; exact memory within a horizon is assumption A5.

@@ -1,4 +1,4 @@
-package org.cobraverify.rounds.store;
+package org.cobraverify.gc.store;
 
 import static org.junit.jupiter.api.Assertions.*;
 
@@ -7,9 +7,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.cobraverify.checker.Verdict;
-import org.cobraverify.rounds.CollectedWrites;
-import org.cobraverify.rounds.CollectedWrites.Entry;
-import org.cobraverify.rounds.CollectedWrites.Fate;
+import org.cobraverify.gc.CollectedWrites;
+import org.cobraverify.gc.CollectedWrites.Entry;
+import org.cobraverify.gc.CollectedWrites.Fate;
 import org.cobraverify.rounds.IncrementalVerifier;
 import org.cobraverify.schemas.Transaction;
 import org.cobraverify.schemas.TxnOp;

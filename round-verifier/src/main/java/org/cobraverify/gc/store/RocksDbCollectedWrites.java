@@ -1,4 +1,4 @@
-package org.cobraverify.rounds.store;
+package org.cobraverify.gc.store;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -11,7 +11,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.function.LongSupplier;
 import java.util.stream.Stream;
-import org.cobraverify.rounds.CollectedWrites;
+import org.cobraverify.gc.CollectedWrites;
 import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ColumnFamilyOptions;

@@ -1,0 +1,140 @@
+package org.cobraverify.gc;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.cobraverify.checker.Barrier;
+import org.cobraverify.checker.GarbageCollection;
+import org.cobraverify.history.History;
+import org.cobraverify.history.HistoryBuilder;
+import org.cobraverify.history.IntVec;
+import org.cobraverify.schemas.FrontierWrite;
+
+/**
+ * What a verifier in rounds remembers of the transactions garbage collection deleted, apart from their writes
+ * ({@link CollectedWrites}): the summary each round's check turns into one {@link Barrier} vertex. It holds the
+ * retained committed old transactions that precede the past ({@code before}), the entry fences it precedes
+ * ({@code after}), the newest epoch it closed, the latest start and end times of the old transactions in the
+ * checked history (strict mode), the facts carried between retained transactions ({@link Carried}), and the
+ * frontier writes the last collection found (for checkpoints and for people).
+ *
+ * <p>Invariant: before any collection, {@link #exists} is false and every field is empty; after one, every
+ * transaction of the checked history of epoch {@link #epoch} or earlier, collected or not, precedes every
+ * {@code after} fence in every serial order that explains the history (GC checked it in the facts before it
+ * deleted anything). Ids in {@code before}, {@code after} and the carried facts name retained transactions or
+ * none at all (a round's history ignores ids it does not hold). docs/DESIGN.md §7.3–§7.4.
+ */
+public final class CollectedPast {
+    /** A fact carried from an earlier round: {@code src -kind(key)-> dst}, between transactions still retained. */
+    public record Carried(String src, String dst, int kind, String key) {}
+
+    private Set<String> before = new HashSet<>(), after = new HashSet<>();
+    private long maxEnd = History.NO_TIME, maxStart = History.NO_TIME, epoch = -1;
+    private boolean exists;
+    private List<Carried> carried = new ArrayList<>();
+    private List<FrontierWrite> frontier = new ArrayList<>();
+
+    /** Whether anything has been collected (so that rounds check against a barrier). */
+    public boolean exists() { return exists; }
+
+    /** The newest epoch collected, or -1. */
+    public long epoch() { return epoch; }
+
+    /** The entry fences the past precedes. */
+    public Set<String> after() { return after; }
+
+    /** The retained committed old transactions that precede the past. */
+    public Set<String> before() { return before; }
+
+    public List<Carried> carried() { return carried; }
+
+    public long maxEnd() { return maxEnd; }
+
+    public long maxStart() { return maxStart; }
+
+    /** The frontier the last collection found (key, writer, value). */
+    public List<FrontierWrite> frontier() { return frontier; }
+
+    /**
+     * The barrier for a round's history: ids mapped through {@code index} (those it lacks are dropped), carried
+     * keys interned in {@code hb}. Requires {@link #exists}.
+     */
+    public Barrier toBarrier(HistoryBuilder hb, Map<String, Integer> index) {
+        List<Integer> b = new ArrayList<>(), a = new ArrayList<>();
+        IntVec cs = new IntVec(), cd = new IntVec(), ck = new IntVec(), ckey = new IntVec();
+        for (Carried e : carried) {
+            Integer u = index.get(e.src()), v = index.get(e.dst());
+            if (u == null || v == null) continue;
+            cs.add(u); cd.add(v); ck.add(e.kind()); ckey.add(e.key() == null ? -1 : hb.key(e.key()));
+        }
+        for (String id : before) { Integer i = index.get(id); if (i != null) b.add(i); }
+        for (String id : after) { Integer i = index.get(id); if (i != null) a.add(i); }
+        String desc = "every transaction of epoch " + epoch + " or earlier (collected or not) precedes the latest fence of each live session"
+                + " when they were collected (" + String.join(", ", after) + "): the fences chain through their read-modify-writes";
+        return new Barrier(b.stream().mapToInt(Integer::intValue).toArray(), a.stream().mapToInt(Integer::intValue).toArray(),
+                maxEnd, maxStart, desc, cs.toArray(), cd.toArray(), ck.toArray(), ckey.toArray());
+    }
+
+    /**
+     * Widens the real-time summary by an old transaction of the checked history. Only those: an aborted or unread
+     * unknown transaction is in no serial order, so its times order nothing (counting them rejected serializable
+     * histories: a fence that ended before such a transaction started was put both before and after the past).
+     */
+    void widen(long start, long end) {
+        if (end != 0) maxEnd = maxEnd == History.NO_TIME ? end : Math.max(maxEnd, end);
+        if (start != 0) maxStart = maxStart == History.NO_TIME ? start : Math.max(maxStart, start);
+    }
+
+    /**
+     * Moves the past after a collection: {@code before}, the committed old transactions that stay; {@code entries},
+     * the new entry fences; {@code closedEpoch}, the newest epoch closed; the facts GC carries and the frontier it found.
+     */
+    void advance(Set<String> before, Set<String> entries, long closedEpoch, History h, GarbageCollection gc) {
+        this.before = before;
+        this.after = entries;
+        this.epoch = closedEpoch;
+        this.exists = true;
+        List<Carried> next = new ArrayList<>(gc.carrySrc.length);
+        for (int i = 0; i < gc.carrySrc.length; i++)
+            next.add(new Carried(h.name(gc.carrySrc[i]), h.name(gc.carryDst[i]), gc.carryKind[i],
+                    gc.carryKey[i] < 0 ? null : String.valueOf(h.keyName(gc.carryKey[i]))));
+        carried = next;
+        boolean[] isFrontier = new boolean[h.opCount()];
+        for (int op : gc.frontierOps) isFrontier[op] = true;
+        List<FrontierWrite> f = new ArrayList<>(gc.frontierOps.length);
+        for (int t = 0; t < h.size(); t++)
+            for (int op = h.opStart(t); op < h.opEnd(t); op++)
+                if (isFrontier[op]) f.add(new FrontierWrite(String.valueOf(h.keyName(h.key(op))), h.name(t), String.valueOf(h.valueName(h.value(op)))));
+        frontier = f;
+    }
+
+    /** Forgets everything (after a reject, or when the verifier drops its state); the real-time summary and epoch stay. */
+    public void clear() {
+        before = new HashSet<>();
+        after = new HashSet<>();
+        carried = new ArrayList<>();
+        exists = false;
+    }
+
+    /** A copy sharing nothing mutable with this one. */
+    public CollectedPast copy() {
+        CollectedPast c = new CollectedPast();
+        c.restore(exists, before, after, maxEnd, maxStart, epoch, carried, frontier);
+        return c;
+    }
+
+    /** Replaces the whole state (from a snapshot or a checkpoint); the collections are copied. */
+    public void restore(boolean exists, Set<String> before, Set<String> after, long maxEnd, long maxStart, long epoch,
+                        List<Carried> carried, List<FrontierWrite> frontier) {
+        this.exists = exists;
+        this.before = new HashSet<>(before);
+        this.after = new HashSet<>(after);
+        this.maxEnd = maxEnd;
+        this.maxStart = maxStart;
+        this.epoch = epoch;
+        this.carried = new ArrayList<>(carried);
+        this.frontier = new ArrayList<>(frontier);
+    }
+}

@@ -1,0 +1,99 @@
+package org.cobraverify.gc;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.cobraverify.checker.GarbageCollection;
+import org.cobraverify.history.History;
+import org.cobraverify.history.LongIntMap;
+import org.cobraverify.schemas.Transaction;
+import org.cobraverify.schemas.TxnStatus;
+
+/**
+ * Step 3 of a collection, after an accepted round's final outcome: carries out what {@link GarbageCollection}
+ * found collectible. Each collected write goes to {@link CollectedWrites} with its fate (superseded, with the
+ * frontier write that superseded it; intermediate; aborted; of unknown outcome), and the {@link CollectedPast}
+ * moves after every old transaction and before every entry fence of the {@link CollectionPlanner.Plan}.
+ * Deleting the transactions from memory is the caller's (it owns them): {@link Outcome#gone}.
+ *
+ * <p>Contract: call only when the round's verdict is final and an accept (a restore after a collection would
+ * bring back transactions whose writes the store now calls collected); the plan and the GC result are of
+ * the same round's history. docs/DESIGN.md §7.2–§7.4.
+ */
+public final class Collector {
+    private Collector() {}
+
+    /**
+     * What went: the ids of the collected transactions; the retained transactions left that read one of their
+     * writes (they now lack that read in later rounds' histories: their edges are carried); and a note when one
+     * of those is outside the checked history and of unknown outcome (a read including it later could not be checked).
+     */
+    public record Outcome(Set<String> gone, List<String> partlyRead, String lostProof) {}
+
+    /**
+     * Collects in {@code h} (the round's history, {@code order} its transactions) what {@code gc} marked, under
+     * {@code plan}; {@code included}: the checked history; {@code round} and {@code incarnation} stamp the writes.
+     */
+    public static Outcome collect(History h, List<Transaction> order, CollectionPlanner.Plan plan, GarbageCollection gc, boolean[] included,
+                                CollectedWrites store, CollectedPast past, long round, long incarnation) {
+        Set<String> gone = new HashSet<>();
+        LongIntMap goneWrites = new LongIntMap(1024); // (key, value) ids in h
+        for (int i = 0; i < order.size(); i++) {
+            Transaction t = order.get(i);
+            if (plan.old()[i] && included[i]) past.widen(t.getStart(), t.getEnd());
+            if (!gc.collect[i]) continue;
+            gone.add(t.getId());
+            // the round's history may lack some of t's reads (of writes collected earlier), never its writes
+            Map<Integer, Integer> lastWrite = new HashMap<>();
+            for (int op = h.opStart(i); op < h.opEnd(i); op++) if (h.kind(op) == History.WRITE) lastWrite.put(h.key(op), op);
+            for (int op = h.opStart(i); op < h.opEnd(i); op++) {
+                if (h.kind(op) != History.WRITE) continue;
+                String key = String.valueOf(h.keyName(h.key(op))), value = String.valueOf(h.valueName(h.value(op)));
+                goneWrites.put(LongIntMap.pack(h.key(op), h.value(op)), i);
+                CollectedWrites.Fate fate = t.getStatus() == TxnStatus.ABORTED ? CollectedWrites.Fate.ABORTED
+                        : t.getStatus() == TxnStatus.UNKNOWN ? CollectedWrites.Fate.UNKNOWN_OUTCOME
+                        : lastWrite.get(h.key(op)) == op ? CollectedWrites.Fate.SUPERSEDED : CollectedWrites.Fate.INTERMEDIATE;
+                int by = gc.supersededBy[op];
+                store.put(key, value, new CollectedWrites.Entry(t.getId(), by >= 0 ? h.name(by) : null, fate, round, incarnation));
+            }
+        }
+        List<String> partlyRead = new ArrayList<>();
+        String lostProof = gone.isEmpty() ? null : partlyRead(h, gc.collect, goneWrites, included, partlyRead);
+        // the new past: after every old transaction, before every entry fence
+        Set<String> before = new HashSet<>();
+        for (int i = 0; i < order.size(); i++) {
+            Transaction t = order.get(i);
+            if (plan.old()[i] && !gc.collect[i] && t.getStatus() == TxnStatus.COMMITTED) before.add(t.getId());
+        }
+        Set<String> entries = new HashSet<>();
+        for (Transaction f : plan.entryFences()) entries.add(f.getId());
+        past.advance(before, entries, plan.closedEpoch(), h, gc);
+        return new Outcome(gone, partlyRead, lostProof);
+    }
+
+    /**
+     * Adds to {@code out} the transactions of {@code h} left that read one of the {@code goneWrites} (packed
+     * (key, value) ids). Such a transaction outside the checked history (of unknown outcome, unread) would, if a later
+     * read included it, lack that read: {@link CollectionPlanner} never lets it come to this (its reads pin their
+     * writers until it is collected itself); if it ever did, the returned note says so and no later round may be accepted.
+     */
+    private static String partlyRead(History h, boolean[] collect, LongIntMap goneWrites, boolean[] included, List<String> out) {
+        String lost = null;
+        for (int t = 0; t < h.size(); t++) {
+            if (collect[t]) continue;
+            for (int op = h.opStart(t); op < h.opEnd(t); op++)
+                if (h.kind(op) == History.READ && h.value(op) != History.NIL
+                        && goneWrites.get(LongIntMap.pack(h.key(op), h.value(op))) != LongIntMap.MISSING) {
+                    out.add(h.name(t));
+                    if (!included[t] && h.status(t) == History.UNKNOWN && lost == null)
+                        lost = "internal: " + h.name(t) + ", of unknown outcome and outside the checked history, lost the writer of its read of "
+                                + History.show(h.keyName(h.key(op))) + " to garbage collection; should a read include it later, that read could not be checked";
+                    break;
+                }
+        }
+        return lost;
+    }
+}

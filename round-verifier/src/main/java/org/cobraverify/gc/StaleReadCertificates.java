@@ -1,0 +1,67 @@
+package org.cobraverify.gc;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+import org.cobraverify.checker.AnomalyKind;
+import org.cobraverify.checker.Certificate;
+import org.cobraverify.schemas.Transaction;
+import org.cobraverify.schemas.TxnOp;
+
+/**
+ * The certificate of a read of a collected write that {@link StaleReads} judged a violation: G1a (the writer
+ * aborted), G1b (an intermediate value), or a stale read ({@code reader -rw-> superseding writer -past-> reader}).
+ * The collected writer appears by id only: its operations are gone. docs/DESIGN.md §7.5.
+ */
+final class StaleReadCertificates {
+    private StaleReadCertificates() {}
+
+    /** Requires: {@code s}'s fate is not {@link CollectedWrites.Fate#UNKNOWN_OUTCOME}. {@code held}: a held transaction by id, or null. */
+    static Certificate of(StaleReads.StaleRead s, Function<String, Transaction> held) {
+        Transaction f = s.reader();
+        String key = s.op().getKey(), val = s.op().getValue(), w = s.entry().writer(), by = s.entry().supersededBy();
+        String fl = label(f.getId()), wl = label(w);
+        List<Certificate.Txn> txns = new ArrayList<>();
+        txns.add(new Certificate.Txn(f.getId(), f.getSession(), "committed", describe(f), -1));
+        switch (s.entry().fate()) {
+            case ABORTED -> {
+                String text = fl + " read " + key + " = " + val + ", written by " + wl + ", which aborted";
+                txns.add(new Certificate.Txn(w, "?", "aborted", "(collected)", -1));
+                return new Certificate(AnomalyKind.G1A, text, List.of(), txns, List.of(), List.of(), List.of());
+            }
+            case INTERMEDIATE -> {
+                String text = fl + " read " + key + " = " + val + ", an intermediate value: " + wl + " overwrote it before committing";
+                txns.add(new Certificate.Txn(w, "?", "committed", "(collected)", -1));
+                return new Certificate(AnomalyKind.G1B, text, List.of(), txns, List.of(), List.of(), List.of());
+            }
+            default -> {
+                String bl = label(by);
+                Transaction byTxn = held.apply(by);
+                txns.add(new Certificate.Txn(w, "?", "committed", "(collected: w(" + key + ")=" + val + ")", -1));
+                txns.add(new Certificate.Txn(by, byTxn == null ? "?" : byTxn.getSession(), "committed",
+                        byTxn == null ? "(collected)" : describe(byTxn), -1));
+                List<Certificate.Edge> cycle = List.of(
+                        new Certificate.Edge(fl, bl, "rw", key, fl + " read " + wl + "'s version of " + key + ", and " + bl
+                                + " wrote " + key + " after " + wl + " (" + wl + " reaches " + bl + " in the known graph)"),
+                        new Certificate.Edge(bl, fl, "past", null, bl + " is in an epoch garbage collection closed, and " + fl
+                                + " follows a fence that every transaction of those epochs precedes (the fences chain through their read-modify-writes)"));
+                String text = "stale read: " + fl + " read " + key + " = " + val + ", written by " + wl + ", which " + bl
+                        + " had superseded (" + wl + " was garbage-collected): " + fl + " -rw(" + key + ")-> " + bl + " -past-> " + fl;
+                return new Certificate(AnomalyKind.STALE_READ, text, cycle, txns, List.of(), List.of(), List.of());
+            }
+        }
+    }
+
+    static String label(String id) {
+        return id != null && !id.isEmpty() && (Character.isDigit(id.charAt(0)) || id.charAt(0) == '-') ? "T" + id : String.valueOf(id);
+    }
+
+    static String describe(Transaction t) {
+        StringBuilder sb = new StringBuilder("[");
+        for (TxnOp o : t.getOps()) {
+            if (sb.length() > 1) sb.append(' ');
+            sb.append(o.getWrite() ? "w(" : "r(").append(o.getKey()).append(")=").append(o.getValue() == null ? "null" : o.getValue());
+        }
+        return sb.append(']').toString();
+    }
+}

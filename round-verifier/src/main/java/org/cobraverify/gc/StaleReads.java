@@ -1,0 +1,161 @@
+package org.cobraverify.gc;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import org.cobraverify.checker.Certificate;
+import org.cobraverify.schemas.Transaction;
+import org.cobraverify.schemas.TxnOp;
+import org.cobraverify.schemas.TxnStatus;
+
+/**
+ * Reads of collected writes ("stale reads"), from the moment a reader arrives until they are judged or
+ * dropped (docs/DESIGN.md §7.5). A read is judged only once its reader is part of the checked history:
+ * <ul>
+ *   <li><em>waiting</em>: found when the reader arrived ({@link #record}); the reader is not checked yet;</li>
+ *   <li><em>this round</em>: the reader was admitted this round ({@link #takeAdmitted}); its history leaves the read
+ *       out (the round's check cannot see a collected writer) and {@link #judge} decides it after the check;</li>
+ *   <li><em>deferred</em>: the reader is retained but outside the checked history (of unknown outcome, read by
+ *       nobody): judged in the round a read includes it, dropped when it is collected ({@link #forget}).</li>
+ * </ul>
+ * An aborted reader's read is nothing. An included reader's read of an aborted write is G1a, of an
+ * intermediate one G1b, of a superseded one a stale read when the reader provably follows the collected past
+ * (otherwise unknown), of an unknown-outcome one (set aside, A7) unknown.
+ *
+ * <p>Invariant: every entry's reader is held (waiting or retained) by the verifier; each read appears at most once.
+ */
+public final class StaleReads {
+    /** A read by {@code reader} (its own operation {@code op}) of a write that {@code entry} says was collected. */
+    public record StaleRead(Transaction reader, TxnOp op, CollectedWrites.Entry entry) {}
+
+    /**
+     * What judging a round's stale reads found: a violation's certificate, or why no round can be accepted from now
+     * on (a read that cannot be judged), or neither.
+     */
+    public record Judgement(Certificate reject, String unknown) {
+        static final Judgement NONE = new Judgement(null, null);
+    }
+
+    private final Map<String, List<StaleRead>> waiting = new HashMap<>();
+    private final Map<String, List<StaleRead>> deferred = new HashMap<>();
+    private final Map<String, List<StaleRead>> thisRound = new HashMap<>();
+
+    /** Records a read of a collected write by a reader that has just arrived. */
+    public void record(Transaction reader, TxnOp op, CollectedWrites.Entry e) {
+        waiting.computeIfAbsent(reader.getId(), x -> new ArrayList<>()).add(new StaleRead(reader, op, e));
+    }
+
+    /** Whether {@code o}, an operation of waiting {@code t}, was recorded as a read of a collected write. */
+    public boolean isWaiting(Transaction t, TxnOp o) { return contains(waiting, t, o); }
+
+    /** Whether {@code o}, an operation of {@code t} admitted this round, is a read of a collected write. */
+    public boolean isThisRound(Transaction t, TxnOp o) { return contains(thisRound, t, o); }
+
+    /** Whether {@code t}, admitted this round, read a collected write. */
+    public boolean readCollected(String id) { return !thisRound.isEmpty() && thisRound.containsKey(id); }
+
+    private static boolean contains(Map<String, List<StaleRead>> byReader, Transaction t, TxnOp o) {
+        List<StaleRead> l = byReader.get(t.getId());
+        if (l == null) return false;
+        for (StaleRead s : l) if (s.op() == o) return true;
+        return false;
+    }
+
+    /** The stale reads of the transactions admitted this round, which become this round's (the previous round's are forgotten). */
+    public List<StaleRead> takeAdmitted(List<Transaction> admitted) {
+        List<StaleRead> out = new ArrayList<>();
+        thisRound.clear();
+        for (Transaction t : admitted) {
+            List<StaleRead> l = waiting.remove(t.getId());
+            if (l != null) { out.addAll(l); thisRound.put(t.getId(), l); }
+        }
+        return out;
+    }
+
+    /**
+     * Judges, after an accepted check, {@code stale} (this round's, from {@link #takeAdmitted}) and the deferred reads
+     * whose reader the round included. {@code indexOf}: a transaction's index in the round's history (null if not
+     * there); {@code included}: the checked history; {@code fromPast}: which transactions provably follow the
+     * collected past (null: no past); {@code held}: a held transaction by id (for the certificate). Reads whose
+     * reader is outside the checked history are deferred.
+     */
+    public Judgement judge(List<StaleRead> stale, Function<String, Integer> indexOf, boolean[] included, boolean[] fromPast,
+                           Function<String, Transaction> held) {
+        List<StaleRead> judged = new ArrayList<>();
+        for (StaleRead s : stale) {
+            if (s.reader().getStatus() == TxnStatus.ABORTED) continue;
+            if (included[indexOf.apply(s.reader().getId())]) judged.add(s);
+            else deferred.computeIfAbsent(s.reader().getId(), x -> new ArrayList<>()).add(s);
+        }
+        if (!deferred.isEmpty())
+            for (Iterator<Map.Entry<String, List<StaleRead>>> it = deferred.entrySet().iterator(); it.hasNext(); ) {
+                Map.Entry<String, List<StaleRead>> e = it.next();
+                Integer i = indexOf.apply(e.getKey());
+                if (i != null && included[i]) { judged.addAll(e.getValue()); it.remove(); }
+            }
+        for (StaleRead s : judged) {
+            if (s.entry().fate() == CollectedWrites.Fate.UNKNOWN_OUTCOME) continue; // judged below: unknown
+            boolean follows = fromPast != null && fromPast[indexOf.apply(s.reader().getId())];
+            if (s.entry().fate() != CollectedWrites.Fate.SUPERSEDED || follows) return new Judgement(StaleReadCertificates.of(s, held), null);
+        }
+        for (StaleRead s : judged) {
+            if (s.entry().fate() != CollectedWrites.Fate.UNKNOWN_OUTCOME) continue;
+            return new Judgement(null, s.reader().getId() + " reads " + s.op().getKey() + " = " + s.op().getValue() + ", written by "
+                    + s.entry().writer() + ", whose outcome was unknown and which nobody had read when garbage collection set it aside;"
+                    + " whether that write may be read cannot be judged");
+        }
+        if (judged.isEmpty()) return Judgement.NONE;
+        StaleRead s = judged.get(0);
+        return new Judgement(null, s.reader().getId() + " reads " + s.op().getKey() + " = " + s.op().getValue() + ", written by "
+                + s.entry().writer() + ", which garbage collection found superseded by " + s.entry().supersededBy() + "; but " + s.reader().getId()
+                + " does not provably follow the collected past (its session ran no fence after it), so this cannot be judged");
+    }
+
+    /** Drops the deferred reads of a reader garbage collection deleted (it never joined the checked history). */
+    public void forget(String readerId) { deferred.remove(readerId); }
+
+    /** Forgets everything (the verifier dropped its state). */
+    public void clear() {
+        waiting.clear();
+        deferred.clear();
+        thisRound.clear();
+    }
+
+    /** Every read held, waiting ones then deferred ones (for checkpoints; this round's are judged already). */
+    public List<StaleRead> all() {
+        List<StaleRead> out = new ArrayList<>();
+        for (List<StaleRead> l : waiting.values()) out.addAll(l);
+        for (List<StaleRead> l : deferred.values()) out.addAll(l);
+        return out;
+    }
+
+    /** Restores a read from a checkpoint: deferred when its reader is retained, waiting otherwise. */
+    public void restore(StaleRead s, boolean readerRetained) {
+        (readerRetained ? deferred : waiting).computeIfAbsent(s.reader().getId(), x -> new ArrayList<>()).add(s);
+    }
+
+    /** A copy sharing no mutable list with this one. */
+    public StaleReads copy() {
+        StaleReads c = new StaleReads();
+        c.waiting.putAll(deepCopy(waiting));
+        c.deferred.putAll(deepCopy(deferred));
+        c.thisRound.putAll(deepCopy(thisRound));
+        return c;
+    }
+
+    /** Replaces this state by a copy of {@code other}'s. */
+    public void replaceWith(StaleReads other) {
+        waiting.clear(); waiting.putAll(deepCopy(other.waiting));
+        deferred.clear(); deferred.putAll(deepCopy(other.deferred));
+        thisRound.clear(); thisRound.putAll(deepCopy(other.thisRound));
+    }
+
+    private static Map<String, List<StaleRead>> deepCopy(Map<String, List<StaleRead>> m) {
+        Map<String, List<StaleRead>> c = new HashMap<>(m.size() * 2);
+        for (Map.Entry<String, List<StaleRead>> e : m.entrySet()) c.put(e.getKey(), new ArrayList<>(e.getValue()));
+        return c;
+    }
+}

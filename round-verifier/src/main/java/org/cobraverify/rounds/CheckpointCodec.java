@@ -1,0 +1,105 @@
+package org.cobraverify.rounds;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import org.cobraverify.gc.CollectedPast;
+import org.cobraverify.gc.CollectedWrites;
+import org.cobraverify.gc.StaleReads;
+import org.cobraverify.schemas.CarriedFact;
+import org.cobraverify.schemas.FrontierWrite;
+import org.cobraverify.schemas.HeldTxn;
+import org.cobraverify.schemas.StaleReadRef;
+import org.cobraverify.schemas.Transaction;
+import org.cobraverify.schemas.TxnOp;
+import org.cobraverify.schemas.VerifierCore;
+
+/**
+ * A {@link VerifierState} as checkpoint records ({@link IncrementalVerifier.Checkpoint}: held transactions, carried
+ * facts, the past's old transactions, and a {@link VerifierCore}) and back. {@link #decode} of {@link #encode} gives
+ * an equal state, except for what a checkpoint does not carry: the reads judged in the last round (already judged).
+ * docs/DESIGN.md §8.
+ */
+final class CheckpointCodec {
+    private CheckpointCodec() {}
+
+    /** Encodes {@code s}; {@code service} has its own layer's fields set already. Requires: no transaction in {@code s.incoming()}. */
+    static IncrementalVerifier.Checkpoint encode(VerifierState s, VerifierCore.Builder service) {
+        if (!s.incoming().isEmpty())
+            throw new IllegalStateException("a checkpoint is taken between rounds, not with " + s.incoming().size() + " transactions added");
+        HeldTransactions h = s.held();
+        VerifierState.Counters n = s.counters();
+        List<HeldTxn> held = new ArrayList<>(h.size());
+        for (Transaction t : h.retained) held.add(new HeldTxn(t, -1L, h.unknownSince.getOrDefault(t.getId(), -1L)));
+        for (Transaction t : h.waiting)
+            held.add(new HeldTxn(t, h.waitingSince.getOrDefault(t.getId(), n.rounds()), h.unknownSince.getOrDefault(t.getId(), -1L)));
+        CollectedPast p = s.past();
+        List<CarriedFact> facts = new ArrayList<>(p.carried().size());
+        for (CollectedPast.Carried e : p.carried()) facts.add(new CarriedFact(e.src(), e.dst(), e.kind(), e.key()));
+        List<StaleReadRef> stale = new ArrayList<>();
+        for (StaleReads.StaleRead r : s.stale().all())
+            stale.add(new StaleReadRef(r.reader().getId(), r.op().getKey(), r.op().getValue(), r.entry().writer(),
+                    r.entry().supersededBy(), r.entry().fate().name(), r.entry().round()));
+        VerifierCore core = service
+                .setRounds(n.rounds()).setChecked(n.checked()).setCollected(n.collected()).setSettled(n.settled())
+                .setCollections(n.collections()).setDuplicates(n.duplicates()).setHasBarrier(p.exists())
+                .setBarrierAfter(new ArrayList<>(p.after()))
+                .setOldMaxEnd(p.maxEnd()).setOldMaxStart(p.maxStart()).setBarrierEpoch(p.epoch()).setStaleReads(stale)
+                .setEndedSince(new HashMap<>(s.endedSince())).setRejectedIn(s.rejectedIn()).setDroppedState(s.droppedState())
+                .setFrontier(new ArrayList<>(p.frontier())).setLostProof(s.lostProof()).setUnincluded(new ArrayList<>(h.unincluded)).build();
+        return new IncrementalVerifier.Checkpoint(held, facts, new ArrayList<>(p.before()), core);
+    }
+
+    /**
+     * The state in a checkpoint; the stale reads' entries are stamped with {@code incarnation}. Throws
+     * {@link IllegalArgumentException} when the checkpoint contradicts itself (a stale read its reader does not make).
+     */
+    static VerifierState decode(IncrementalVerifier.Checkpoint c, long incarnation) {
+        VerifierCore k = c.core();
+        HeldTransactions h = new HeldTransactions();
+        for (HeldTxn x : c.held()) {
+            Transaction t = x.getTxn();
+            h.byId.put(t.getId(), t);
+            for (TxnOp o : t.getOps()) if (o.getWrite()) h.writers.putIfAbsent(o.getKey(), o.getValue(), t);
+            if (x.getUnknownSince() >= 0) h.unknownSince.put(t.getId(), x.getUnknownSince());
+            if (x.getPendingSince() < 0) { h.retained.add(t); h.retainedIds.add(t.getId()); }
+            else { h.waiting.add(t); h.waitingSince.put(t.getId(), x.getPendingSince()); }
+        }
+        for (Transaction t : h.retained)
+            for (TxnOp o : t.getOps())
+                if (!o.getWrite() && o.getValue() != null && !h.writers.contains(o.getKey(), o.getValue())) { h.partlyRead.add(t.getId()); break; }
+        for (CharSequence x : k.getUnincluded()) h.unincluded.add(x.toString());
+        StaleReads stale = new StaleReads();
+        for (StaleReadRef r : k.getStaleReads()) {
+            Transaction reader = h.byId.get(r.getReader().toString());
+            if (reader == null) continue;
+            // the reader's own operation: admission matches a waiting reader's stale reads by identity
+            String key = r.getKey().toString(), value = r.getValue() == null ? null : r.getValue().toString();
+            TxnOp op = null;
+            for (TxnOp o : reader.getOps()) if (!o.getWrite() && o.getKey().equals(key) && Objects.equals(o.getValue(), value)) { op = o; break; }
+            if (op == null) throw new IllegalArgumentException("checkpoint: " + reader.getId() + " has no read of " + key + " = " + value);
+            CollectedWrites.Entry e = new CollectedWrites.Entry(r.getWriter().toString(), r.getSupersededBy() == null ? null : r.getSupersededBy().toString(),
+                    CollectedWrites.Fate.valueOf(r.getFate().toString()), r.getCollectedIn(), incarnation);
+            stale.restore(new StaleReads.StaleRead(reader, op, e), h.retainedIds.contains(reader.getId()));
+        }
+        List<CollectedPast.Carried> carried = new ArrayList<>();
+        for (CarriedFact f : c.carried())
+            carried.add(new CollectedPast.Carried(f.getSrc().toString(), f.getDst().toString(), f.getKind(), f.getKey() == null ? null : f.getKey().toString()));
+        Set<String> after = new HashSet<>();
+        for (CharSequence x : k.getBarrierAfter()) after.add(x.toString());
+        CollectedPast past = new CollectedPast();
+        past.restore(k.getHasBarrier(), new HashSet<>(c.barrierBefore()), after, k.getOldMaxEnd(), k.getOldMaxStart(), k.getBarrierEpoch(),
+                carried, new ArrayList<FrontierWrite>(k.getFrontier()));
+        Map<String, Long> endedSince = new HashMap<>();
+        for (Map.Entry<? extends CharSequence, Long> e : k.getEndedSince().entrySet()) endedSince.put(e.getKey().toString(), e.getValue());
+        VerifierState.Counters n = new VerifierState.Counters(k.getRounds(), k.getChecked(), k.getCollected(), k.getSettled(), k.getCollections(),
+                k.getDuplicates());
+        return new VerifierState(h, stale, past, endedSince, n, str(k.getRejectedIn()), str(k.getDroppedState()), str(k.getLostProof()), List.of());
+    }
+
+    private static String str(CharSequence s) { return s == null ? null : s.toString(); }
+}

@@ -1,0 +1,181 @@
+package org.cobraverify.rounds;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.cobraverify.schemas.Transaction;
+import org.cobraverify.schemas.TxnOp;
+import org.cobraverify.schemas.TxnStatus;
+
+/**
+ * The transactions a verifier in rounds holds between rounds: <em>retained</em> ones (checked, not collected yet)
+ * and <em>waiting</em> ones (a read's writer has not arrived), with the writer index over both and what each
+ * round needs to know of them.
+ *
+ * <p>Invariants: every held transaction is in {@link #byId} and in exactly one of {@link #retained} and
+ * {@link #waiting}; {@link #writers} maps each write of a held transaction to it (writes are unique, A1, so
+ * a transaction that would break that is never held); {@link #partlyRead} lists the retained transactions
+ * with a read whose writer is not in the index (collected after the reader was checked, or a stale read), so
+ * every other retained transaction's reads all resolve; {@link #unknownSince} and {@link #unincluded} only
+ * name held transactions of unknown outcome. The size is what garbage collection leaves (bounded by the
+ * verifier's {@code maxRetained}).
+ */
+final class HeldTransactions {
+    final WriterIndex writers = new WriterIndex();
+    final Map<String, Transaction> byId = new HashMap<>();
+    final List<Transaction> retained = new ArrayList<>();
+    final Set<String> retainedIds = new HashSet<>();
+    final List<Transaction> waiting = new ArrayList<>();
+    /** Per waiting transaction, the round it arrived in (how long it has waited counts from there). */
+    final Map<String, Long> waitingSince = new HashMap<>();
+    final Set<String> partlyRead = new HashSet<>();
+    /**
+     * Held transactions of unknown outcome, with the round each arrived in. One that nobody has read may still turn
+     * out committed when a later transaction reads its write, so it holds collection back until it is set aside
+     * ({@link org.cobraverify.gc.CollectionPlanner}, A7).
+     */
+    final Map<String, Long> unknownSince = new HashMap<>();
+    /**
+     * Retained transactions outside the last checked history (of unknown outcome, read by nobody yet). A read that
+     * includes one later makes it part of the checked history then, and it is checked against the collected past
+     * then, as a newly admitted transaction is.
+     */
+    final Set<String> unincluded = new HashSet<>();
+
+    /**
+     * Records {@code t} as the writer of its writes; or, when one of them was written already, by a held transaction
+     * or by {@code t} itself (unique writes, A1), records none of them and says why.
+     */
+    String recordWrites(Transaction t) {
+        List<TxnOp> ops = t.getOps();
+        for (int i = 0; i < ops.size(); i++) {
+            TxnOp o = ops.get(i);
+            if (!o.getWrite()) continue;
+            Transaction w = writers.putIfAbsent(o.getKey(), o.getValue(), t);
+            if (w == null) continue;
+            for (int j = 0; j < i; j++) { // undo this transaction's writes recorded so far (the first write of a value wins)
+                TxnOp p = ops.get(j);
+                if (p.getWrite() && writers.get(p.getKey(), p.getValue()) == t) writers.remove(p.getKey(), p.getValue());
+            }
+            return t.getId() + " writes " + o.getKey() + " = " + o.getValue() + (w == t ? " twice" : ", which " + w.getId() + " wrote too")
+                    + " (every write must be unique)";
+        }
+        byId.put(t.getId(), t);
+        return null;
+    }
+
+    /** Adds an arrived transaction (its writes recorded) to the waiting ones. */
+    void arrive(Transaction t, long round) {
+        waiting.add(t);
+        waitingSince.put(t.getId(), round);
+        if (t.getStatus() == TxnStatus.UNKNOWN) unknownSince.put(t.getId(), round);
+    }
+
+    /** Takes {@code admitted} (waiting ones) out of the waiting list; they are retained by {@link #retain} after the check. */
+    void stopWaiting(List<Transaction> admitted) {
+        if (admitted.isEmpty()) return;
+        Set<Transaction> in = Collections.newSetFromMap(new IdentityHashMap<>(admitted.size() * 2));
+        for (Transaction t : admitted) { in.add(t); waitingSince.remove(t.getId()); }
+        if (in.size() == waiting.size()) waiting.clear();
+        else waiting.removeIf(in::contains);
+    }
+
+    /** Every waiting transaction, taken out of the waiting list (the last round checks them as they are). */
+    List<Transaction> takeAllWaiting() {
+        List<Transaction> out = new ArrayList<>(waiting);
+        waiting.clear();
+        waitingSince.clear();
+        return out;
+    }
+
+    /** Retains checked transactions; those {@code partly} names lack a read in later rounds' histories. */
+    void retain(List<Transaction> checked, java.util.function.Predicate<String> partly) {
+        retained.addAll(checked);
+        for (Transaction t : checked) {
+            retainedIds.add(t.getId());
+            if (partly.test(t.getId())) partlyRead.add(t.getId());
+        }
+    }
+
+    /** Forgets collected transactions: their writes leave the index (the collected-write store has them now). */
+    void forget(Set<String> gone) {
+        if (gone.isEmpty()) return;
+        for (String id : gone) {
+            Transaction t = byId.remove(id);
+            if (t != null)
+                for (TxnOp o : t.getOps()) if (o.getWrite() && writers.get(o.getKey(), o.getValue()) == t) writers.remove(o.getKey(), o.getValue());
+            retainedIds.remove(id);
+            partlyRead.remove(id);
+            unknownSince.remove(id);
+            unincluded.remove(id);
+        }
+        retained.removeIf(t -> gone.contains(t.getId()));
+    }
+
+    /** Records which retained transactions of the round's history ({@code order}) are outside the checked history. */
+    void noteUnincluded(List<Transaction> order, boolean[] included) {
+        unincluded.clear();
+        for (int i = 0; i < order.size(); i++)
+            if (!included[i] && order.get(i).getStatus() == TxnStatus.UNKNOWN) unincluded.add(order.get(i).getId());
+    }
+
+    /** A read of {@code t} whose writer is not held: the first, described for a verdict that gives up waiting. */
+    String firstMissingRead(Transaction t) {
+        for (TxnOp o : t.getOps()) {
+            if (o.getWrite() || o.getValue() == null) continue;
+            Transaction w = writers.get(o.getKey(), o.getValue());
+            if (w == null) return o.getKey() + " = " + o.getValue() + ", which nobody has written yet";
+            if (w != t && !retainedIds.contains(w.getId())) return o.getKey() + " = " + o.getValue() + " from " + w.getId() + ", itself waiting";
+        }
+        return "?";
+    }
+
+    /** The sessions of the transactions held. */
+    Set<String> sessions() {
+        Set<String> s = new HashSet<>();
+        for (Transaction t : byId.values()) s.add(t.getSession());
+        return s;
+    }
+
+    int size() { return retained.size() + waiting.size(); }
+
+    boolean isEmpty() { return byId.isEmpty(); }
+
+    /** Forgets everything (after a reject, or past the memory bound). */
+    void clear() {
+        writers.clear();
+        byId.clear();
+        retained.clear();
+        retainedIds.clear();
+        waiting.clear();
+        waitingSince.clear();
+        partlyRead.clear();
+        unknownSince.clear();
+        unincluded.clear();
+    }
+
+    /** A copy sharing nothing mutable with this one (the transactions themselves are shared: nothing changes them). */
+    HeldTransactions copy() {
+        HeldTransactions c = new HeldTransactions();
+        c.replaceWith(this);
+        return c;
+    }
+
+    /** Replaces this state by a copy of {@code o}'s. */
+    void replaceWith(HeldTransactions o) {
+        writers.replaceWith(o.writers);
+        byId.clear(); byId.putAll(o.byId);
+        retained.clear(); retained.addAll(o.retained);
+        retainedIds.clear(); retainedIds.addAll(o.retainedIds);
+        waiting.clear(); waiting.addAll(o.waiting);
+        waitingSince.clear(); waitingSince.putAll(o.waitingSince);
+        partlyRead.clear(); partlyRead.addAll(o.partlyRead);
+        unknownSince.clear(); unknownSince.putAll(o.unknownSince);
+        unincluded.clear(); unincluded.addAll(o.unincluded);
+    }
+}
