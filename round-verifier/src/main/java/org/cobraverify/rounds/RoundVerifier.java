@@ -1,6 +1,5 @@
 package org.cobraverify.rounds;
 
-import org.cobraverify.gc.CollectedWrites;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -9,8 +8,9 @@ import java.util.Map;
 import java.util.Set;
 import org.cobraverify.checker.Certificate;
 import org.cobraverify.checker.CheckStats;
-import org.cobraverify.report.TextReport;
+import org.cobraverify.gc.CollectedWrites;
 import org.cobraverify.gc.store.RocksDbCollectedWrites;
+import org.cobraverify.report.TextReport;
 import org.cobraverify.schemas.CarriedFact;
 import org.cobraverify.schemas.CertTxn;
 import org.cobraverify.schemas.CycleEdge;

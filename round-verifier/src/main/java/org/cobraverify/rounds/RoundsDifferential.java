@@ -1,6 +1,5 @@
 package org.cobraverify.rounds;
 
-import org.cobraverify.gc.InMemoryCollectedWrites;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -14,6 +13,7 @@ import org.cobraverify.checker.CheckOptions;
 import org.cobraverify.checker.Checker;
 import org.cobraverify.checker.GarbageCollection;
 import org.cobraverify.checker.Verdict;
+import org.cobraverify.gc.InMemoryCollectedWrites;
 import org.cobraverify.history.History;
 import org.cobraverify.history.HistoryBuilder;
 import org.cobraverify.schemas.Outcome;

@@ -1,6 +1,5 @@
 package org.cobraverify.rounds;
 
-import org.cobraverify.gc.InMemoryCollectedWrites;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -12,19 +11,28 @@ import java.util.Map;
 import org.cobraverify.checker.AnomalyKind;
 import org.cobraverify.checker.Checker;
 import org.cobraverify.checker.Verdict;
+import org.cobraverify.gc.InMemoryCollectedWrites;
 import org.cobraverify.history.History;
 import org.cobraverify.history.HistoryBuilder;
 import org.cobraverify.schemas.Transaction;
 import org.cobraverify.schemas.TxnOp;
 import org.cobraverify.schemas.TxnStatus;
+import org.cobraverify.solver.Budget;
+import org.cobraverify.solver.ExhaustiveSolver;
+import org.cobraverify.solver.Instance;
+import org.cobraverify.solver.Result;
+import org.cobraverify.solver.Solver;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * Rounds with aborted and unknown-outcome transactions on histories whose one-shot verdict is known, delivered
  * round by round as the pipeline may deliver them. Each case is a regression: on the code before it was fixed,
  * rounds gave the opposite answer to the one-shot check (A: a false reject of an aborted or unknown reader of a
  * collected aborted write; B: a false accept when a waiting reader pinned an unknown-outcome transaction that
- * garbage collection had set aside). Case C (settlement) is checked the same way.
+ * garbage collection had set aside; C: a false reject when a constraint was settled while an unknown-outcome
+ * transaction that could still join the history was outside the graph).
  */
 class AbortedAndUnknownInRoundsTest {
     /**
@@ -188,44 +196,74 @@ class AbortedAndUnknownInRoundsTest {
     }
 
     /**
-     * Case C. A1 (A) and C1 (C) write x and y blind; W3 (B) overwrites both later, so the order of A1 and C1 on x is
-     * an open constraint that no later read can resolve, and garbage collection settles it on the side the round's
-     * solution took. U (unknown outcome, E) reads one of their y's and is followed in E by Q1, which reads the other's
-     * x; Q2 (B) reads the first one's x. P (D) reads U's write, and waits for Z. Once P includes U, the edges
-     * writer -wr-> U -so-> Q1 order the constraint one way: settling it the other way before, while U was outside the
-     * graph, rejects a serializable history. Both variants (U reads C1's y, or A1's) must be accepted, whichever way
-     * the solver chose. (Unlike A and B this construction did not fail on the code before the fix: there the solver
-     * settled the side U agrees with. It stands as a check that U, while it may still join, keeps the constraint
-     * open: it holds its epochs open, so Q1 is not old and stays a source of the future.)
+     * Case C: a constraint settled against edges an unknown-outcome transaction brings in later. WA (C) and WB (A)
+     * write x and y blind; W3 (B) overwrites both later, so the order of WA and WB is an open constraint no later
+     * read can resolve, and garbage collection settles it on the side the round's solution took. In session C, R
+     * follows WA and writes k (the only writer: a frontier writer, never collected). U (E, unknown outcome) reads R's
+     * k and is followed in E by Q1, which reads WB's x (and writes v, so it is a frontier writer too and stays). P (D)
+     * reads U's write and waits for Z, 8 rounds. Once P includes U, R -wr-> U -so-> Q1 orders the constraint: WA
+     * before WB (else Q1 -rw-> WA -so-> R closes a cycle). One-shot accepts.
+     *
+     * <p>Before the fix, U was set aside after pendingRoundsLimit rounds although P pinned it; Q1 was then old, the
+     * constraint was settled, and when the solution had taken WB before WA, the settled side was carried as the path
+     * Q1 ⇝ R: the round that included U rejected ("R -wr(k)-> U -so-> Q1 -path*-> R"). Whether that happens depends
+     * on the solution the solver found, and settlement must be sound whatever it is, so the case runs with the
+     * exhaustive solver and with one that tries the assignments in the opposite order ({@link LastAssignmentFirst});
+     * on the old code the second, with WA in session C, rejected.
      */
-    @Test
-    void aConstraintIsNotSettledAgainstEdgesAnUnknownTransactionMayStillBring() {
-        for (boolean readsC1 : new boolean[] {true, false}) {
-            IncrementalVerifier.Settings s = IncrementalVerifier.Settings.defaults().withPendingRoundsLimit(3);
-            try (Rounds r = new Rounds(s, "A", "B", "C", "D", "E")) {
-                r.round();
-                // start times steer the solver's first guess towards the order that U will contradict (Q1's writer first)
-                Transaction a1 = r.txn("A1", "A", TxnStatus.COMMITTED, "w x xa", "w y ya");
-                Transaction c1 = r.txn("C1", "C", TxnStatus.COMMITTED, "w x xc", "w y yc");
-                r.txn("U", "E", TxnStatus.UNKNOWN, readsC1 ? "r y yc" : "r y ya", "w m u").setStart(readsC1 ? 350 : 150);
-                r.txn("Q1", "E", TxnStatus.COMMITTED, readsC1 ? "r x xa" : "r x xc").setStart(200);
-                r.txn("Q2", "B", TxnStatus.COMMITTED, readsC1 ? "r x xc" : "r x xa").setStart(400);
-                (readsC1 ? a1 : c1).setStart(100);
-                (readsC1 ? c1 : a1).setStart(300);
-                r.round();
-                r.txn("W3", "B", TxnStatus.COMMITTED, "w x x3", "w y y3");
-                r.round();
-                // after D's fence that follows A1 and C1 (it holds nothing of theirs open), before U is set aside
-                r.txn("P", "D", TxnStatus.COMMITTED, "r m u", "r z z1");
-                r.sessions.remove("D");
-                for (int i = 0; i < 8; i++) r.round();
-                r.fence("F");
-                r.txn("Z", "F", TxnStatus.COMMITTED, "w z z1");
-                IncrementalVerifier.RoundResult last = r.round();
-                String what = readsC1 ? "U reads C1's y" : "U reads A1's y";
-                assertEquals(Verdict.Outcome.ACCEPT, r.oneShot(), what);
-                assertEquals(Verdict.Outcome.ACCEPT, last.outcome(), what + ": " + last.reason());
+    @ParameterizedTest(name = "solver {0}, WA in session {1}")
+    @CsvSource({"exhaustive, C", "exhaustive, A", "last-first, C", "last-first, A"})
+    void aConstraintIsNotSettledAgainstEdgesAnUnknownTransactionMayStillBring(String solverName, String sessionOfWa) {
+        Solver solver = solverName.equals("exhaustive") ? new ExhaustiveSolver() : new LastAssignmentFirst();
+        IncrementalVerifier.Settings s = IncrementalVerifier.Settings.defaults().withPendingRoundsLimit(3);
+        s = s.withCheck(s.check().withSolver(solver));
+        String sessionOfWb = sessionOfWa.equals("C") ? "A" : "C";
+        try (Rounds r = new Rounds(s, "A", "B", "C", "D", "E")) {
+            r.round();
+            r.txn("WB", sessionOfWb, TxnStatus.COMMITTED, "w x xb", "w y yb");
+            r.txn("WA", sessionOfWa, TxnStatus.COMMITTED, "w x xa", "w y ya");
+            r.txn("R", sessionOfWa, TxnStatus.COMMITTED, "w k kr");
+            r.txn("U", "E", TxnStatus.UNKNOWN, "r k kr", "w m u");
+            r.txn("Q1", "E", TxnStatus.COMMITTED, "r x xb", "w v q1");
+            r.txn("Q2", "B", TxnStatus.COMMITTED, "r x xa");
+            r.round();
+            r.txn("W3", "B", TxnStatus.COMMITTED, "w x x3", "w y y3");
+            r.round();
+            r.txn("P", "D", TxnStatus.COMMITTED, "r m u", "r z z1");
+            r.sessions.remove("D");
+            for (int i = 0; i < 8; i++) r.round();
+            r.fence("F");
+            r.txn("Z", "F", TxnStatus.COMMITTED, "w z z1");
+            IncrementalVerifier.RoundResult last = r.round();
+            assertEquals(Verdict.Outcome.ACCEPT, r.oneShot(), "WA before WB explains everything");
+            for (IncrementalVerifier.RoundResult x : r.results)
+                assertNotEquals(Verdict.Outcome.REJECT, x.outcome(), "round " + x.round() + ": " + x.reason());
+            assertEquals(Verdict.Outcome.ACCEPT, last.outcome(), last.reason());
+        }
+    }
+
+    /**
+     * An exact solver that tries every assignment from all sides "A" down to all sides "B" (the exhaustive solver goes
+     * the other way): when several solutions exist, it finds a different one, so a shortcut that is sound only for
+     * the solution one solver happens to find fails under one of the two.
+     */
+    static final class LastAssignmentFirst implements Solver {
+        @Override
+        public String name() { return "last-first"; }
+
+        @Override
+        public Result solve(Instance in, Budget budget) {
+            if (in.variables > ExhaustiveSolver.MAX_VARIABLES) return Result.unknown("too many choices (" + in.variables + ")", 0, 0);
+            long tried = 0;
+            for (long mask = (1L << in.variables) - 1; mask >= 0; mask--) {
+                tried++;
+                boolean[] a = new boolean[in.variables];
+                for (int v = 0; v < in.variables; v++) a[v] = (mask & (1L << v)) != 0;
+                if (ExhaustiveSolver.acyclic(in, a)) return Result.sat(a, 0, tried);
             }
+            int[] all = new int[in.variables];
+            for (int v = 0; v < all.length; v++) all[v] = v;
+            return Result.unsat(all, 0, tried);
         }
     }
 }

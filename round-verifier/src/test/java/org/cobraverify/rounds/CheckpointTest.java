@@ -1,17 +1,17 @@
 package org.cobraverify.rounds;
 
-import org.cobraverify.gc.InMemoryCollectedWrites;
 import static org.junit.jupiter.api.Assertions.*;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.cobraverify.checker.CheckOptions;
+import org.cobraverify.gc.InMemoryCollectedWrites;
 import org.cobraverify.history.History;
 import org.cobraverify.schemas.VerifierCheckpoint;
 import org.cobraverify.schemas.serde.WireFormat;
-import org.cobraverify.synth.SimulatedStore;
 import org.cobraverify.synth.SimulatedStore.Isolation;
+import org.cobraverify.synth.SimulatedStore;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -1,11 +1,11 @@
 package org.cobraverify.rounds;
 
-import org.cobraverify.gc.InMemoryCollectedWrites;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import org.cobraverify.checker.Verdict;
+import org.cobraverify.gc.InMemoryCollectedWrites;
 import org.cobraverify.schemas.Transaction;
 import org.junit.jupiter.api.Test;
 

@@ -1,6 +1,5 @@
 package org.cobraverify.rounds;
 
-import org.cobraverify.gc.InMemoryCollectedWrites;
 import static org.junit.jupiter.api.Assertions.*;
 
 import java.util.ArrayList;
@@ -10,6 +9,7 @@ import org.cobraverify.checker.AnomalyKind;
 import org.cobraverify.checker.Checker;
 import org.cobraverify.checker.GarbageCollection;
 import org.cobraverify.checker.Verdict;
+import org.cobraverify.gc.InMemoryCollectedWrites;
 import org.cobraverify.history.History;
 import org.cobraverify.history.HistoryBuilder;
 import org.cobraverify.schemas.Transaction;

@@ -6,9 +6,9 @@ import java.util.Random;
 import org.cobraverify.checker.AnomalyKind;
 import org.cobraverify.checker.Certificate;
 import org.cobraverify.checker.Verdict;
+import org.cobraverify.gc.store.RocksDbCollectedWrites;
 import org.cobraverify.history.History;
 import org.cobraverify.history.HistoryBuilder;
-import org.cobraverify.gc.store.RocksDbCollectedWrites;
 import org.cobraverify.synth.SimulatedStore;
 import org.junit.jupiter.api.Test;
 

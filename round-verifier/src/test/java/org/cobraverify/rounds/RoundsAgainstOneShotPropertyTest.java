@@ -1,6 +1,5 @@
 package org.cobraverify.rounds;
 
-import org.cobraverify.gc.InMemoryCollectedWrites;
 import static org.junit.jupiter.api.Assertions.*;
 
 import java.util.ArrayList;
@@ -10,10 +9,11 @@ import org.cobraverify.checker.AnomalyKind;
 import org.cobraverify.checker.CheckOptions;
 import org.cobraverify.checker.Checker;
 import org.cobraverify.checker.Verdict;
+import org.cobraverify.gc.InMemoryCollectedWrites;
 import org.cobraverify.history.History;
 import org.cobraverify.history.HistoryBuilder;
-import org.cobraverify.synth.SimulatedStore;
 import org.cobraverify.synth.SimulatedStore.Isolation;
+import org.cobraverify.synth.SimulatedStore;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
