@@ -16,12 +16,14 @@ import org.cobraverify.checker.Verdict;
 import org.cobraverify.gc.InMemoryCollectedWrites;
 import org.cobraverify.history.History;
 import org.cobraverify.history.HistoryBuilder;
+import org.cobraverify.history.LongIntMap;
 import org.cobraverify.schemas.Outcome;
 import org.cobraverify.schemas.RoundEnd;
 import org.cobraverify.schemas.Transaction;
 import org.cobraverify.schemas.TxnOp;
 import org.cobraverify.schemas.TxnStatus;
 import org.cobraverify.schemas.protocol.EpochRules;
+import org.cobraverify.solver.AcyclicitySolver;
 import org.cobraverify.synth.SimulatedStore;
 
 /**
@@ -33,7 +35,8 @@ import org.cobraverify.synth.SimulatedStore;
  * <p><b>Histories.</b> A {@link SimulatedStore} run (serializable, snapshot isolation, read committed or stale
  * reads) with fences, aborted transactions and transactions of unknown outcome (fences included), then, in some
  * histories, reads re-pointed to other writes of their key: long-past values, writes of aborted transactions
- * (dirty reads), intermediate writes, read by committed, aborted and unknown readers alike.
+ * (dirty reads), intermediate writes, read by committed, aborted and unknown readers alike; and in some, keys that
+ * go cold ({@link #coldKeys}: blind writes early, reads of them late).
  *
  * <p><b>Delivery</b>, as the topology allows: rounds of whole epochs in epoch order (a transaction after its
  * session's last fence takes that fence's epoch and comes when its session ends); then, per session, a suffix
@@ -42,6 +45,10 @@ import org.cobraverify.synth.SimulatedStore;
  * live session holds {@code epoch_agree}) or is retired while it is late and revived when it comes back (as a
  * session silent past the topology's timeout is); a session whose every transaction has come is closed. Rounds
  * are decided in batches of one to four, as a verifier that is behind decides them.
+ *
+ * <p><b>Solutions.</b> Settlement keeps the side of an open constraint that the round's solution took, so it must be
+ * sound whichever solution the solver found: odd seeds run the solver with reversed first phases
+ * ({@link AcyclicitySolver#contrary}), which tends to find another.
  *
  * <p><b>The oracle.</b> After each round: the transactions delivered so far whose reads all resolve to delivered
  * transactions that resolve (the largest such set: what the verifier can admit), checked one-shot with the same
@@ -91,22 +98,40 @@ public final class RoundsDifferential {
     }
 
     /** The history, delivery and verdicts of {@code seed}. */
-    public static Result run(long seed) { return run(seed, GarbageCollection.Rules.SOUND); }
+    public static Result run(long seed) { return run(seed, GarbageCollection.Rules.SOUND, Shapes.ALL); }
+
+    /**
+     * What the generator adds to the simulated histories beyond its first version: re-pointed reads of old writes
+     * nobody read, keys that go cold ({@link #coldKeys}), and the contrary solver on odd seeds. Their random choices
+     * come from a stream of their own, so with {@link #FIRST} a seed gives the history and delivery it gave before
+     * they existed (seeds found then still reproduce).
+     */
+    public record Shapes(boolean unreadRepoints, boolean coldKeys, boolean contrarySolver) {
+        public static final Shapes ALL = new Shapes(true, true, true);
+        public static final Shapes FIRST = new Shapes(false, false, false);
+    }
 
     /** As {@link #run(long)}, with garbage collection by {@code rules} (the careless ones: to show the comparison has teeth). */
-    public static Result run(long seed, GarbageCollection.Rules rules) {
-        Random rnd = new Random(seed);
+    public static Result run(long seed, GarbageCollection.Rules rules) { return run(seed, rules, Shapes.ALL); }
+
+    /** As {@link #run(long)}, with garbage collection by {@code rules} and the generator's {@code shapes}. */
+    public static Result run(long seed, GarbageCollection.Rules rules, Shapes shapes) {
+        Random rnd = new Random(seed), extra = new Random(~seed * 0x9E3779B97F4A7C15L);
         SimulatedStore.Isolation iso = pick(rnd);
         boolean weak = iso == SimulatedStore.Isolation.READ_COMMITTED || iso == SimulatedStore.Isolation.STALE_READS;
         SimulatedStore.Workload w = new SimulatedStore.Workload(2 + rnd.nextInt(4), 8 + rnd.nextInt(30), weak ? 6 + rnd.nextInt(10) : 2 + rnd.nextInt(8),
                 2 + rnd.nextInt(3), 0.25 + 0.5 * rnd.nextDouble(), 0.2 * rnd.nextDouble(), 0.1 * rnd.nextDouble());
         History h = SimulatedStore.run(iso, w, rnd, false, 1 + rnd.nextInt(4));
-        if (rnd.nextBoolean()) h = repointReads(h, rnd, 1 + rnd.nextInt(3));
+        if (rnd.nextBoolean()) h = repointReads(h, rnd, 1 + rnd.nextInt(3), shapes.unreadRepoints() ? extra : null);
+        if (shapes.coldKeys() && extra.nextBoolean()) h = coldKeys(h, extra, 1 + extra.nextInt(4));
         CheckOptions opts = rnd.nextInt(5) == 0 ? CheckOptions.defaults().withStrict(2) : CheckOptions.defaults();
+        // odd seeds: the solver with reversed first phases, so that settlement keeps other solutions than the usual ones
+        // (it must be sound whichever one the solver found; the seed decides, so the random stream is the same)
+        if (shapes.contrarySolver() && (seed & 1) == 1) opts = opts.withSolver(AcyclicitySolver.contrary());
         int roundSize = 1 + rnd.nextInt(10);
         // the service's default wait; in an eighth of the histories a short one, so that waits run out and sessions retire
         int pendingLimit = rnd.nextInt(8) == 0 ? 2 + rnd.nextInt(6) : IncrementalVerifier.Settings.defaults().pendingRoundsLimit();
-        return drive(seed, h, opts, roundSize, pendingLimit, rules, rnd, iso + (opts.strict() ? " strict" : "") + ", round size " + roundSize
+        return drive(seed, h, opts, roundSize, pendingLimit, rules, rnd, iso + (opts.strict() ? " strict" : "") + ", solver " + opts.solver().name() + ", round size " + roundSize
                 + ", waiting limit " + pendingLimit);
     }
 
@@ -116,20 +141,27 @@ public final class RoundsDifferential {
                 : x < 16 ? SimulatedStore.Isolation.READ_COMMITTED : SimulatedStore.Isolation.STALE_READS;
     }
 
-    /** {@code h} with {@code k} reads (of any reader, not of the fence key) re-pointed to another write of their key. */
-    static History repointReads(History h, Random rnd, int k) {
+    /**
+     * {@code h} with {@code k} reads (of any reader, not of the fence key) re-pointed to another write of their key:
+     * any write; or, from the last third of the history, a write of its first third; or (drawing from {@code unread},
+     * when not null) a write of its first third that nobody read (with blind writes, one of several old writes of the key whose order nothing fixed: the shape
+     * that settling frontier writers against each other gets wrong, and that a read of a long-collected write takes).
+     */
+    static History repointReads(History h, Random rnd, int k, Random unread) {
         List<Integer> reads = new ArrayList<>();
         Map<Integer, List<Integer>> writesOfKey = new HashMap<>();
+        Set<Long> readValues = new HashSet<>();
         for (int t = 0; t < h.size(); t++)
             for (int op = h.opStart(t); op < h.opEnd(t); op++) {
                 if (SimulatedStore.FENCE_KEY.equals(String.valueOf(h.keyName(h.key(op))))) continue;
-                if (h.kind(op) == History.READ) reads.add(op);
+                if (h.kind(op) == History.READ) { reads.add(op); readValues.add(LongIntMap.pack(h.key(op), h.value(op))); }
                 else if (h.kind(op) == History.WRITE) writesOfKey.computeIfAbsent(h.key(op), x -> new ArrayList<>()).add(op);
             }
         Map<Integer, Integer> newValue = new HashMap<>();
         int n = h.size();
         for (int i = 0; i < k && !reads.isEmpty(); i++) {
             boolean longPast = rnd.nextBoolean(); // a read in the last third of the history of a write in its first third
+            boolean onlyUnread = longPast && unread != null && unread.nextBoolean();
             int r = -1;
             for (int tries = 0; tries < 20 && r < 0; tries++) {
                 int c = reads.get(rnd.nextInt(reads.size()));
@@ -138,6 +170,7 @@ public final class RoundsDifferential {
             if (r < 0) continue;
             List<Integer> ws = new ArrayList<>(writesOfKey.getOrDefault(h.key(r), List.of()));
             if (longPast) ws.removeIf(op -> txnOf(h, op) >= n / 3);
+            if (onlyUnread) ws.removeIf(op -> readValues.contains(LongIntMap.pack(h.key(op), h.value(op))));
             if (!ws.isEmpty()) newValue.put(r, h.value(ws.get(rnd.nextInt(ws.size()))));
         }
         HistoryBuilder b = new HistoryBuilder();
@@ -152,6 +185,54 @@ public final class RoundsDifferential {
             b.end();
         }
         return b.build();
+    }
+
+    /**
+     * {@code h} with {@code keys} keys that go cold: transactions of the first third of the history write them blind
+     * (each write a fresh value), some of the middle third read one of those writes, and some of the last third read
+     * one again, long after the last write. Nothing but those reads orders the blind writers, so the late reads are
+     * serializable or not depending on the earlier ones: the shape in which garbage collection must keep old
+     * frontier writers apart (settling them against each other, or collecting them, changes the verdict).
+     */
+    static History coldKeys(History h, Random rnd, int keys) {
+        int n = h.size();
+        Map<Integer, List<String>> extra = new HashMap<>(); // transaction -> ops to append ("w key value" / "r key value")
+        List<List<String>> written = new ArrayList<>();
+        for (int j = 0; j < keys; j++) written.add(new ArrayList<>());
+        for (int t = 0; t < n; t++) {
+            if (isFence(h, t)) continue;
+            int third = 3 * t / Math.max(1, n);
+            int j = rnd.nextInt(keys);
+            String key = "cold" + j;
+            if (third == 0 && rnd.nextInt(2) == 0) {
+                String v = "c" + t + "." + j;
+                written.get(j).add(v);
+                extra.computeIfAbsent(t, x -> new ArrayList<>()).add("w\0" + key + "\0" + v);
+            } else if (third > 0 && !written.get(j).isEmpty() && rnd.nextInt(third == 1 ? 6 : 4) == 0) {
+                List<String> ws = written.get(j);
+                extra.computeIfAbsent(t, x -> new ArrayList<>()).add("r\0" + key + "\0" + ws.get(rnd.nextInt(ws.size())));
+            }
+        }
+        HistoryBuilder b = new HistoryBuilder();
+        for (int t = 0; t < n; t++) {
+            b.begin(h.name(t), b.session(String.valueOf(h.sessionName(h.session(t)))), h.status(t), h.start(t), h.end(t), -1);
+            for (int op = h.opStart(t); op < h.opEnd(t); op++) {
+                int key = b.key(String.valueOf(h.keyName(h.key(op))));
+                if (h.kind(op) == History.WRITE) b.write(key, b.value(String.valueOf(h.valueName(h.value(op)))));
+                else b.read(key, h.value(op) == History.NIL ? History.NIL : b.value(String.valueOf(h.valueName(h.value(op)))));
+            }
+            for (String e : extra.getOrDefault(t, List.of())) {
+                String[] f = e.split("\0");
+                if (f[0].equals("w")) b.write(b.key(f[1]), b.value(f[2])); else b.read(b.key(f[1]), b.value(f[2]));
+            }
+            b.end();
+        }
+        return b.build();
+    }
+
+    private static boolean isFence(History h, int t) {
+        for (int op = h.opStart(t); op < h.opEnd(t); op++) if (SimulatedStore.FENCE_KEY.equals(String.valueOf(h.keyName(h.key(op))))) return true;
+        return false;
     }
 
     private static int txnOf(History h, int op) {

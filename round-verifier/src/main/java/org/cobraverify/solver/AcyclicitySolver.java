@@ -10,12 +10,26 @@ package org.cobraverify.solver;
  * <p>docs/DESIGN.md §5.
  */
 public final class AcyclicitySolver implements Solver {
+    private final boolean contrary;
+
+    /** The solver: each first phase is the side the current topological order already agrees with. */
+    public AcyclicitySolver() { this(false); }
+
+    private AcyclicitySolver(boolean contrary) { this.contrary = contrary; }
+
+    /**
+     * The same exact solver with every first phase reversed (the side the order agrees with least), so that where
+     * several solutions exist it tends to find another one. For tests: a shortcut that keeps a solver's choices (GC's
+     * settlement) must be sound whichever solution was found.
+     */
+    public static AcyclicitySolver contrary() { return new AcyclicitySolver(true); }
+
     @Override
-    public String name() { return "cdcl"; }
+    public String name() { return contrary ? "cdcl-contrary" : "cdcl"; }
 
     @Override
     public Result solve(Instance inst, Budget budget) {
-        CdclSearch s = new CdclSearch(new AcyclicityTheory(inst), inst.variables, budget);
+        CdclSearch s = new CdclSearch(new AcyclicityTheory(inst, contrary), inst.variables, budget);
         try {
             return s.run();
         } catch (Budget.Cancelled e) {

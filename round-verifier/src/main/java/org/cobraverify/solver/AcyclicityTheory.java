@@ -20,13 +20,16 @@ final class AcyclicityTheory implements Theory {
     static final int PROPAGATION_SEARCH_LIMIT = 256;
 
     private final Instance in;
+    private final boolean contrary;
     private final TopologicalOrder g;
     private final int[] edgesAdded; // per variable: edges its literal put in (retracted in reverse)
     private final int[] vlitStart, vlit; // per vertex: literals with an edge at it
     private final int[] litStamp, varStamp;
     private int litStampNow, varStampNow;
 
-    AcyclicityTheory(Instance in) {
+    /** {@code contrary}: first phases against the current order ({@link AcyclicitySolver#contrary}). */
+    AcyclicityTheory(Instance in, boolean contrary) {
+        this.contrary = contrary;
         this.in = in;
         int n = in.vertices, nv = in.variables;
         g = new TopologicalOrder(n);
@@ -51,7 +54,7 @@ final class AcyclicityTheory implements Theory {
 
     /** The side whose edges agree more with the guessed serial order (the initial topological order). */
     @Override
-    public boolean preferPositive(int var) { return consistency(2 * var) >= consistency(2 * var + 1); }
+    public boolean preferPositive(int var) { return contrary ^ (consistency(2 * var) >= consistency(2 * var + 1)); }
 
     private int consistency(int lit) {
         int c = 0;

@@ -21,7 +21,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * UNSAT core is unsatisfiable on its own; a budget of work stops the search, and a cancelled budget cancels it.
  */
 class SolverContractTest {
-    static Stream<Solver> solvers() { return Stream.of(new AcyclicitySolver(), new Sat4jSolver(), new ExhaustiveSolver()); }
+    static Stream<Solver> solvers() { return Stream.of(new AcyclicitySolver(), AcyclicitySolver.contrary(), new Sat4jSolver(), new ExhaustiveSolver()); }
 
     static Instance random(Random rnd) { return random(rnd, 2 + rnd.nextInt(7), 1 + rnd.nextInt(10)); }
 
