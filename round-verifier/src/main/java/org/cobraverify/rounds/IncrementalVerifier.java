@@ -45,14 +45,15 @@ import org.cobraverify.schemas.VerifierCore;
  * arrived waits (pending); one pending for {@code pendingRoundsLimit} rounds makes the verdict unknown.
  * Retained transactions, plus the collected past as one {@link Barrier} vertex, stand for every
  * transaction checked so far: a cycle of the whole history is a cycle of this graph (see
- * {@link GarbageCollection} for why). A read of a collected write is a stale read: a reject, with the
- * reader, the collected writer and the frontier write that superseded it, when the reader provably
- * follows the collected past; an unknown otherwise. Memory: the retained transactions (at most
+ * {@link GarbageCollection} for why). A read of a collected write is judged once its reader is in the checked
+ * history ({@link StaleReads}): a reject, with the reader, the collected writer and the frontier write that
+ * superseded it, when the reader provably follows the collected past; an unknown otherwise. Nothing is collected
+ * before the round's outcome is final. Memory: the retained transactions (at most
  * {@code maxRetained}, waiting ones included; past that the verifier drops its state and says unknown from then on, never
  * running out of heap) and the sessions; collected writes live in {@link CollectedWrites} (on disk).
  * The state is a function of the transactions and round ends fed in: replaying them rebuilds it.
  *
- * <p>The round's steps, the assumptions A1–A8 and how each is checked or enforced: docs/DESIGN.md §7; checkpoints §8; what bounds each field §9.1.
+ * <p>The round's steps, the assumptions A1–A9 and how each is checked or enforced: docs/DESIGN.md §7; checkpoints §8; what bounds each field §9.1.
  */
 public final class IncrementalVerifier implements AutoCloseable {
     /**
