@@ -17,8 +17,40 @@ public final class CobraCommand implements Runnable {
         spec.commandLine().usage(System.out);
     }
 
+    /** The exit code of {@code unknown}: no verdict could be reached. */
+    static final int UNKNOWN = 3;
+
     public static void main(String[] args) {
-        System.exit(execute(args));
+        Thread.setDefaultUncaughtExceptionHandler(CobraCommand::uncaught);
+        int rc;
+        try {
+            rc = execute(args);
+        } catch (OutOfMemoryError e) {
+            rc = outOfMemory(e);
+        }
+        System.exit(rc);
+    }
+
+    /**
+     * Says that the heap ran out, without a stack trace, and returns {@link #UNKNOWN}: a check that did not finish
+     * has no verdict (exit 1 would mean "not serializable"). The command's own state is unreachable by now (the
+     * error unwound it), so there is room to print.
+     */
+    static int outOfMemory(OutOfMemoryError e) {
+        long maxMb = Runtime.getRuntime().maxMemory() >> 20;
+        System.err.println("cobra: unknown: the Java heap ran out (" + e.getMessage() + "; at most " + maxMb + " MB);"
+                + " no verdict was reached. Give it more: COBRA_JAVA_OPTS=-Xmx<size>, or verify in rounds (--rounds N)");
+        return UNKNOWN;
+    }
+
+    /** Another thread's uncaught error: the heap running out there ends the command as above; anything else is printed as the JVM would. */
+    private static void uncaught(Thread t, Throwable e) {
+        if (e instanceof OutOfMemoryError oom) {
+            outOfMemory(oom);
+            Runtime.getRuntime().halt(UNKNOWN);
+        }
+        System.err.print("Exception in thread \"" + t.getName() + "\" ");
+        e.printStackTrace();
     }
 
     /**
