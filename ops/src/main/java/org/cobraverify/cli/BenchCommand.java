@@ -70,8 +70,8 @@ public final class BenchCommand implements Callable<Integer> {
     boolean rounds;
 
     @Option(names = "--round-workloads", split = ",", paramLabel = "W",
-            description = "With --rounds (default: blindw-rm,blindw-rw,blindw-wm,twitter,rubis,tpcc; none for only --history).")
-    List<String> roundWorkloads = List.of("blindw-rm", "blindw-rw", "blindw-wm", "twitter", "rubis", "tpcc");
+            description = "With --rounds (default: blindw-rm,blindw-rw,blindw-wm,twitter,rubis,tpcc,order-entry; none for only --history).")
+    List<String> roundWorkloads = List.of("blindw-rm", "blindw-rw", "blindw-wm", "twitter", "rubis", "tpcc", "order-entry");
 
     @Option(names = "--round-sizes", split = ",", paramLabel = "N", description = "With --rounds: transactions per round (default: 1000,2500,5000,10000).")
     List<Integer> roundSizes = List.of(1000, 2500, 5000, 10000);

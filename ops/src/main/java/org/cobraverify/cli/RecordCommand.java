@@ -47,7 +47,7 @@ public final class RecordCommand implements Callable<Integer> {
     @Option(names = "--isolation", description = "serializable (default), repeatable-read, read-committed, read-uncommitted (JDBC only).")
     String isolation = "serializable";
 
-    @Option(names = "--workload", description = "blindw-rm, blindw-rw (default), blindw-wm, twitter, rubis, tpcc, write-skew, counter.")
+    @Option(names = "--workload", description = "blindw-rm, blindw-rw (default), blindw-wm, twitter, rubis, tpcc, order-entry, write-skew, counter.")
     String workload = "blindw-rw";
 
     @Option(names = "--scale", description = "Scales the workload's key space (default: ${DEFAULT-VALUE}).")

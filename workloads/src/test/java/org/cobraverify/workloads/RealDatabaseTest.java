@@ -27,7 +27,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * lucky interleaving.
  */
 class RealDatabaseTest {
-    static final List<String> WORKLOADS = List.of("blindw-rm", "blindw-rw", "blindw-wm", "twitter", "rubis", "tpcc");
+    static final List<String> WORKLOADS = List.of("blindw-rm", "blindw-rw", "blindw-wm", "twitter", "rubis", "tpcc", "order-entry");
 
     @TempDir
     Path dir;
