@@ -492,6 +492,13 @@ public final class IncrementalVerifier implements AutoCloseable {
         for (Transaction t : incoming) incomingIds.add(t.getId());
     }
 
+    /**
+     * Part of the history will never be fed (retention deleted it before it was read): from now on no round is
+     * accepted, and each says why; rejects are still found, from what is fed (a cycle of facts among fed transactions
+     * is a violation of the whole history too). Kept across checkpoints, as every lost proof is.
+     */
+    public void inputLost(String why) { if (lostProof == null) lostProof = why; }
+
     /** Sets the incarnation that collected writes are stamped with (the service's restart count). */
     public void incarnation(long n) { this.incarnation = n; }
 

@@ -246,6 +246,9 @@ public final class RoundVerifier implements AutoCloseable {
 
     public long lastDecidedRound() { return lastDecided; }
 
+    /** See {@link IncrementalVerifier#inputLost}. */
+    public void inputLost(String why) { engine.inputLost(why); }
+
     /** Stamps collected writes with the service's restart count (see {@link IncrementalVerifier#restore}). */
     public void incarnation(long n) { engine.incarnation(n); }
 

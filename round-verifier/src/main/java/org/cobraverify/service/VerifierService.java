@@ -15,6 +15,7 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.consumer.OffsetOutOfRangeException;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -131,6 +132,8 @@ public final class VerifierService implements AutoCloseable {
         c.put(ConsumerConfig.GROUP_ID_CONFIG, settings.group());
         c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        // never jump silently: a position retention has deleted throws, and the loss is recorded (inputLost)
+        c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none");
         c.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, "50");
         c.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, Integer.toString(32 << 20)); // several rounds per fetch when behind
         c.put(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, Integer.toString(64 << 20));
@@ -161,7 +164,14 @@ public final class VerifierService implements AutoCloseable {
             try (RoundVerifier verifier = new RoundVerifier(verifierSettings, store)) {
             verifier.incarnation(restarts);
             long startAt = committed == null ? 0 : resume(verifier, committed.metadata());
-            if (startAt > 0) cons.seek(tp, startAt); else cons.seekToBeginning(List.of(tp));
+            long logStart = cons.beginningOffsets(List.of(tp)).get(tp);
+            if (logStart > startAt) {
+                // retention deleted input this state was to be rebuilt from: what is rebuilt is a suffix of the history
+                inputLost(verifier, "records " + startAt + " to " + (logStart - 1) + " of " + settings.roundsTopic()
+                        + " were deleted (retention) before this verifier read them, so its state is rebuilt from a suffix of the history");
+                startAt = logStart;
+            }
+            cons.seek(tp, startAt);
             List<RoundVerifier.Closed> replayed = new ArrayList<>();
             while (running.get()) {
                 // a poll may hold several whole rounds (the verifier catching up): they are decided together and
@@ -169,7 +179,18 @@ public final class VerifierService implements AutoCloseable {
                 List<RoundVerifier.Closed> ends = new ArrayList<>();
                 long commitAt = -1;
                 int batchTxns = 0;
-                for (ConsumerRecord<String, byte[]> r : drain(cons)) {
+                List<ConsumerRecord<String, byte[]>> polled;
+                try {
+                    polled = drain(cons);
+                } catch (OffsetOutOfRangeException e) {
+                    // the verifier fell further behind than the retention: the records it was about to read are gone
+                    long from = e.offsetOutOfRangePartitions().getOrDefault(tp, -1L), to = cons.beginningOffsets(List.of(tp)).get(tp);
+                    inputLost(verifier, "records " + from + " to " + (to - 1) + " of " + settings.roundsTopic()
+                            + " were deleted (retention) before this verifier read them: it fell further behind than the retention");
+                    cons.seek(tp, to);
+                    continue;
+                }
+                for (ConsumerRecord<String, byte[]> r : polled) {
                     boolean replay = r.offset() < resumeAt;
                     if (replay) replayedRecords++;
                     String type;
@@ -211,6 +232,15 @@ public final class VerifierService implements AutoCloseable {
         } finally {
             consumer = null;
         }
+    }
+
+    /**
+     * Records that input of the checked history is gone (A8): no later round may be accepted (rejects are still
+     * found, from what remains), and the reason goes into every such verdict and into checkpoints.
+     */
+    private static void inputLost(RoundVerifier verifier, String why) {
+        System.err.println("cobra verifier: " + why + "; no round can be accepted from now on");
+        verifier.inputLost(why);
     }
 
     /**
