@@ -12,7 +12,8 @@ final class DeadLetters {
     private DeadLetters() {}
 
     static Record<String, byte[]> of(ProcessorContext<String, byte[]> ctx, WireFormat wire, Record<String, byte[]> rec, String reason) {
-        RecordMetadata m = ctx.recordMetadata().orElse(null);
+        // during a punctuation there is no input record (the metadata is there, its topic null): no place but the key
+        RecordMetadata m = ctx.recordMetadata().filter(x -> x.topic() != null).orElse(null);
         DeadLetter d = Quarantine.of(reason, m == null ? "?" : m.topic(), m == null ? -1 : m.partition(), m == null ? -1 : m.offset(),
                 rec.key(), rec.value());
         return new Record<>(Quarantine.key(d), wire.encode(d), rec.timestamp());

@@ -233,13 +233,21 @@ final class SessionAssembler implements Processor<String, byte[], String, byte[]
                 OpenSession st = kv.value;
                 long silent = now - st.getLastActivity();
                 if (!st.getEnded() && !st.getRetired() && silent >= settings.sessionTimeoutMs()) due.add(kv);
-                else if (st.getOpen() == null
-                        && ((st.getEnded() && silent >= settings.forgetEndedMs()) || (st.getRetired() && silent >= settings.forgetSilentMs())))
+                else if ((st.getEnded() && silent >= settings.forgetEndedMs()) || (st.getRetired() && silent >= settings.forgetSilentMs()))
                     forget.add(kv.key);
             }
         }
-        // the state holds the sessions of the last while, not every session that ever was
+        // the state holds the sessions of the last while, not every session that ever was: a client that died inside a
+        // transaction leaves it open for good, so a session silent that long goes with its open transaction, which is
+        // quarantined whole (its outcome, and whether operations of it were lost, cannot be known; a read of its
+        // writes then finds no writer and waits, never accepted)
         for (String s : forget) {
+            OpenSession st = session(s);
+            if (st != null && st.getOpen() != null) {
+                Transaction t = st.getOpen();
+                dead(new Record<>(s, wire.encode(t), now), "transaction " + t.getId() + " of session " + s + " was still open after "
+                        + (now - st.getLastActivity()) + " ms of silence, when the session was forgotten; its outcome is unknown and it may lack operations");
+            }
             open.delete(s);
             cache.remove(s);
         }

@@ -614,6 +614,32 @@ class PipelineTopologyTest {
     }
 
     /**
+     * A client that dies inside a transaction leaves it open for good: its session is still forgotten once silent for
+     * {@code forgetSilentMs} (before, the assembler kept it, and its open transaction, for ever), and the open
+     * transaction is quarantined whole, naming it.
+     */
+    @Test
+    void aSessionThatDiedInsideATransactionIsForgottenAndItsTransactionQuarantined() throws Exception {
+        TopologySettings st = TopologySettings.defaults().withRoundSize(1000).withSessionTimeoutMs(1_000);
+        start(st);
+        Client a = new Client("a");
+        a.fence(null, "f1");
+        a.op("a-open", OpKind.BEGIN, null, null);
+        a.op("a-open", OpKind.WRITE, "x", "x1");
+        a.send();
+        var open = driver.<String, OpenSession>getKeyValueStore(SessionAssembler.OPEN);
+        driver.advanceWallClockTime(Duration.ofSeconds(2));
+        assertNotNull(open.get("a"), "retired, not forgotten yet");
+        assertTrue(deadOut().isEmpty());
+        driver.advanceWallClockTime(Duration.ofMillis(st.forgetSilentMs()));
+        assertNull(open.get("a"), "a session silent that long goes, open transaction and all");
+        List<DeadLetter> dead = deadOut();
+        assertEquals(1, dead.size(), dead.toString());
+        assertTrue(dead.get(0).getReason().contains("a-open") && dead.get(0).getReason().contains("still open"), dead.get(0).getReason());
+        assertTrue(txnsOut().stream().noneMatch(t -> t.getId().equals("a-open")), "the open transaction is not delivered");
+    }
+
+    /**
      * The epoch rules exist once ({@link org.cobraverify.schemas.protocol.EpochRules}); this compares the two code paths
      * that apply them: the topology (fence chain, assembler; streaming, fences arriving out of chain order)
      * and the file mode's {@link org.cobraverify.rounds.EpochAssigner} (whole history at once), on random
