@@ -36,7 +36,8 @@ import org.cobraverify.synth.SimulatedStore;
  * reads) with fences, aborted transactions and transactions of unknown outcome (fences included), then, in some
  * histories, reads re-pointed to other writes of their key: long-past values, writes of aborted transactions
  * (dirty reads), intermediate writes, read by committed, aborted and unknown readers alike; and in some, keys that
- * go cold ({@link #coldKeys}: blind writes early, reads of them late).
+ * go cold ({@link #coldKeys}: blind writes early, reads of them late), and rows inserted once and read later
+ * ({@link #inserts}).
  *
  * <p><b>Delivery</b>, as the topology allows: rounds of whole epochs in epoch order (a transaction after its
  * session's last fence takes that fence's epoch and comes when its session ends); then, per session, a suffix
@@ -102,13 +103,14 @@ public final class RoundsDifferential {
 
     /**
      * What the generator adds to the simulated histories beyond its first version: re-pointed reads of old writes
-     * nobody read, keys that go cold ({@link #coldKeys}), and the contrary solver on odd seeds. Their random choices
+     * nobody read, keys that go cold ({@link #coldKeys}), rows inserted once ({@link #inserts}), and the contrary solver on
+     * odd seeds. Their random choices
      * come from a stream of their own, so with {@link #FIRST} a seed gives the history and delivery it gave before
      * they existed (seeds found then still reproduce).
      */
-    public record Shapes(boolean unreadRepoints, boolean coldKeys, boolean contrarySolver) {
-        public static final Shapes ALL = new Shapes(true, true, true);
-        public static final Shapes FIRST = new Shapes(false, false, false);
+    public record Shapes(boolean unreadRepoints, boolean coldKeys, boolean contrarySolver, boolean inserts) {
+        public static final Shapes ALL = new Shapes(true, true, true, true);
+        public static final Shapes FIRST = new Shapes(false, false, false, false);
     }
 
     /** As {@link #run(long)}, with garbage collection by {@code rules} (the careless ones: to show the comparison has teeth). */
@@ -124,6 +126,8 @@ public final class RoundsDifferential {
         History h = SimulatedStore.run(iso, w, rnd, false, 1 + rnd.nextInt(4));
         if (rnd.nextBoolean()) h = repointReads(h, rnd, 1 + rnd.nextInt(3), shapes.unreadRepoints() ? extra : null);
         if (shapes.coldKeys() && extra.nextBoolean()) h = coldKeys(h, extra, 1 + extra.nextInt(4));
+        Random third = new Random(seed * 0xD1B54A32D192ED03L + 11);
+        if (shapes.inserts() && third.nextInt(3) == 0) h = inserts(h, third);
         CheckOptions opts = rnd.nextInt(5) == 0 ? CheckOptions.defaults().withStrict(2) : CheckOptions.defaults();
         // odd seeds: the solver with reversed first phases, so that settlement keeps other solutions than the usual ones
         // (it must be sound whichever one the solver found; the seed decides, so the random stream is the same)
@@ -211,6 +215,54 @@ public final class RoundsDifferential {
             } else if (third > 0 && !written.get(j).isEmpty() && rnd.nextInt(third == 1 ? 6 : 4) == 0) {
                 List<String> ws = written.get(j);
                 extra.computeIfAbsent(t, x -> new ArrayList<>()).add("r\0" + key + "\0" + ws.get(rnd.nextInt(ws.size())));
+            }
+        }
+        HistoryBuilder b = new HistoryBuilder();
+        for (int t = 0; t < n; t++) {
+            b.begin(h.name(t), b.session(String.valueOf(h.sessionName(h.session(t)))), h.status(t), h.start(t), h.end(t), -1);
+            for (int op = h.opStart(t); op < h.opEnd(t); op++) {
+                int key = b.key(String.valueOf(h.keyName(h.key(op))));
+                if (h.kind(op) == History.WRITE) b.write(key, b.value(String.valueOf(h.valueName(h.value(op)))));
+                else b.read(key, h.value(op) == History.NIL ? History.NIL : b.value(String.valueOf(h.valueName(h.value(op)))));
+            }
+            for (String e : extra.getOrDefault(t, List.of())) {
+                String[] f = e.split("\0");
+                if (f[0].equals("w")) b.write(b.key(f[1]), b.value(f[2])); else b.read(b.key(f[1]), b.value(f[2]));
+            }
+            b.end();
+        }
+        return b.build();
+    }
+
+    /**
+     * {@code h} with rows inserted once, as order-entry workloads insert them: some transactions insert a fresh key
+     * (written by no one else); later ones read it, now and then after another transaction updated it, and then
+     * sometimes the value from before the update (a stale read, if the reader follows the update). Every inserting
+     * transaction writes the latest value of a key for a long time: the shape that keeps frontier writers alive.
+     */
+    static History inserts(History h, Random rnd) {
+        int n = h.size();
+        Map<Integer, List<String>> extra = new HashMap<>();
+        List<String> keys = new ArrayList<>();
+        Map<String, List<String>> values = new HashMap<>(); // key -> its values, oldest first
+        for (int t = 0; t < n; t++) {
+            if (isFence(h, t)) continue;
+            int p = rnd.nextInt(10);
+            if (p < 3) {
+                String key = "row" + t, v = "r" + t;
+                keys.add(key);
+                values.put(key, new ArrayList<>(List.of(v)));
+                extra.computeIfAbsent(t, x -> new ArrayList<>()).add("w\0" + key + "\0" + v);
+            } else if (p < 7 && !keys.isEmpty()) {
+                String key = keys.get(rnd.nextInt(keys.size()));
+                List<String> vs = values.get(key);
+                // mostly the latest value; sometimes an earlier one
+                String v = vs.size() > 1 && rnd.nextInt(4) == 0 ? vs.get(rnd.nextInt(vs.size() - 1)) : vs.get(vs.size() - 1);
+                extra.computeIfAbsent(t, x -> new ArrayList<>()).add("r\0" + key + "\0" + v);
+            } else if (p == 7 && !keys.isEmpty()) {
+                String key = keys.get(rnd.nextInt(keys.size())), v = "u" + t;
+                values.get(key).add(v);
+                extra.computeIfAbsent(t, x -> new ArrayList<>()).add("w\0" + key + "\0" + v);
             }
         }
         HistoryBuilder b = new HistoryBuilder();
