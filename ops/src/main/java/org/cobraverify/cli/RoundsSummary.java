@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.cobraverify.checker.GarbageCollection;
 import org.cobraverify.checker.Verdict;
 import org.cobraverify.rounds.HistoryRounds;
 import org.cobraverify.rounds.IncrementalVerifier.RoundResult;
@@ -37,6 +38,17 @@ record RoundsSummary(HistoryRounds.Run run, int transactions) {
         m.put("retainedMax", run.retainedMax());
         m.put("retainedLast", run.last().retained());
         m.put("collected", run.last().collectedTotal());
+        // what the retained set is made of after the last round garbage collection analysed
+        RoundResult analysed = null;
+        for (RoundResult r : run.rounds()) if (r.keptBy() != null) analysed = r;
+        if (analysed != null) {
+            Map<String, Integer> why = new LinkedHashMap<>();
+            for (GarbageCollection.Kept k : GarbageCollection.Kept.values())
+                why.put(k.name().toLowerCase().replace('_', '-'), analysed.keptBy()[k.ordinal()]);
+            m.put("retainedWhy", why);
+            m.put("retainedWhyRound", analysed.round());
+        }
+        if (run.last().gcNote() != null && run.last().collectedNow() == 0) m.put("lastRoundNotCollected", run.last().gcNote());
         m.put("fences", run.fences());
         m.put("capacity", Math.round(capacity()));
         long[] ms = new long[run.rounds().size()];

@@ -137,6 +137,15 @@ public class VerifyCommandTest {
         long collected = Long.parseLong(j.replaceAll(".*\"collected\":(\\d+).*", "$1"));
         assertTrue(rounds >= 10, j);
         assertTrue(collected > 200 && retainedMax < 100, "most of the history was collected, little retained: " + j);
+        // what the retained set is made of, after the last round garbage collection analysed: its reasons add up to it
+        // when that round is the last (here it is: every epoch is closed at the end, and nothing stops collection)
+        long whyRound = Long.parseLong(j.replaceAll(".*\"retainedWhyRound\":(\\d+).*", "$1"));
+        String why = j.replaceAll(".*\"retainedWhy\":\\{([^}]*)\\}.*", "$1");
+        long sum = 0;
+        for (String kv : why.split(",")) sum += Long.parseLong(kv.split(":")[1]);
+        assertTrue(why.contains("\"frontier-writer\":") && why.contains("\"not-old\":"), why);
+        assertEquals(rounds - 1, whyRound, j);
+        assertEquals(Long.parseLong(j.replaceAll(".*\"retainedLast\":(\\d+).*", "$1")), sum, "reasons for " + why);
 
         // a late read of the first value of k1, long overwritten (and collected)
         lines.add("{\"id\":\"late\",\"session\":\"A\",\"status\":\"committed\",\"ops\":[[\"r\",\"k1\",\"v4\"]]}");

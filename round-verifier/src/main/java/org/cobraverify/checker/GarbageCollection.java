@@ -44,6 +44,28 @@ public final class GarbageCollection {
     public final int superseded;
     /** The operations that are frontier writes (an old writer's last write of a key that reaches no other old writer of it). */
     public int[] frontierOps = new int[0];
+    /** Why a transaction of the round's history stays after collection (the first reason that applies, in this order). */
+    public enum Kept {
+        /** Its epoch is not closed yet. */
+        NOT_OLD,
+        /** It wrote the latest value of some key (a frontier writer): never collected (docs/DESIGN.md §7.9). */
+        FRONTIER_WRITER,
+        /** A transaction that is not old reaches it in the facts. */
+        REACHED_FROM_LATER,
+        /** A waiting transaction, or one of unknown outcome that may still join, reads it. */
+        PINNED,
+        /** It is in an open constraint that settlement left open (a chain or a source of a side). */
+        OPEN_CONSTRAINT,
+        /** Anything else (for example an old transaction of unknown outcome not yet set aside). */
+        OTHER
+    }
+
+    /**
+     * How many transactions of the round stay, by {@link Kept} reason (indexed by ordinal): what the retained set is
+     * made of, for people watching it grow. All zero when nothing could be analysed.
+     */
+    public int[] kept = new int[Kept.values().length];
+
     /** How many open constraints were settled for good ({@link Settlement}); their sides are carried as facts. */
     public final int settled;
     /**
@@ -254,6 +276,14 @@ public final class GarbageCollection {
         String why = contract(g, rf, r, topo, facts, n, b, collect, pairs, carry);
         if (why != null) return new GarbageCollection(new boolean[n], noSup, why, supersededCount);
         GarbageCollection done = new GarbageCollection(collect, supBy, null, supersededCount, settledCount, carry);
+        boolean[] onFrontier = new boolean[n];
+        for (int t = 0; t < n; t++) for (int op = h.opStart(t); op < h.opEnd(t) && !onFrontier[t]; op++) onFrontier[t] = frontierWrite[op];
+        for (int t = 0; t < n; t++) {
+            if (collect[t]) continue;
+            Kept reason = !old[t] ? Kept.NOT_OLD : onFrontier[t] ? Kept.FRONTIER_WRITER : rf.included[t] && bad[t] ? Kept.REACHED_FROM_LATER
+                    : pinned != null && pinned[t] ? Kept.PINNED : inOpen[t] ? Kept.OPEN_CONSTRAINT : Kept.OTHER;
+            done.kept[reason.ordinal()]++;
+        }
         IntVec fops = new IntVec();
         for (int op = 0; op < frontierWrite.length; op++) if (frontierWrite[op]) fops.add(op);
         done.frontierOps = fops.toArray();

@@ -29,7 +29,7 @@ public final class JsonReport {
         });
     }
 
-    /** As {@link #render}, with the figures of verification in rounds (numbers, and arrays of numbers). */
+    /** As {@link #render}, with the figures of verification in rounds (numbers, arrays of numbers, and objects of numbers). */
     public static String renderRounds(String file, String format, Verdict v, int transactions, double millis, double parseMillis,
                                       Map<String, Object> rounds) {
         return write(g -> {
@@ -39,6 +39,10 @@ public final class JsonReport {
                     g.writeArrayFieldStart(e.getKey());
                     for (long x : a) g.writeNumber(x);
                     g.writeEndArray();
+                } else if (e.getValue() instanceof Map<?, ?> m) { // an object of numbers
+                    g.writeObjectFieldStart(e.getKey());
+                    for (Map.Entry<?, ?> f : m.entrySet()) g.writeNumberField(String.valueOf(f.getKey()), ((Number) f.getValue()).longValue());
+                    g.writeEndObject();
                 } else if (e.getValue() instanceof Number n) g.writeNumberField(e.getKey(), n.longValue());
                 else g.writeStringField(e.getKey(), String.valueOf(e.getValue()));
             }

@@ -138,7 +138,7 @@ public final class HistoryRounds {
                 c.alsoFound(), c.reduction());
         return new IncrementalVerifier.RoundResult(r.round(), r.outcome(), r.reason(), lined, r.verdict(), r.stats(), r.roundTxns(), r.checkedTxns(),
                 r.pendingTxns(), r.historySize(), r.retained(), r.collectedNow(), r.collectedTotal(), r.buildNanos(), r.checkNanos(), r.gcNanos(),
-                r.gcNote(), r.superseded(), r.old(), r.settled(), r.batchCounts());
+                r.gcNote(), r.superseded(), r.old(), r.settled(), r.batchCounts(), r.keptBy());
     }
 
     /** Transaction {@code t} of {@code h} as the pipeline would deliver it, with its epoch ({@link EpochAssigner#OPEN}: -1). */

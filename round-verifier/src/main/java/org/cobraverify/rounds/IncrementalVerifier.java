@@ -78,12 +78,14 @@ public final class IncrementalVerifier implements AutoCloseable {
      * What one round's check found. {@code verdict} is the checker's own answer on the round's history (null if none ran).
      * {@code batchCounts}: when the round closed a batch of rounds decided with one check ({@link #add(Transaction, long)}),
      * for each round of the batch in order, the checked-transaction total and the number waiting that deciding the rounds
-     * one by one would report (before any collection between them); null for a single round.
+     * one by one would report (before any collection between them); null for a single round. {@code keptBy}: when
+     * garbage collection analysed the round, how many transactions stayed for each {@link GarbageCollection.Kept}
+     * reason (indexed by ordinal); null otherwise.
      */
     public record RoundResult(long round, Verdict.Outcome outcome, String reason, Certificate certificate, Verdict verdict, CheckStats stats,
                               int roundTxns, long checkedTxns, int pendingTxns, int historySize, int retained, int collectedNow,
                               long collectedTotal, long buildNanos, long checkNanos, long gcNanos, String gcNote, int superseded, int old,
-                              int settled, long[][] batchCounts) {
+                              int settled, long[][] batchCounts, int[] keptBy) {
         public double millis() { return (buildNanos + checkNanos + gcNanos) / 1e6; }
     }
 
@@ -106,6 +108,8 @@ public final class IncrementalVerifier implements AutoCloseable {
     /** The first round of the open batch: the number {@link #nextRound} had when the last round ended. */
     private long batchStart;
     private int lastSuperseded, lastOld, lastSettled;
+    /** The last round's {@link RoundResult#keptBy}. */
+    private int[] lastKept;
     /** The last round's {@link RoundResult#batchCounts} (set by each {@link #endRound}). */
     private long[][] batchCounts;
     private String rejectedIn;   // the first reject's round and summary: every later history contains it
@@ -190,6 +194,7 @@ public final class IncrementalVerifier implements AutoCloseable {
         batchStart = rounds;
         int batchRounds = (int) (roundNo - firstRound + 1);
         batchCounts = null; // set below once admission has run
+        lastKept = null;
         List<Transaction> thisRound = new ArrayList<>(incoming);
         incoming.clear();
         incomingIds.clear();
@@ -318,6 +323,7 @@ public final class IncrementalVerifier implements AutoCloseable {
         String gcNote = plan == null ? null : plan.skip() != null ? plan.skip() : r.gc() != null ? r.gc().skipped : null;
         int collectedNow = 0;
         lastSuperseded = r.gc() == null ? 0 : r.gc().superseded;
+        lastKept = r.gc() == null || r.gc().skipped != null ? null : r.gc().kept;
         lastSettled = 0;
         lastOld = plan == null ? 0 : plan.oldCount();
         if (plan != null && plan.skip() == null && r.gc() != null && r.gc().skipped == null) {
@@ -356,7 +362,8 @@ public final class IncrementalVerifier implements AutoCloseable {
     private RoundResult result(long roundNo, Verdict.Outcome o, String reason, Certificate cert, Verdict v, List<Transaction> thisRound, int hSize,
                                long t0, long t1, long t2, long t3, int collectedNow, String gcNote) {
         return new RoundResult(roundNo, o, reason, cert, v, v == null ? null : v.stats(), thisRound.size(), checkedTotal, held.waiting.size(), hSize,
-                held.retained.size(), collectedNow, collectedTotal, t1 - t0, t2 - t1, t3 - t2, gcNote, lastSuperseded, lastOld, lastSettled, batchCounts);
+                held.retained.size(), collectedNow, collectedTotal, t1 - t0, t2 - t1, t3 - t2, gcNote, lastSuperseded, lastOld, lastSettled, batchCounts,
+                lastKept);
     }
 
     /**
