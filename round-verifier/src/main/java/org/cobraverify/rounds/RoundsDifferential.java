@@ -217,21 +217,7 @@ public final class RoundsDifferential {
                 extra.computeIfAbsent(t, x -> new ArrayList<>()).add("r\0" + key + "\0" + ws.get(rnd.nextInt(ws.size())));
             }
         }
-        HistoryBuilder b = new HistoryBuilder();
-        for (int t = 0; t < n; t++) {
-            b.begin(h.name(t), b.session(String.valueOf(h.sessionName(h.session(t)))), h.status(t), h.start(t), h.end(t), -1);
-            for (int op = h.opStart(t); op < h.opEnd(t); op++) {
-                int key = b.key(String.valueOf(h.keyName(h.key(op))));
-                if (h.kind(op) == History.WRITE) b.write(key, b.value(String.valueOf(h.valueName(h.value(op)))));
-                else b.read(key, h.value(op) == History.NIL ? History.NIL : b.value(String.valueOf(h.valueName(h.value(op)))));
-            }
-            for (String e : extra.getOrDefault(t, List.of())) {
-                String[] f = e.split("\0");
-                if (f[0].equals("w")) b.write(b.key(f[1]), b.value(f[2])); else b.read(b.key(f[1]), b.value(f[2]));
-            }
-            b.end();
-        }
-        return b.build();
+        return withAppended(h, extra);
     }
 
     /**
@@ -265,8 +251,13 @@ public final class RoundsDifferential {
                 extra.computeIfAbsent(t, x -> new ArrayList<>()).add("w\0" + key + "\0" + v);
             }
         }
+        return withAppended(h, extra);
+    }
+
+    /** {@code h} with operations appended to some transactions: {@code extra} maps a transaction to "w\0key\0value" or "r\0key\0value". */
+    private static History withAppended(History h, Map<Integer, List<String>> extra) {
         HistoryBuilder b = new HistoryBuilder();
-        for (int t = 0; t < n; t++) {
+        for (int t = 0; t < h.size(); t++) {
             b.begin(h.name(t), b.session(String.valueOf(h.sessionName(h.session(t)))), h.status(t), h.start(t), h.end(t), -1);
             for (int op = h.opStart(t); op < h.opEnd(t); op++) {
                 int key = b.key(String.valueOf(h.keyName(h.key(op))));
