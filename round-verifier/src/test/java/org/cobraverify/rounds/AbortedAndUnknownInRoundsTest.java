@@ -15,6 +15,7 @@ import org.cobraverify.gc.InMemoryCollectedWrites;
 import org.cobraverify.history.History;
 import org.cobraverify.history.HistoryBuilder;
 import org.cobraverify.schemas.Transaction;
+import org.cobraverify.testkit.Txns;
 import org.cobraverify.schemas.TxnOp;
 import org.cobraverify.schemas.TxnStatus;
 import org.cobraverify.solver.Budget;
@@ -58,7 +59,7 @@ class AbortedAndUnknownInRoundsTest {
 
         /** The next transaction of {@code session}. */
         Transaction txn(String id, String session, TxnStatus status, String... ops) {
-            Transaction t = add(GarbageCollectionTest.txn(id, session, next(session), lastFence.getOrDefault(session, 0L), false, ops), status);
+            Transaction t = add(Txns.txn(id, session, next(session), lastFence.getOrDefault(session, 0L), false, ops), status);
             unstamped.computeIfAbsent(session, x -> new ArrayList<>()).add(t);
             return t;
         }
@@ -70,7 +71,7 @@ class AbortedAndUnknownInRoundsTest {
             for (Transaction t : unstamped.getOrDefault(session, List.of())) t.setEpoch(Math.max(e - 1, before));
             unstamped.remove(session);
             lastFence.put(session, e);
-            return add(GarbageCollectionTest.txn("f" + e, session, next(session), e, true, "r EPOCH " + (e == 1 ? "-" : "e" + (e - 1)), "w EPOCH e" + e),
+            return add(Txns.txn("f" + e, session, next(session), e, true, "r EPOCH " + (e == 1 ? "-" : "e" + (e - 1)), "w EPOCH e" + e),
                     TxnStatus.COMMITTED);
         }
 
@@ -112,8 +113,11 @@ class AbortedAndUnknownInRoundsTest {
         public void close() { v.close(); }
     }
 
-    /** Case A: X (aborted) writes q; many epochs later a reader of q. Returns the last round's result and the one-shot verdict. */
-    private static Object[] readerOfACollectedAbortedWrite(TxnStatus reader) {
+    /** Case A's outcome: the last round's result, the one-shot verdict, and how many transactions were collected before the reader came. */
+    private record ReaderCase(IncrementalVerifier.RoundResult last, Verdict.Outcome oneShot, long collectedBefore) {}
+
+    /** Case A: X (aborted) writes q; many epochs later a reader of q. */
+    private static ReaderCase readerOfACollectedAbortedWrite(TxnStatus reader) {
         try (Rounds r = new Rounds(IncrementalVerifier.Settings.defaults(), "A", "B")) {
             r.round();
             r.txn("X", "A", TxnStatus.ABORTED, "w q q1");
@@ -121,32 +125,32 @@ class AbortedAndUnknownInRoundsTest {
             long collected = r.v.collectedCount();
             r.txn("T9", "B", reader, "r q q1");
             IncrementalVerifier.RoundResult last = r.round();
-            return new Object[] {last, r.oneShot(), collected};
+            return new ReaderCase(last, r.oneShot(), collected);
         }
     }
 
     @Test
     void anAbortedReaderOfACollectedAbortedWriteIsNothing() {
-        Object[] res = readerOfACollectedAbortedWrite(TxnStatus.ABORTED);
-        IncrementalVerifier.RoundResult last = (IncrementalVerifier.RoundResult) res[0];
-        assertTrue((long) res[2] > 0, "X was collected before its reader came");
-        assertEquals(Verdict.Outcome.ACCEPT, res[1], "one-shot: neither transaction is in the serial order");
+        ReaderCase res = readerOfACollectedAbortedWrite(TxnStatus.ABORTED);
+        IncrementalVerifier.RoundResult last = res.last();
+        assertTrue(res.collectedBefore() > 0, "X was collected before its reader came");
+        assertEquals(Verdict.Outcome.ACCEPT, res.oneShot(), "one-shot: neither transaction is in the serial order");
         assertEquals(Verdict.Outcome.ACCEPT, last.outcome(), last.reason());
     }
 
     @Test
     void anUnknownReaderOfACollectedAbortedWriteThatNobodyReadsIsNothing() {
-        Object[] res = readerOfACollectedAbortedWrite(TxnStatus.UNKNOWN);
-        IncrementalVerifier.RoundResult last = (IncrementalVerifier.RoundResult) res[0];
-        assertEquals(Verdict.Outcome.ACCEPT, res[1], "one-shot: an unknown transaction nobody read need not have committed");
+        ReaderCase res = readerOfACollectedAbortedWrite(TxnStatus.UNKNOWN);
+        IncrementalVerifier.RoundResult last = res.last();
+        assertEquals(Verdict.Outcome.ACCEPT, res.oneShot(), "one-shot: an unknown transaction nobody read need not have committed");
         assertEquals(Verdict.Outcome.ACCEPT, last.outcome(), last.reason());
     }
 
     @Test
     void aCommittedReaderOfACollectedAbortedWriteIsStillG1a() {
-        Object[] res = readerOfACollectedAbortedWrite(TxnStatus.COMMITTED);
-        IncrementalVerifier.RoundResult last = (IncrementalVerifier.RoundResult) res[0];
-        assertEquals(Verdict.Outcome.REJECT, res[1]);
+        ReaderCase res = readerOfACollectedAbortedWrite(TxnStatus.COMMITTED);
+        IncrementalVerifier.RoundResult last = res.last();
+        assertEquals(Verdict.Outcome.REJECT, res.oneShot());
         assertEquals(Verdict.Outcome.REJECT, last.outcome(), last.reason());
         assertEquals(AnomalyKind.G1A, last.certificate().kind(), last.certificate().summary());
     }

@@ -7,6 +7,7 @@ import java.util.List;
 import org.cobraverify.checker.Verdict;
 import org.cobraverify.gc.InMemoryCollectedWrites;
 import org.cobraverify.schemas.Transaction;
+import org.cobraverify.testkit.Txns;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -17,7 +18,7 @@ import org.junit.jupiter.api.Test;
  */
 class DuplicateWriteInRoundsTest {
     private static Transaction txn(String id, String session, long index, String... ops) {
-        return GarbageCollectionTest.txn(id, session, index, -1, false, ops);
+        return Txns.txn(id, session, index, -1, false, ops);
     }
 
     @Test

@@ -1,5 +1,6 @@
 package org.cobraverify.rounds;
 
+import static org.cobraverify.testkit.Txns.txn;
 import static org.junit.jupiter.api.Assertions.*;
 
 import java.util.ArrayList;
@@ -22,16 +23,6 @@ import org.junit.jupiter.api.Test;
  * reads of collected writes.
  */
 class GarbageCollectionTest {
-    static Transaction txn(String id, String session, long index, long epoch, boolean fence, String... ops) {
-        List<TxnOp> l = new ArrayList<>();
-        for (String s : ops) {
-            String[] f = s.split(" ");
-            l.add(new TxnOp(f[0].equals("w"), f[1], f[2].equals("-") ? null : f[2]));
-        }
-        return Transaction.newBuilder().setId(id).setSession(session).setStatus(TxnStatus.COMMITTED).setStart(0L).setEnd(0L)
-                .setOps(l).setSessionIndex(index).setFence(fence).setEpoch(epoch).build();
-    }
-
     /**
      * Sessions A and B, fences f1..f6 chained through EPOCH. F1 writes c; T3 reads it and writes e; T5
      * overwrites e; R reads T3's e and writes c. So F1 ⇝ T3 → R: F1's c precedes R's. After round 1, GC

@@ -1,19 +1,18 @@
 package org.cobraverify.gc.store;
 
+import static org.cobraverify.testkit.Txns.txn;
 import static org.junit.jupiter.api.Assertions.*;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
+
+
 import java.util.concurrent.atomic.AtomicLong;
 import org.cobraverify.checker.Verdict;
 import org.cobraverify.gc.CollectedWrites.Entry;
 import org.cobraverify.gc.CollectedWrites.Fate;
 import org.cobraverify.gc.CollectedWrites;
 import org.cobraverify.rounds.IncrementalVerifier;
-import org.cobraverify.schemas.Transaction;
-import org.cobraverify.schemas.TxnOp;
-import org.cobraverify.schemas.TxnStatus;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -73,16 +72,6 @@ class RocksDbCollectedWritesTest {
             assertEquals("T2", s.get("x", "b").writer(), "a generation goes a horizon after the next one started (b's just did)");
             assertEquals("T3", s.get("x", "c").writer());
         }
-    }
-
-    static Transaction txn(String id, String session, long index, long epoch, boolean fence, String... ops) {
-        List<TxnOp> l = new ArrayList<>();
-        for (String s : ops) {
-            String[] f = s.split(" ");
-            l.add(new TxnOp(f[0].equals("w"), f[1], f[2].equals("-") ? null : f[2]));
-        }
-        return Transaction.newBuilder().setId(id).setSession(session).setStatus(TxnStatus.COMMITTED).setStart(0L).setEnd(0L)
-                .setOps(l).setSessionIndex(index).setFence(fence).setEpoch(epoch).build();
     }
 
     /** A read of a write the store has forgotten waits for a writer like any unseen write, then is unknown (never a reject). */
