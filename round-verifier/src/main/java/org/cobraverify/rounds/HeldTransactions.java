@@ -8,6 +8,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 import org.cobraverify.schemas.Transaction;
 import org.cobraverify.schemas.TxnOp;
 import org.cobraverify.schemas.TxnStatus;
@@ -94,7 +95,7 @@ final class HeldTransactions {
     }
 
     /** Retains checked transactions; those {@code partly} names lack a read in later rounds' histories. */
-    void retain(List<Transaction> checked, java.util.function.Predicate<String> partly) {
+    void retain(List<Transaction> checked, Predicate<String> partly) {
         retained.addAll(checked);
         for (Transaction t : checked) {
             retainedIds.add(t.getId());
