@@ -13,6 +13,7 @@ import java.util.stream.Stream;
 import org.cobraverify.checker.CheckOptions;
 import org.cobraverify.checker.CheckStats;
 import org.cobraverify.checker.Checker;
+import org.cobraverify.checker.GarbageCollection;
 import org.cobraverify.checker.ReachabilityEngine;
 import org.cobraverify.checker.Verdict;
 import org.cobraverify.history.History;
@@ -107,12 +108,16 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--seed", description = "With --differential: the first seed (default: ${DEFAULT-VALUE}).")
     long seed = 1;
 
+    @Option(names = "--gc-rules", description = {"With --differential: the garbage-collection rules (default: ${DEFAULT-VALUE}); a careless one",
+            "(CARELESS_COLLECTION, CARELESS_SETTLING, CARELESS_FRONTIER) shows that the comparison catches it, FRONTIER_KEPT never collects a frontier writer."})
+    GarbageCollection.Rules gcRules = GarbageCollection.Rules.SOUND;
+
     private ReachabilityEngine reachability;
 
     @Override
     public Integer call() throws Exception {
         if (pipeline) return new PipelineSweep(System.out).run(rates, pipelineTxns, "blindw-rm", 8, 5000);
-        if (differential != null) return new DifferentialCampaign(System.out).run(differential, seed);
+        if (differential != null) return new DifferentialCampaign(System.out).run(differential, seed, gcRules);
         reachability = GpuOption.resolve(gpu, "bench", System.err);
         if (reachability == null) return 2;
         if (rounds) return new RoundsBench(System.out, reachability, roundWire).run(roundWorkloads, histories, txns, roundSizes, 24, timeout);

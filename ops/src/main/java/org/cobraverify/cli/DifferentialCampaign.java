@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import org.cobraverify.checker.GarbageCollection;
 import org.cobraverify.rounds.RoundsDifferential;
 
 /**
@@ -18,7 +19,7 @@ final class DifferentialCampaign {
 
     DifferentialCampaign(PrintStream out) { this.out = out; }
 
-    int run(int histories, long seed) throws Exception {
+    int run(int histories, long seed, GarbageCollection.Rules rules) throws Exception {
         long t0 = System.nanoTime();
         int threads = Math.max(1, Runtime.getRuntime().availableProcessors());
         ExecutorService pool = Executors.newFixedThreadPool(threads);
@@ -26,11 +27,11 @@ final class DifferentialCampaign {
         try {
             for (int i = 0; i < histories; i++) {
                 long s = seed + i;
-                results.add(pool.submit(() -> RoundsDifferential.run(s)));
+                results.add(pool.submit(() -> RoundsDifferential.run(s, rules)));
             }
             RoundsDifferential.Totals all = new RoundsDifferential.Totals();
             for (Future<RoundsDifferential.Result> f : results) all.add(f.get());
-            out.printf("rounds against one-shot: %,d histories (seeds %d..%d, %,d transactions), %,d round verdicts: %,d accept, %,d reject,"
+            out.printf("rounds against one-shot" + (rules == GarbageCollection.Rules.SOUND ? "" : " (" + rules + ")") + ": %,d histories (seeds %d..%d, %,d transactions), %,d round verdicts: %,d accept, %,d reject,"
                     + " %,d unknown (%.2f%%); garbage collected in %,d histories; %d disagreements; %.1f s on %d threads%n",
                     histories, seed, seed + histories - 1, all.transactions, all.verdicts(), all.accepted, all.rejected, all.unknown,
                     100 * all.unknownShare(), all.collected, all.problems.size(), (System.nanoTime() - t0) / 1e9, threads);

@@ -44,6 +44,8 @@ public final class GarbageCollection {
     public final int superseded;
     /** The operations that are frontier writes (an old writer's last write of a key that reaches no other old writer of it). */
     public int[] frontierOps = new int[0];
+    /** The frontier writes of transactions collected as data ({@link FrontierAsData}): each becomes its key's frontier record. */
+    public int[] frontierAsData = new int[0];
     /** Why a transaction of the round's history stays after collection (the first reason that applies, in this order). */
     public enum Kept {
         /** Its epoch is not closed yet. */
@@ -91,7 +93,16 @@ public final class GarbageCollection {
          * Settle open constraints without treating old frontier writers as sources of the future (a later read of
          * one of two unordered frontier writers then contradicts a settled order).
          */
-        CARELESS_SETTLING
+        CARELESS_SETTLING,
+        /**
+         * The sound rules, but a frontier writer is never collected (as before docs/DESIGN.md §7.9): for comparisons.
+         */
+        FRONTIER_KEPT,
+        /**
+         * Collect an old frontier writer as data whenever it is the only frontier writer of its keys, without waiting for
+         * the other old writers of those keys to go with it, or for later writers and readers to follow the next past.
+         */
+        CARELESS_FRONTIER
     }
 
     private GarbageCollection(boolean[] collect, int[] supersededBy, String skipped, int superseded, int settled, IntVec[] carry) {
@@ -114,7 +125,7 @@ public final class GarbageCollection {
      * Requires: {@code c} accepted its round ({@code c.factEdges >= 0}). {@code old[t]}: t's epoch is
      * closed; {@code entries}: the entry fences of the next barrier; {@code pinned[t]}: keep t.
      */
-    static GarbageCollection analyze(Checker c, boolean[] old, int[] entries, boolean[] pinned, Rules rules) {
+    static GarbageCollection analyze(Checker c, boolean[] old, int[] entries, boolean[] pinned, Rules rules, int synthetic) {
         boolean careless = rules == Rules.CARELESS_COLLECTION;
         History h = c.history();
         KnownGraph g = c.graph();
@@ -130,7 +141,7 @@ public final class GarbageCollection {
         if (topo == null) return new GarbageCollection(none, noSup, "internal: the facts of an accepted round have a cycle", 0);
         Reachability r;
         try {
-            r = new Reachability(g, out, topo, c.sessionPredecessors(), facts);
+            r = new Reachability(g, out, topo, c.sessionPredecessors(), facts, synthetic, n);
         } catch (ReachabilityEngine.TooLarge e) {
             return new GarbageCollection(none, noSup, e.getMessage(), 0);
         }
@@ -156,7 +167,7 @@ public final class GarbageCollection {
         for (int t = 0; t < n; t++) {
             if (!old[t] || !rf.included[t]) continue;
             for (int op = h.opStart(t); op < h.opEnd(t); op++) {
-                if (!rf.finalWrite[op]) continue;
+                if (!rf.finalWrite[op] || r.chainOf[t] < 0) continue; // a satellite: nothing else reaches it
                 wKey.add(h.key(op)); wChain.add(r.chainOf[t]); wPos.add(r.pos[t]); wTxn.add(t);
             }
         }
@@ -211,7 +222,7 @@ public final class GarbageCollection {
             topo = CycleFinder.topologicalOrder(g, out, live, null);
             if (topo == null) return new GarbageCollection(none, noSup, "internal: the settled sides of an accepted round have a cycle", 0);
             try {
-                r = new Reachability(g, out, topo, c.sessionPredecessors(), facts);
+                r = new Reachability(g, out, topo, c.sessionPredecessors(), facts, synthetic, n);
             } catch (ReachabilityEngine.TooLarge e) {
                 return new GarbageCollection(none, noSup, e.getMessage(), 0);
             }
@@ -242,6 +253,9 @@ public final class GarbageCollection {
             }
             collect[t] = superseded[t] && (pinned == null || !pinned[t]) && (careless || !inOpen[t]);
         }
+        boolean[] asData = careless || rules == Rules.FRONTIER_KEPT ? new boolean[n]
+                : FrontierAsData.collectible(h, rf, out, frontierWrite, old, bad, pinned, inOpen, entries, collect, synthetic,
+                                             rules == Rules.CARELESS_FRONTIER);
         // for each collected write, a frontier write of its key that it reaches: the proof a later read of it is stale
         int[] supBy = new int[h.opCount()];
         Arrays.fill(supBy, -1);
@@ -258,7 +272,7 @@ public final class GarbageCollection {
         for (int t = 0; t < n; t++) {
             if (!collect[t] || !rf.included[t]) continue;
             for (int op = h.opStart(t); op < h.opEnd(t); op++) {
-                if (!rf.finalWrite[op]) continue;
+                if (!rf.finalWrite[op] || (asData[t] && frontierWrite[op])) continue;
                 IntVec fr = frontierOfKey[h.key(op)];
                 for (int i = 0; fr != null && i < fr.size(); i++) if (r.reaches(t, fr.get(i))) { supBy[op] = fr.get(i); break; }
                 if (supBy[op] < 0) throw new IllegalStateException("internal: superseded " + h.label(t) + " reaches no frontier write of its key");
@@ -278,15 +292,20 @@ public final class GarbageCollection {
         GarbageCollection done = new GarbageCollection(collect, supBy, null, supersededCount, settledCount, carry);
         boolean[] onFrontier = new boolean[n];
         for (int t = 0; t < n; t++) for (int op = h.opStart(t); op < h.opEnd(t) && !onFrontier[t]; op++) onFrontier[t] = frontierWrite[op];
-        for (int t = 0; t < n; t++) {
+        for (int t = 0; t < synthetic; t++) {
             if (collect[t]) continue;
             Kept reason = !old[t] ? Kept.NOT_OLD : onFrontier[t] ? Kept.FRONTIER_WRITER : rf.included[t] && bad[t] ? Kept.REACHED_FROM_LATER
                     : pinned != null && pinned[t] ? Kept.PINNED : inOpen[t] ? Kept.OPEN_CONSTRAINT : Kept.OTHER;
             done.kept[reason.ordinal()]++;
         }
-        IntVec fops = new IntVec();
-        for (int op = 0; op < frontierWrite.length; op++) if (frontierWrite[op]) fops.add(op);
+        IntVec fops = new IntVec(), dops = new IntVec();
+        for (int op = 0; op < frontierWrite.length; op++) {
+            if (!frontierWrite[op]) continue;
+            fops.add(op);
+            if (asData[rf.opTxn[op]]) dops.add(op);
+        }
         done.frontierOps = fops.toArray();
+        done.frontierAsData = dops.toArray();
         return done;
     }
 
@@ -307,11 +326,11 @@ public final class GarbageCollection {
         for (int t = 0; t < n; t++) kept[t] = rf.included[t] && !collect[t];
         // chain members by position, and the latest kept member at or before each position
         int[] len = new int[cs];
-        for (int v : topo) len[r.chainOf[v]]++;
+        for (int v : topo) if (r.chainOf[v] >= 0) len[r.chainOf[v]]++;
         int[] start = new int[cs + 1];
         for (int c = 0; c < cs; c++) start[c + 1] = start[c] + len[c];
         int[] member = new int[start[cs]];
-        for (int v : topo) member[start[r.chainOf[v]] + r.pos[v]] = v;
+        for (int v : topo) if (r.chainOf[v] >= 0) member[start[r.chainOf[v]] + r.pos[v]] = v;
         int[] latestKept = new int[start[cs]];
         for (int c = 0; c < cs; c++) {
             int last = -1;
@@ -334,7 +353,7 @@ public final class GarbageCollection {
                 int u = in.target[p], ub = u * cs;
                 for (int k = 0; k < cs; k++) if (back[ub + k] > back[base + k]) back[base + k] = back[ub + k];
             }
-            back[base + r.chainOf[v]] = r.pos[v];
+            if (r.chainOf[v] >= 0) back[base + r.chainOf[v]] = r.pos[v];
         }
         for (int y = 0; y < n; y++) {
             if (!kept[y]) continue;
@@ -353,6 +372,27 @@ public final class GarbageCollection {
             if (carry[0].size() > limit)
                 return "keeping the paths through the collected transactions would take more than " + MAX_CARRIED_PER_TRANSACTION
                         + " edges per transaction; nothing collected this round";
+        }
+        // satellites (on no chain, Reachability) that stay: an edge to the earliest kept member of each chain they reach
+        int[] nextKept = null;
+        for (int s = 0; s < n; s++) {
+            if (!kept[s] || r.chainOf[s] >= 0) continue;
+            if (nextKept == null) {
+                nextKept = new int[start[cs]];
+                for (int c = 0; c < cs; c++) {
+                    int next = -1;
+                    for (int i = start[c + 1] - 1; i >= start[c]; i--) {
+                        if (kept[member[i]]) next = member[i];
+                        nextKept[i] = next;
+                    }
+                }
+            }
+            for (int c = 0; c < cs; c++) {
+                int p = r.reach[s * cs + c];
+                if (p >= len[c]) continue;
+                int u = nextKept[start[c] + p];
+                if (u >= 0) addPath(s, u, pairs, carry);
+            }
         }
         return null;
     }

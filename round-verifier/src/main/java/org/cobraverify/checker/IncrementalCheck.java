@@ -22,14 +22,15 @@ public final class IncrementalCheck {
     /**
      * Checks {@code h} with {@code barrier} (null: no past collected yet). On accept, when {@code old} is
      * not null, runs garbage collection by {@code rules} with the given old transactions, entry fences and pinned ones.
+     * Transactions from {@code synthetic} on stand for frontier writes collected earlier ({@link FrontierAsData}).
      */
     public static Result run(History h, CheckOptions options, Barrier barrier, boolean[] old, int[] entries, boolean[] pinned,
-                             GarbageCollection.Rules rules) {
+                             GarbageCollection.Rules rules, int synthetic) {
         Checker c = Checker.forRound(h, options, barrier);
         Verdict v = c.runForRound();
         if (v.outcome() != Verdict.Outcome.ACCEPT || c.factEdges < 0) return new Result(v, null, null, null);
         boolean[] reached = barrier == null ? null : reachedFrom(c, c.barrierVertex);
-        return new Result(v, old == null ? null : GarbageCollection.analyze(c, old, entries, pinned, rules), reached, c.readFrom().included.clone());
+        return new Result(v, old == null ? null : GarbageCollection.analyze(c, old, entries, pinned, rules, synthetic), reached, c.readFrom().included.clone());
     }
 
     /** Transactions reached from vertex {@code src} over the facts of the accepted round (iterative search). */

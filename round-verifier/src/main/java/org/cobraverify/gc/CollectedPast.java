@@ -61,8 +61,12 @@ public final class CollectedPast {
      * The barrier for a round's history: ids mapped through {@code index} (those it lacks are dropped), carried
      * keys interned in {@code hb}. Requires {@link #exists}.
      */
-    public Barrier toBarrier(HistoryBuilder hb, Map<String, Integer> index) {
+    public Barrier toBarrier(HistoryBuilder hb, Map<String, Integer> index) { return toBarrier(hb, index, new int[0]); }
+
+    /** As above, with {@code alsoBefore} (indexes: the synthetic writers of frontier records, docs/DESIGN.md §7.9) before the past too. */
+    public Barrier toBarrier(HistoryBuilder hb, Map<String, Integer> index, int[] alsoBefore) {
         List<Integer> b = new ArrayList<>(), a = new ArrayList<>();
+        for (int i : alsoBefore) b.add(i);
         IntVec cs = new IntVec(), cd = new IntVec(), ck = new IntVec(), ckey = new IntVec();
         for (Carried e : carried) {
             Integer u = index.get(e.src()), v = index.get(e.dst());

@@ -1,7 +1,7 @@
 package org.cobraverify.gc;
 
 /**
- * The writes of collected transactions, kept exactly (never a probabilistic filter, which would invent
+ * The writes of collected transactions, and for each key whose latest write was collected, its frontier log, kept exactly (never a probabilistic filter, which would invent
  * violations): a later read of one of them is a stale read (or G1a, G1b), and this is how the verifier
  * recognises it after the writer has left memory. Implementations: {@link InMemoryCollectedWrites}
  * (tests, short runs) and {@link org.cobraverify.gc.store.RocksDbCollectedWrites} (on disk: the heap
@@ -22,7 +22,13 @@ public interface CollectedWrites extends AutoCloseable {
          * The transaction's outcome was unknown and nothing had read its writes when it was set aside: a
          * read of one makes it committed after its conflicts were collected, which cannot be judged.
          */
-        UNKNOWN_OUTCOME
+        UNKNOWN_OUTCOME,
+        /**
+         * The transaction committed and this was the latest write of the key when it was collected (a frontier write
+         * collected as data, docs/DESIGN.md §7.9): whether a later read of it is current or stale is decided by the
+         * key's {@link #frontierLog}, not by this entry.
+         */
+        FRONTIER
     }
 
     /**
@@ -33,6 +39,26 @@ public interface CollectedWrites extends AutoCloseable {
     record Entry(String writer, String supersededBy, Fate fate, long round, long incarnation) {}
 
     void put(String key, String value, Entry e);
+
+    /**
+     * One step of a key's frontier as data (docs/DESIGN.md §7.9): from round {@code round} of incarnation
+     * {@code incarnation} on, the latest write of the key is {@code value}, written by the collected transaction
+     * {@code writer}; or, with {@code value} null, the latest write is held in memory again and {@code writer} (a
+     * retained transaction) superseded the value before it.
+     */
+    record FrontierEntry(String value, String writer, long round, long incarnation) {}
+
+    /**
+     * Appends to {@code key}'s frontier log, dropping entries {@code visible} rejects (an earlier incarnation's
+     * after the checkpoint this one resumed from) and those no restart can need ({@link FrontierLog#append}).
+     */
+    void appendFrontier(String key, FrontierEntry e, java.util.function.Predicate<FrontierEntry> visible, long keepFrom);
+
+    /** {@code key}'s frontier log, oldest first; empty if no frontier write of it was ever collected. Never null. */
+    java.util.List<FrontierEntry> frontierLog(String key);
+
+    /** Whether any frontier write was ever collected (so that a round need not look keys up). */
+    boolean hasFrontiers();
 
     /** The entry for a write of {@code value} to {@code key}, or null if no collected transaction wrote it. */
     Entry get(String key, String value);

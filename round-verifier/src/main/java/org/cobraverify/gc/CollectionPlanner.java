@@ -33,10 +33,18 @@ public final class CollectionPlanner {
 
     /**
      * What GC is asked to do: per transaction of the round's history, whether it is old and whether it is pinned;
-     * the entry fences of the next past (indexes), the newest epoch it may close; or, in {@code skip}, why it cannot run.
+     * the entry fences of the next past (indexes), the newest epoch it may close; or, in {@code skip}, why it cannot run;
+     * and the reads with no held writer of the transactions that may still join ({@link #pastRead}).
      */
-    public record Plan(boolean[] old, boolean[] pinned, int[] entries, long closedEpoch, Collection<Transaction> entryFences, String skip) {
-        static Plan skipped(String why) { return new Plan(null, null, null, -1, List.of(), why); }
+    public record Plan(boolean[] old, boolean[] pinned, int[] entries, long closedEpoch, Collection<Transaction> entryFences, String skip,
+                       Set<String> pastReads) {
+        static Plan skipped(String why) { return new Plan(null, null, null, -1, List.of(), why, Set.of()); }
+
+        /**
+         * Whether a transaction that may still join reads {@code value} of {@code key} with no held writer (a read of a
+         * collected frontier write: the synthetic writer that stands for it is pinned like a held one).
+         */
+        public boolean pastRead(String key, String value) { return pastReads.contains(key + '\0' + value); }
 
         /** How many transactions of the round are old (0 when skipped). */
         public int oldCount() {
@@ -130,6 +138,8 @@ public final class CollectionPlanner {
         // to a fixed point: the cap only falls and the joining only grow
         Set<Transaction> readByJoining = Collections.newSetFromMap(new IdentityHashMap<>());
         for (Transaction t : joining) readByJoining.addAll(writersRead(t, writers));
+        Set<String> pastReads = new HashSet<>();
+        for (Transaction t : joining) pastReads(t, writers, pastReads);
         for (boolean changed = !aside.isEmpty(); changed; ) {
             changed = false;
             for (Iterator<Transaction> it = aside.iterator(); it.hasNext(); ) {
@@ -142,6 +152,7 @@ public final class CollectionPlanner {
                 cap = Math.min(cap, entry.getEpoch() - 1);
                 extra.add(entry);
                 readByJoining.addAll(writersRead(u, writers));
+                pastReads(u, writers, pastReads);
                 changed = true;
             }
         }
@@ -160,7 +171,7 @@ public final class CollectionPlanner {
             if (wi != null) pinned[wi] = true;
         }
         int[] entries = entryOf.values().stream().mapToInt(f -> index.get(f.getId())).distinct().toArray();
-        return new Plan(old, pinned, entries, cap, entryOf.values(), null);
+        return new Plan(old, pinned, entries, cap, entryOf.values(), null, pastReads);
     }
 
     /**
@@ -187,6 +198,12 @@ public final class CollectionPlanner {
             if (w != null && w != t) out.add(w);
         }
         return out;
+    }
+
+    /** Adds to {@code out} {@code t}'s reads of a value no held transaction wrote, as key and value. */
+    private static void pastReads(Transaction t, Writers writers, Set<String> out) {
+        for (TxnOp o : t.getOps())
+            if (!o.getWrite() && o.getValue() != null && writers.of(o.getKey(), o.getValue()) == null) out.add(o.getKey() + '\0' + o.getValue());
     }
 
     /**

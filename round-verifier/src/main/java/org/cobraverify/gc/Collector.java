@@ -6,6 +6,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 import org.cobraverify.checker.GarbageCollection;
 import org.cobraverify.history.History;
 import org.cobraverify.history.LongIntMap;
@@ -15,7 +16,8 @@ import org.cobraverify.schemas.TxnStatus;
 /**
  * Step 3 of a collection, after an accepted round's final outcome: carries out what {@link GarbageCollection}
  * found collectible. Each collected write goes to {@link CollectedWrites} with its fate (superseded, with the
- * frontier write that superseded it; intermediate; aborted; of unknown outcome), and the {@link CollectedPast}
+ * frontier write that superseded it; intermediate; aborted; of unknown outcome; a frontier write collected as data,
+ * which also goes to its key's frontier log, as does the supersession of a frontier record), and the {@link CollectedPast}
  * moves after every old transaction and before every entry fence of the {@link CollectionPlanner.Plan}.
  * Deleting the transactions from memory is the caller's (it owns them): {@link Outcome#gone}.
  *
@@ -35,11 +37,28 @@ public final class Collector {
 
     /**
      * Collects in {@code h} (the round's history, {@code order} its transactions) what {@code gc} marked, under
-     * {@code plan}; {@code included}: the checked history; {@code round} and {@code incarnation} stamp the writes.
+     * {@code plan}; {@code included}: the checked history; {@code round} and {@code incarnation} stamp the writes; transactions
+     * of {@code h} from {@code order.size()} on are the synthetic writers of frontier records; {@code visible}: the frontier
+     * log entries this verifier may see (the others are dropped when a key's log is written), {@code keepFrom} the older of its
+     * last two checkpoints' rounds ({@link FrontierLog#append}).
      */
     public static Outcome collect(History h, List<Transaction> order, CollectionPlanner.Plan plan, GarbageCollection gc, boolean[] included,
-                                CollectedWrites store, CollectedPast past, long round, long incarnation) {
+                                CollectedWrites store, CollectedPast past, long round, long incarnation,
+                                Predicate<CollectedWrites.FrontierEntry> visible, long keepFrom) {
         Set<String> gone = new HashSet<>();
+        boolean[] asData = new boolean[h.opCount()];
+        for (int op : gc.frontierAsData) asData[op] = true;
+        // a synthetic writer (from order.size() on) collected: a later old writer superseded the key's frontier record;
+        // its log says so (then, if that writer is collected as data too, the entry below names its value)
+        for (int i = order.size(); i < h.size(); i++) {
+            if (!gc.collect[i]) continue;
+            for (int op = h.opStart(i); op < h.opEnd(i); op++) {
+                if (h.kind(op) != History.WRITE) continue;
+                int by = gc.supersededBy[op];
+                store.appendFrontier(String.valueOf(h.keyName(h.key(op))),
+                        new CollectedWrites.FrontierEntry(null, by >= 0 ? h.name(by) : null, round, incarnation), visible, keepFrom);
+            }
+        }
         LongIntMap goneWrites = new LongIntMap(1024); // (key, value) ids in h
         for (int i = 0; i < order.size(); i++) {
             Transaction t = order.get(i);
@@ -55,9 +74,11 @@ public final class Collector {
                 goneWrites.put(LongIntMap.pack(h.key(op), h.value(op)), i);
                 CollectedWrites.Fate fate = t.getStatus() == TxnStatus.ABORTED ? CollectedWrites.Fate.ABORTED
                         : t.getStatus() == TxnStatus.UNKNOWN ? CollectedWrites.Fate.UNKNOWN_OUTCOME
+                        : asData[op] ? CollectedWrites.Fate.FRONTIER
                         : lastWrite.get(h.key(op)) == op ? CollectedWrites.Fate.SUPERSEDED : CollectedWrites.Fate.INTERMEDIATE;
                 int by = gc.supersededBy[op];
                 store.put(key, value, new CollectedWrites.Entry(t.getId(), by >= 0 ? h.name(by) : null, fate, round, incarnation));
+                if (asData[op]) store.appendFrontier(key, new CollectedWrites.FrontierEntry(value, t.getId(), round, incarnation), visible, keepFrom);
             }
         }
         List<String> partlyRead = new ArrayList<>();

@@ -1,11 +1,15 @@
 package org.cobraverify.gc;
 
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 
 /** {@link CollectedWrites} on the heap: grows with the history, so for tests and short runs only. */
 public final class InMemoryCollectedWrites implements CollectedWrites {
     private final Map<String, Entry> map = new HashMap<>();
+    private final Map<String, List<FrontierEntry>> frontiers = new HashMap<>();
 
     @Override
     public void put(String key, String value, Entry e) { map.put(key + '\0' + value, e); }
@@ -17,5 +21,16 @@ public final class InMemoryCollectedWrites implements CollectedWrites {
     public long size() { return map.size(); }
 
     @Override
-    public void close() { map.clear(); }
+    public void appendFrontier(String key, FrontierEntry e, Predicate<FrontierEntry> visible, long keepFrom) {
+        frontiers.put(key, FrontierLog.append(frontiers.getOrDefault(key, List.of()), e, visible, keepFrom));
+    }
+
+    @Override
+    public List<FrontierEntry> frontierLog(String key) { return frontiers.getOrDefault(key, List.of()); }
+
+    @Override
+    public boolean hasFrontiers() { return !frontiers.isEmpty(); }
+
+    @Override
+    public void close() { map.clear(); frontiers.clear(); }
 }

@@ -97,9 +97,15 @@ public final class StaleReads {
                 if (i != null && included[i]) { judged.addAll(e.getValue()); it.remove(); }
             }
         for (StaleRead s : judged) {
-            if (s.entry().fate() == CollectedWrites.Fate.UNKNOWN_OUTCOME) continue; // judged below: unknown
+            if (s.entry().fate() == CollectedWrites.Fate.UNKNOWN_OUTCOME || s.entry().fate() == CollectedWrites.Fate.FRONTIER) continue; // below: unknown
             boolean follows = fromPast != null && fromPast[indexOf.apply(s.reader().getId())];
             if (s.entry().fate() != CollectedWrites.Fate.SUPERSEDED || follows) return new Judgement(StaleReadCertificates.of(s, held), null);
+        }
+        for (StaleRead s : judged) {
+            if (s.entry().fate() != CollectedWrites.Fate.FRONTIER) continue;
+            return new Judgement(null, s.reader().getId() + " reads " + s.op().getKey() + " = " + s.op().getValue() + ", the latest write of the key"
+                    + " when garbage collection recorded it as data (written by " + s.entry().writer() + "); what became of the key since cannot be"
+                    + " read from the frontier log, so this cannot be judged");
         }
         for (StaleRead s : judged) {
             if (s.entry().fate() != CollectedWrites.Fate.UNKNOWN_OUTCOME) continue;

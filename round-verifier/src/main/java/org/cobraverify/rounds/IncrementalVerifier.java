@@ -125,6 +125,8 @@ public final class IncrementalVerifier implements AutoCloseable {
     private long incarnation;
     /** After a restart from a checkpoint: the checkpoint's round. Collected writes of an earlier incarnation after it are ignored. */
     private long visibleThrough = Long.MAX_VALUE;
+    /** The rounds of the last two checkpoints taken or resumed from (older, newer; -1: none): a restart resumes from one of them. */
+    private long olderCheckpoint = -1, newerCheckpoint = -1;
 
     public IncrementalVerifier(Settings settings, CollectedWrites collected) {
         this.settings = settings;
@@ -253,16 +255,21 @@ public final class IncrementalVerifier implements AutoCloseable {
         List<Transaction> order = SessionOrder.of(all);
         Map<String, Integer> index = new HashMap<>(order.size() * 2);
         HistoryBuilder hb = new HistoryBuilder();
-        History h = build(hb, order, index);
-        Barrier barrier = past.exists() ? past.toBarrier(hb, index) : null;
+        // the frontier records of the keys the round touches: each becomes a synthetic writer before the past (§7.9)
+        PastFrontier frontier = past.exists() && collected.hasFrontiers() ? PastFrontier.of(order, collected, held, this::visible) : PastFrontier.NONE;
+        if (frontier.unknowable() != null && lostProof == null) lostProof = "round " + roundNo + ": " + frontier.unknowable();
+        History h = build(hb, order, index, frontier);
+        Barrier barrier = past.exists() ? past.toBarrier(hb, index, frontier.writers()) : null;
+        staleNow = frontier.judgeable(staleNow);
         long t1 = System.nanoTime();
         // 4. plan garbage collection, check, and analyse what GC may take (on accept)
         CollectionPlanner.Plan plan = settings.gc() && oldEpochMax >= 0
                 ? planner.plan(order, index, oldEpochMax, ended, rounds, held.waiting, held.unknownSince, held.byId, held.writers::get) : null;
+        boolean[] oldAll = plan == null || plan.skip() != null ? null : frontier.old(plan.old(), h.size());
+        boolean[] pinnedAll = plan == null || plan.skip() != null ? null : frontier.pinned(plan, h);
         IncrementalCheck.Result r;
         try {
-            r = IncrementalCheck.run(h, settings.check(), barrier, plan == null || plan.skip() != null ? null : plan.old(),
-                    plan == null ? null : plan.entries(), plan == null ? null : plan.pinned(), settings.gcRules());
+            r = IncrementalCheck.run(h, settings.check(), barrier, oldAll, plan == null ? null : plan.entries(), pinnedAll, settings.gcRules(), order.size());
         } catch (RuntimeException e) {
             retain(admitted);
             long now = System.nanoTime();
@@ -327,7 +334,8 @@ public final class IncrementalVerifier implements AutoCloseable {
         lastSettled = 0;
         lastOld = plan == null ? 0 : plan.oldCount();
         if (plan != null && plan.skip() == null && r.gc() != null && r.gc().skipped == null) {
-            Collector.Outcome gone = Collector.collect(h, order, plan, r.gc(), inc, collected, past, roundNo, incarnation);
+            Collector.Outcome gone = Collector.collect(h, order, plan, r.gc(), inc, collected, past, roundNo, incarnation, this::visible,
+                    keepFrom(roundNo));
             collectedNow = gone.gone().size();
             held.forget(gone.gone());
             for (String id : gone.gone()) stale.forget(id);
@@ -409,8 +417,14 @@ public final class IncrementalVerifier implements AutoCloseable {
         return e;
     }
 
+    /** The round of the oldest checkpoint a restart may resume from; without one, {@code roundNo} (no restart can need older entries). */
+    private long keepFrom(long roundNo) { return newerCheckpoint < 0 ? roundNo : olderCheckpoint < 0 ? newerCheckpoint : olderCheckpoint; }
+
+    /** Whether this incarnation may see a frontier log entry (not one an earlier incarnation wrote after the checkpoint it resumed from). */
+    private boolean visible(CollectedWrites.FrontierEntry e) { return e.incarnation() == incarnation || e.round() <= visibleThrough; }
+
     /** The round's history; reads of collected writes are left out (carried facts and the stale-read check stand for them). */
-    private History build(HistoryBuilder b, List<Transaction> order, Map<String, Integer> index) {
+    private History build(HistoryBuilder b, List<Transaction> order, Map<String, Integer> index, PastFrontier frontier) {
         for (Transaction t : order) {
             index.put(t.getId(), b.size());
             byte st = t.getStatus() == TxnStatus.COMMITTED ? History.COMMITTED : t.getStatus() == TxnStatus.ABORTED ? History.ABORTED : History.UNKNOWN;
@@ -424,6 +438,8 @@ public final class IncrementalVerifier implements AutoCloseable {
                 if (o.getWrite()) b.write(k, b.value(o.getValue()));
                 else if (o.getValue() == null) b.read(k, History.NIL);
                 else if (whole) b.read(k, b.value(o.getValue()));
+                // a read of a frontier record: from the synthetic writer that stands for its collected writer
+                else if (frontier.isCurrent(o.getKey(), o.getValue())) b.read(k, b.value(o.getValue()));
                 // a read whose writer is gone: collected after this reader was checked (its edges are carried), or a
                 // read of a collected write judged on its own (admitted transactions have no other unresolved reads)
                 else if (!held.writers.contains(o.getKey(), o.getValue()) && (!isForced || stale.isThisRound(t, o))) continue;
@@ -431,6 +447,7 @@ public final class IncrementalVerifier implements AutoCloseable {
             }
             b.end();
         }
+        frontier.addWriters(b, index);
         return b.build();
     }
 
@@ -507,7 +524,11 @@ public final class IncrementalVerifier implements AutoCloseable {
     public void inputLost(String why) { if (lostProof == null) lostProof = why; }
 
     /** Sets the incarnation that collected writes are stamped with (the service's restart count). */
-    public void incarnation(long n) { this.incarnation = n; }
+    public void incarnation(long n) {
+        this.incarnation = n;
+        // a restart that resumes from no checkpoint rebuilds from the start: what earlier incarnations collected is not its own
+        if (n > 0 && rounds == 0 && held.isEmpty()) visibleThrough = -1;
+    }
 
     /**
      * The state, as records: every held transaction (retained, then waiting, in admission order) and the
@@ -525,6 +546,8 @@ public final class IncrementalVerifier implements AutoCloseable {
     public Checkpoint checkpoint(VerifierCore.Builder service) {
         if (!incoming.isEmpty()) throw new IllegalStateException("a checkpoint is taken between rounds, not with " + incoming.size() + " transactions added");
         collected.sync();
+        olderCheckpoint = newerCheckpoint;
+        newerCheckpoint = rounds - 1;
         return CheckpointCodec.encode(new VerifierState(held, stale, past, planner.endedSince(), counters(), rejectedIn, droppedState, lostProof,
                 List.of()), service);
     }
@@ -546,6 +569,7 @@ public final class IncrementalVerifier implements AutoCloseable {
         this.incarnation = incarnation;
         restore(s);
         visibleThrough = rounds - 1;
+        newerCheckpoint = visibleThrough;
     }
 
     /** Every transaction retained, in the order it was admitted (for tests and checkpoints). */

@@ -8,10 +8,14 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
 import java.util.function.LongSupplier;
 import java.util.stream.Stream;
 import org.cobraverify.gc.CollectedWrites;
+import org.cobraverify.gc.FrontierLog;
 import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ColumnFamilyOptions;
@@ -20,6 +24,7 @@ import org.rocksdb.FlushOptions;
 import org.rocksdb.Options;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
+import org.rocksdb.RocksIterator;
 import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
 
@@ -36,6 +41,11 @@ import org.rocksdb.WriteOptions;
  * commits a checkpoint, so a verifier restarted on the same disk finds every write collected up to its
  * checkpoint (the generations, and when each started, are the column families). Lookups happen only for
  * reads whose writer is not in memory, newest generation first: rare on a healthy database.
+ *
+ * <p>Frontier logs ({@link #frontierLog}) live in a column family of their own that is never dropped: a key's latest
+ * write must be known for as long as the key exists (forgetting it would let a later read of the key's initial value
+ * pass). So they grow with the key space, on disk; on the heap only an LRU cache of {@link #FRONTIER_CACHE} logs
+ * (a round looks up each key it touches, and keys touched again are mostly cached).
  */
 public final class RocksDbCollectedWrites implements CollectedWrites {
     static { RocksDB.loadLibrary(); }
@@ -45,6 +55,9 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
     /** The default horizon: a week, the history topics' default retention (the replay horizon). */
     public static final long DEFAULT_HORIZON_MILLIS = 7 * 24 * 3_600_000L;
     private static final String PREFIX = "g-";
+    private static final byte[] FRONTIER_FAMILY = "frontier".getBytes(StandardCharsets.UTF_8);
+    /** Frontier logs cached on the heap (least recently used ones are evicted). */
+    static final int FRONTIER_CACHE = 1 << 16;
 
     private Path dir;
     private final boolean deleteOnClose;
@@ -53,7 +66,12 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
     private DBOptions dbOptions;
     private ColumnFamilyOptions cfOptions;
     private RocksDB db;
-    private ColumnFamilyHandle defaultFamily;
+    private ColumnFamilyHandle defaultFamily, frontierFamily;
+    private long frontierKeys;
+    private final Map<String, List<FrontierEntry>> frontierCache = new LinkedHashMap<>(1024, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, List<FrontierEntry>> eldest) { return size() > FRONTIER_CACHE; }
+    };
     /** Oldest first; the last is where writes go. */
     private final List<Generation> generations = new ArrayList<>();
     private final WriteOptions writeOptions = new WriteOptions().setDisableWAL(true);
@@ -92,11 +110,19 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
             }
             List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
             descriptors.add(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, cfOptions));
-            for (byte[] n : names) if (!Arrays.equals(n, RocksDB.DEFAULT_COLUMN_FAMILY)) descriptors.add(new ColumnFamilyDescriptor(n, cfOptions));
+            descriptors.add(new ColumnFamilyDescriptor(FRONTIER_FAMILY, cfOptions));
+            for (byte[] n : names)
+                if (!Arrays.equals(n, RocksDB.DEFAULT_COLUMN_FAMILY) && !Arrays.equals(n, FRONTIER_FAMILY)) descriptors.add(new ColumnFamilyDescriptor(n, cfOptions));
             List<ColumnFamilyHandle> handles = new ArrayList<>();
+            dbOptions.setCreateMissingColumnFamilies(true);
             db = RocksDB.open(dbOptions, dir.toString(), descriptors, handles);
             defaultFamily = handles.get(0);
-            for (int i = 1; i < handles.size(); i++) {
+            frontierFamily = handles.get(1);
+            try (RocksIterator it = db.newIterator(frontierFamily)) {
+                it.seekToFirst();
+                frontierKeys = it.isValid() ? 1 : 0; // at least one: a round looks keys up
+            }
+            for (int i = 2; i < handles.size(); i++) {
                 String[] f = new String(descriptors.get(i).getName(), StandardCharsets.UTF_8).substring(PREFIX.length()).split("-");
                 generations.add(new Generation(Long.parseLong(f[1]), Long.parseLong(f[0]), handles.get(i)));
             }
@@ -170,6 +196,42 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
     @Override
     public long size() { return size; }
 
+    @Override
+    public void appendFrontier(String key, FrontierEntry e, Predicate<FrontierEntry> visible, long keepFrom) {
+        if (db == null) open();
+        List<FrontierEntry> before = frontierLog(key);
+        List<FrontierEntry> after = FrontierLog.append(before, e, visible, keepFrom);
+        try {
+            batch.put(frontierFamily, key.getBytes(StandardCharsets.UTF_8), FrontierLog.encode(after));
+            if (before.isEmpty()) frontierKeys++;
+            frontierCache.put(key, after);
+            if (++batched >= 10_000) flush();
+        } catch (RocksDBException ex) {
+            throw new IllegalStateException("collected-writes store: " + ex.getMessage(), ex);
+        }
+    }
+
+    @Override
+    public List<FrontierEntry> frontierLog(String key) {
+        if (db == null) return List.of();
+        List<FrontierEntry> cached = frontierCache.get(key);
+        if (cached != null) return cached;
+        try {
+            flush();
+            List<FrontierEntry> log = FrontierLog.decode(db.get(frontierFamily, key.getBytes(StandardCharsets.UTF_8)));
+            frontierCache.put(key, log);
+            return log;
+        } catch (RocksDBException ex) {
+            throw new IllegalStateException("collected-writes store: " + ex.getMessage(), ex);
+        }
+    }
+
+    @Override
+    public boolean hasFrontiers() { return frontierKeys > 0; }
+
+    /** Frontier logs on the heap now (tests: bounded by {@link #FRONTIER_CACHE}). */
+    int frontierCacheSize() { return frontierCache.size(); }
+
     /** Writes forgotten so far (in generations dropped by this instance; RocksDB's estimate of their keys). */
     public long forgotten() { return forgotten; }
 
@@ -204,6 +266,7 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
         try (FlushOptions fo = new FlushOptions().setWaitForFlush(true)) {
             flush();
             List<ColumnFamilyHandle> all = new ArrayList<>();
+            all.add(frontierFamily);
             for (Generation g : generations) all.add(g.handle());
             if (!all.isEmpty()) db.flush(fo, all);
         } catch (RocksDBException ex) {
@@ -218,6 +281,8 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
         if (db == null) return;
         for (Generation g : generations) g.handle().close();
         generations.clear();
+        frontierFamily.close();
+        frontierCache.clear();
         defaultFamily.close();
         db.close();
         dbOptions.close();

@@ -1,0 +1,123 @@
+package org.cobraverify.checker;
+
+import org.cobraverify.history.History;
+import org.cobraverify.history.IntVec;
+import org.cobraverify.history.LongIntMap;
+
+/**
+ * Which old frontier writers garbage collection may delete and remember as data (docs/DESIGN.md §7.9): a record per
+ * key of the latest write, its writer and the round; in later rounds a synthetic transaction that writes that value
+ * (one per key the round touches) stands for the writer, placed before the collected past.
+ *
+ * <p>Contract: an old, committed transaction {@code t} of the checked history that garbage collection would collect
+ * but for its frontier writes is collected as data iff, for every key {@code x} it is the frontier of:
+ * <ol>
+ *   <li>it is the only frontier writer of {@code x} (several unordered ones stay: settlement needs them, §7.7);</li>
+ *   <li>every other old writer of {@code x} (each reaches {@code t}) is collected in the same round, synthetic ones
+ *       included (a writer left behind would look like the frontier once {@code t} is gone);</li>
+ *   <li>every writer of {@code x} that stays, and every reader of {@code t}'s write of {@code x} that stays, is in the
+ *       checked history and reached in the facts from an entry fence of the next past: so in every later round the
+ *       synthetic writer, which precedes that past, reaches it, and no fact between them is lost with {@code t}.</li>
+ * </ol>
+ * Condition 2 makes the set a fixed point (a writer dropped from it can drop another); it is computed by removing
+ * writers until nothing changes. Synthetic transactions (from index {@code synthetic} on) are never collected as
+ * data: they are the data. With {@code careless} (tests only) only condition 1 is checked.
+ */
+final class FrontierAsData {
+    private FrontierAsData() {}
+
+    /**
+     * Marks in {@code collect} (and returns as a mask) the transactions collected as data; {@code collect} holds on entry
+     * what garbage collection collects without them. {@code out}: the facts, {@code frontierWrite}: per operation,
+     * whether it is a frontier write; {@code bad}: reached from a transaction that is not old.
+     */
+    static boolean[] collectible(History h, ReadFromIndex rf, KnownGraph.Csr out, boolean[] frontierWrite, boolean[] old, boolean[] bad,
+                                 boolean[] pinned, boolean[] inOpen, int[] entries, boolean[] collect, int synthetic, boolean careless) {
+        int n = h.size(), keys = h.keyCount();
+        boolean[] asData = new boolean[n];
+        int[] frontierCount = new int[keys];
+        for (int op = 0; op < frontierWrite.length; op++) if (frontierWrite[op]) frontierCount[h.key(op)]++;
+        boolean any = false;
+        for (int t = 0; t < synthetic; t++) {
+            if (collect[t] || !old[t] || !rf.included[t] || h.status(t) != History.COMMITTED || bad[t]) continue;
+            if ((pinned != null && pinned[t]) || inOpen[t]) continue;
+            boolean ok = true, frontier = false;
+            for (int op = h.opStart(t); op < h.opEnd(t) && ok; op++) {
+                if (!frontierWrite[op]) continue;
+                frontier = true;
+                ok = frontierCount[h.key(op)] == 1 && h.kind(op) == History.WRITE;
+            }
+            if (ok && frontier) { asData[t] = true; any = true; }
+        }
+        if (!any || careless) {
+            for (int t = 0; t < n; t++) if (asData[t]) collect[t] = true;
+            return asData;
+        }
+        // the writers of each key, and the readers of each (key, writer)
+        int[] writerStart = new int[keys + 1];
+        for (int op = 0; op < h.opCount(); op++) if (rf.finalWrite[op]) writerStart[h.key(op) + 1]++;
+        for (int k = 0; k < keys; k++) writerStart[k + 1] += writerStart[k];
+        int[] writers = new int[writerStart[keys]], fill = writerStart.clone();
+        for (int op = 0; op < h.opCount(); op++) if (rf.finalWrite[op]) writers[fill[h.key(op)]++] = rf.opTxn[op];
+        LongIntMap readersHead = new LongIntMap(64);
+        IntVec readerTxn = new IntVec(), readerNext = new IntVec();
+        for (int i = 0; i < rf.readTxn.size(); i++) {
+            int w = rf.readWriter.get(i);
+            if (w < 0 || w >= n || !asData[w]) continue;
+            long k = LongIntMap.pack(rf.readKey.get(i), w);
+            int head = readersHead.get(k);
+            readerTxn.add(rf.readTxn.get(i));
+            readerNext.add(head == LongIntMap.MISSING ? -1 : head);
+            readersHead.put(k, readerTxn.size() - 1);
+        }
+        boolean[] fromEntries = reachedFrom(entries, out, n);
+        for (int t = 0; t < n; t++) if (asData[t]) collect[t] = true;
+        for (boolean changed = true; changed; ) {
+            changed = false;
+            for (int t = 0; t < synthetic; t++) {
+                if (!asData[t] || keeps(t, h, rf, frontierWrite, old, collect, fromEntries, writerStart, writers, readersHead, readerTxn, readerNext)) continue;
+                asData[t] = false;
+                collect[t] = false;
+                changed = true;
+            }
+        }
+        return asData;
+    }
+
+    /** Whether {@code t} still meets conditions 2 and 3 for each key it is the frontier of. */
+    private static boolean keeps(int t, History h, ReadFromIndex rf, boolean[] frontierWrite, boolean[] old, boolean[] collect, boolean[] fromEntries,
+                                 int[] writerStart, int[] writers, LongIntMap readersHead, IntVec readerTxn, IntVec readerNext) {
+        for (int op = h.opStart(t); op < h.opEnd(t); op++) {
+            if (!frontierWrite[op]) continue;
+            int k = h.key(op);
+            for (int i = writerStart[k]; i < writerStart[k + 1]; i++) {
+                int w = writers[i];
+                if (w == t || collect[w]) continue;
+                if (!rf.included[w] || old[w] || !fromEntries[w]) return false;
+            }
+            int head = readersHead.get(LongIntMap.pack(k, t));
+            for (int i = head == LongIntMap.MISSING ? -1 : head; i >= 0; i = readerNext.get(i)) {
+                int r = readerTxn.get(i);
+                if (r != t && !collect[r] && !fromEntries[r]) return false;
+            }
+        }
+        return true;
+    }
+
+    /** The transactions (indexes below {@code n}) reached in {@code out} from any of {@code sources}, sources included. */
+    private static boolean[] reachedFrom(int[] sources, KnownGraph.Csr out, int n) {
+        int vn = out.start.length - 1;
+        boolean[] seen = new boolean[vn];
+        int[] stack = new int[vn];
+        int sp = 0;
+        for (int s : sources) if (!seen[s]) { seen[s] = true; stack[sp++] = s; }
+        while (sp > 0) {
+            int v = stack[--sp];
+            for (int p = out.start[v]; p < out.start[v + 1]; p++) {
+                int w = out.target[p];
+                if (!seen[w]) { seen[w] = true; stack[sp++] = w; }
+            }
+        }
+        return java.util.Arrays.copyOf(seen, n);
+    }
+}
