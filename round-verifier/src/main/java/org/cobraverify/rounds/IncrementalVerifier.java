@@ -104,7 +104,7 @@ public final class IncrementalVerifier implements AutoCloseable {
      * if the rounds were decided one by one. Cleared when the round ends.
      */
     private final Map<String, Long> arrivedIn = new HashMap<>();
-    private long rounds, checkedTotal, collectedTotal, duplicates, settledTotal, collections;
+    private long rounds, checkedTotal, collectedTotal, duplicates, settledTotal, collections, frontierRecords;
     /** The first round of the open batch: the number {@link #nextRound} had when the last round ended. */
     private long batchStart;
     private int lastSuperseded, lastOld, lastSettled;
@@ -170,6 +170,9 @@ public final class IncrementalVerifier implements AutoCloseable {
     public long settledCount() { return settledTotal; }
 
     public long checkedCount() { return checkedTotal; }
+
+    /** Frontier writes collected as data by this incarnation (docs/DESIGN.md §7.9). */
+    public long frontierRecordsCollected() { return frontierRecords; }
 
     /** Counts {@code k} more rounds as passed (a batch of rounds decided with one check counts as all of them). */
     public void skipRounds(int k) { rounds += k; }
@@ -337,6 +340,7 @@ public final class IncrementalVerifier implements AutoCloseable {
             Collector.Outcome gone = Collector.collect(h, order, plan, r.gc(), inc, collected, past, roundNo, incarnation, this::visible,
                     keepFrom(roundNo));
             collectedNow = gone.gone().size();
+            frontierRecords += r.gc().frontierAsData.length;
             held.forget(gone.gone());
             for (String id : gone.gone()) stale.forget(id);
             held.partlyRead.addAll(gone.partlyRead());

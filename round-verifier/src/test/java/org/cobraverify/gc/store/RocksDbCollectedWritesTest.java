@@ -95,4 +95,36 @@ class RocksDbCollectedWritesTest {
             assertTrue(r.reason().contains("no longer remembers"), r.reason());
         }
     }
+
+    /**
+     * Frontier logs outlive every generation (a key's latest write must be known for as long as the key exists), are
+     * found again after a reopen, and only a bounded number of them is on the heap.
+     */
+    @Test
+    void frontierLogsOutliveTheHorizonAndAReopenWithABoundedCache() {
+        AtomicLong now = new AtomicLong(1_000_000);
+        java.util.function.Predicate<CollectedWrites.FrontierEntry> all = e -> true;
+        int keys = RocksDbCollectedWrites.FRONTIER_CACHE + 1000;
+        try (RocksDbCollectedWrites s = new RocksDbCollectedWrites(dir.resolve("f"), false, HORIZON, now::get)) {
+            assertFalse(s.hasFrontiers());
+            for (int k = 0; k < keys; k++) s.appendFrontier("k" + k, new CollectedWrites.FrontierEntry("v" + k, "T" + k, 1, 0), all, 1);
+            s.appendFrontier("k0", new CollectedWrites.FrontierEntry("v0'", "U0", 2, 0), all, 2);
+            assertTrue(s.frontierCacheSize() <= RocksDbCollectedWrites.FRONTIER_CACHE, "cached " + s.frontierCacheSize());
+            // three horizons pass: every generation is dropped, the frontier logs are not
+            for (int i = 0; i < 3 * RocksDbCollectedWrites.GENERATIONS; i++) {
+                now.addAndGet(SPAN);
+                s.put("y", "v" + i, entry("U" + i, 3 + i));
+            }
+            assertEquals("v" + (keys - 1), s.frontierLog("k" + (keys - 1)).get(0).value());
+            s.sync();
+        }
+        try (RocksDbCollectedWrites s = new RocksDbCollectedWrites(dir.resolve("f"), false, HORIZON, now::get)) {
+            assertTrue(s.hasFrontiers(), "a reopened store knows it holds frontier logs");
+            assertEquals(1, s.frontierLog("k0").stream().filter(e -> e.incarnation() >= 0).count(),
+                    "of entries of round 2 or earlier only the latest is kept (and a marker): " + s.frontierLog("k0"));
+            assertEquals("v0'", s.frontierLog("k0").get(s.frontierLog("k0").size() - 1).value());
+            assertEquals("T5", s.frontierLog("k5").get(0).writer());
+            assertTrue(s.frontierLog("never").isEmpty());
+        }
+    }
 }

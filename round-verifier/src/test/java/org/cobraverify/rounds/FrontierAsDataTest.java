@@ -1,0 +1,168 @@
+package org.cobraverify.rounds;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.function.Consumer;
+import org.cobraverify.checker.Checker;
+import org.cobraverify.checker.GarbageCollection;
+import org.cobraverify.checker.Verdict;
+import org.cobraverify.gc.CollectedWrites;
+import org.cobraverify.gc.InMemoryCollectedWrites;
+import org.cobraverify.gc.store.RocksDbCollectedWrites;
+import org.cobraverify.history.History;
+import org.cobraverify.history.HistoryBuilder;
+import org.cobraverify.schemas.VerifierCheckpoint;
+import org.cobraverify.synth.SimulatedStore;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Frontier writers collected as data (docs/DESIGN.md §7.9), on a serializable history with many keys written once or
+ * twice (a simulated serial store, 24 sessions, fences every 20 transactions), with one transaction planted at the end
+ * of a session. Each case holds rounds to one-shot checking of the whole history, and the data must have been used:
+ * the key the planted transaction touches had its frontier writer collected as data before the planted one arrived.
+ * <ul>
+ *   <li>a read of the latest value of a key written once, long ago: accepted;</li>
+ *   <li>a read of the first of two values of a key, both collected as data: a stale read, rejected;</li>
+ *   <li>a read of the initial value of a key written long ago: rejected;</li>
+ *   <li>a transaction that writes such a key and then reads the frontier value: rejected;</li>
+ *   <li>a verifier restarted from a checkpoint (RocksDB on disk, an earlier incarnation's later log entries ignored)
+ *       decides the first two cases as the uninterrupted one.</li>
+ * </ul>
+ * With {@link GarbageCollection.Rules#FRONTIER_KEPT} nothing is collected as data, and the same verdicts come back.
+ */
+class FrontierAsDataTest {
+    static final History CLEAN = SimulatedStore.run(SimulatedStore.Isolation.SERIAL, new SimulatedStore.Workload(24, 1000, 30_000, 3, 0.5, 0, 0),
+            new Random(25), false, 20);
+
+    /** A key written exactly {@code writes} times, all in the first fifth of the history; its writes' values in order. */
+    static List<String> keyWritten(int writes) {
+        java.util.Map<String, List<String>> values = new java.util.LinkedHashMap<>();
+        java.util.Map<String, Integer> lastAt = new java.util.HashMap<>();
+        for (int t = 0; t < CLEAN.size(); t++)
+            for (int op = CLEAN.opStart(t); op < CLEAN.opEnd(t); op++) {
+                String k = String.valueOf(CLEAN.keyName(CLEAN.key(op)));
+                if (k.equals(SimulatedStore.FENCE_KEY)) continue;
+                if (CLEAN.kind(op) == History.WRITE) {
+                    values.computeIfAbsent(k, x -> new ArrayList<>()).add(String.valueOf(CLEAN.valueName(CLEAN.value(op))));
+                }
+                lastAt.merge(k, t, Math::max);
+            }
+        for (java.util.Map.Entry<String, List<String>> e : values.entrySet()) {
+            List<String> v = e.getValue();
+            if (v.size() == writes && lastAt.get(e.getKey()) < CLEAN.size() / 5) {
+                List<String> out = new ArrayList<>();
+                out.add(e.getKey());
+                out.addAll(v);
+                return out;
+            }
+        }
+        throw new AssertionError("no key written " + writes + " times early");
+    }
+
+    /** The clean history with one committed transaction appended to the last session, its operations written by {@code ops}. */
+    static History planted(Consumer<HistoryBuilder> ops) {
+        HistoryBuilder b = new HistoryBuilder();
+        for (int t = 0; t < CLEAN.size(); t++) {
+            b.begin(CLEAN.name(t), b.session(String.valueOf(CLEAN.sessionName(CLEAN.session(t)))), CLEAN.status(t), CLEAN.start(t), CLEAN.end(t), -1);
+            for (int op = CLEAN.opStart(t); op < CLEAN.opEnd(t); op++) {
+                int k = b.key(String.valueOf(CLEAN.keyName(CLEAN.key(op))));
+                if (CLEAN.kind(op) == History.WRITE) b.write(k, b.value(String.valueOf(CLEAN.valueName(CLEAN.value(op)))));
+                else b.read(k, CLEAN.value(op) == History.NIL ? History.NIL : b.value(String.valueOf(CLEAN.valueName(CLEAN.value(op)))));
+            }
+            b.end();
+        }
+        b.begin("planted", b.session(String.valueOf(CLEAN.sessionName(CLEAN.session(CLEAN.size() - 1)))), History.COMMITTED,
+                History.NO_TIME, History.NO_TIME, -1);
+        ops.accept(b);
+        b.end();
+        return b.build();
+    }
+
+    record Outcome(Verdict.Outcome rounds, String reason, long frontierRecords, int retainedMax) {}
+
+    static Outcome inRounds(History h, GarbageCollection.Rules rules, CollectedWrites store) {
+        IncrementalVerifier.Settings s = IncrementalVerifier.Settings.defaults().withGcRules(rules);
+        try (IncrementalVerifier v = new IncrementalVerifier(s, store)) {
+            HistoryRounds.Run run = HistoryRounds.run(h, 1000, SimulatedStore.FENCE_KEY, v, null);
+            return new Outcome(run.last().outcome(), run.last().reason(), v.frontierRecordsCollected(), run.retainedMax());
+        }
+    }
+
+    static void agrees(History h, Verdict.Outcome expected) {
+        assertEquals(expected, Checker.check(h).outcome(), "one-shot");
+        Outcome sound = inRounds(h, GarbageCollection.Rules.SOUND, new InMemoryCollectedWrites());
+        assertEquals(expected, sound.rounds(), sound.reason());
+        assertTrue(sound.frontierRecords() > 1000, "frontier writes collected as data: " + sound.frontierRecords());
+        Outcome kept = inRounds(h, GarbageCollection.Rules.FRONTIER_KEPT, new InMemoryCollectedWrites());
+        assertEquals(expected, kept.rounds(), kept.reason());
+        assertEquals(0, kept.frontierRecords());
+        assertTrue(sound.retainedMax() < kept.retainedMax(), "retained at most " + sound.retainedMax() + " with frontier records, "
+                + kept.retainedMax() + " without");
+    }
+
+    @Test
+    void aReadOfALongCollectedFrontierValueIsAccepted() {
+        List<String> k = keyWritten(1);
+        agrees(planted(b -> b.read(b.key(k.get(0)), b.value(k.get(1)))), Verdict.Outcome.ACCEPT);
+    }
+
+    @Test
+    void aReadOfASupersededFrontierRecordIsAStaleRead() {
+        List<String> k = keyWritten(2);
+        agrees(planted(b -> b.read(b.key(k.get(0)), b.value(k.get(1)))), Verdict.Outcome.REJECT);
+    }
+
+    @Test
+    void aReadOfTheInitialValueOfAKeyWrittenLongAgoIsRejected() {
+        List<String> k = keyWritten(1);
+        agrees(planted(b -> b.read(b.key(k.get(0)), History.NIL)), Verdict.Outcome.REJECT);
+    }
+
+    @Test
+    void aReaderThatWroteTheKeyItselfCannotReadTheFrontierValue() {
+        List<String> k = keyWritten(1);
+        agrees(planted(b -> {
+            b.write(b.key(k.get(0)), b.value("planted-own"));
+            b.read(b.key(k.get(0)), b.value(k.get(1)));
+        }), Verdict.Outcome.REJECT);
+    }
+
+    @Test
+    void aVerifierRestartedFromACheckpointDecidesFrontierReadsAsTheUninterruptedOne(@TempDir Path dir) {
+        List<String> once = keyWritten(1), twice = keyWritten(2);
+        History current = planted(b -> b.read(b.key(once.get(0)), b.value(once.get(1))));
+        History stale = planted(b -> b.read(b.key(twice.get(0)), b.value(twice.get(1))));
+        assertEquals(Verdict.Outcome.ACCEPT, restarted(current, dir.resolve("a")));
+        assertEquals(Verdict.Outcome.REJECT, restarted(stale, dir.resolve("b")));
+    }
+
+    /**
+     * The first incarnation checkpoints after the round in the middle, runs on to the end (its later log entries land
+     * on the disk both share) and dies; the second resumes from the checkpoint on the same disk and decides the rest.
+     */
+    static Verdict.Outcome restarted(History h, Path disk) {
+        IncrementalVerifier.Settings s = IncrementalVerifier.Settings.defaults();
+        List<VerifierCheckpoint> records = new ArrayList<>();
+        int[] round = {0};
+        int k = 8;
+        long recordsBefore;
+        try (IncrementalVerifier first = new IncrementalVerifier(s, new RocksDbCollectedWrites(disk, false))) {
+            HistoryRounds.run(h, 1000, SimulatedStore.FENCE_KEY, first, r -> {
+                if (round[0]++ == k) records.addAll(CheckpointTest.wireRoundTrip(first.checkpoint(), k));
+            });
+            recordsBefore = first.frontierRecordsCollected();
+        }
+        assertTrue(recordsBefore > 1000, "the first incarnation collected frontier writes as data: " + recordsBefore);
+        try (IncrementalVerifier second = new IncrementalVerifier(s, new RocksDbCollectedWrites(disk, false))) {
+            second.restore(CheckpointTest.fromRecords(records), 1);
+            HistoryRounds.Run run = HistoryRounds.run(h, 1000, SimulatedStore.FENCE_KEY, second, null, k + 1);
+            assertTrue(second.frontierRecordsCollected() > 0);
+            return run.last().outcome();
+        }
+    }
+}
