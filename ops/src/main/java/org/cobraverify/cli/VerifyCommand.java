@@ -8,10 +8,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import org.cobraverify.checker.Certificate;
 import org.cobraverify.checker.CheckOptions;
 import org.cobraverify.checker.Checker;
 import org.cobraverify.checker.CrossCheckedReachability;
@@ -19,6 +22,7 @@ import org.cobraverify.checker.ReachabilityEngine;
 import org.cobraverify.checker.Verdict;
 import org.cobraverify.gc.store.RocksDbCollectedWrites;
 import org.cobraverify.history.History;
+import org.cobraverify.io.CobraJsonlReader;
 import org.cobraverify.io.HistoryFormat;
 import org.cobraverify.io.HistoryReaders;
 import org.cobraverify.io.MalformedHistoryException;
@@ -28,6 +32,8 @@ import org.cobraverify.report.TextReport;
 import org.cobraverify.rounds.EpochAssigner;
 import org.cobraverify.rounds.HistoryRounds;
 import org.cobraverify.rounds.IncrementalVerifier;
+import org.cobraverify.rounds.StreamingRounds;
+import org.cobraverify.schemas.protocol.EpochRules;
 import org.cobraverify.solver.Sat4jSolver;
 import org.cobraverify.solver.Solver;
 import picocli.CommandLine.Command;
@@ -203,6 +209,22 @@ public final class VerifyCommand implements Callable<Integer> {
     private int verifyOne(Path p, HistoryFormat fmt) {
         String name = p.toString();
         long t0 = System.nanoTime();
+        if (rounds > 0) {
+            // a cobra-jsonl file is read one transaction at a time: memory is bounded by what the rounds hold, not by the file
+            try {
+                HistoryFormat f = fmt != null ? fmt : HistoryFormat.detect(p);
+                if (f == HistoryFormat.COBRA_JSONL) return verifyStreamed(name, p, options(), t0);
+            } catch (MalformedHistoryException e) {
+                report(name, e.getMessage());
+                return 2;
+            } catch (IOException e) {
+                report(name, name + ": cannot read: " + e.getMessage());
+                return 2;
+            } catch (RuntimeException | StackOverflowError e) {
+                report(name, name + ": internal error in verification in rounds (please report it with this history): " + e);
+                return 2;
+            }
+        }
         HistoryReaders.Loaded loaded;
         try {
             loaded = HistoryReaders.read(p, fmt, new HistoryReaders.Options(cobraTimestamps));
@@ -219,9 +241,7 @@ public final class VerifyCommand implements Callable<Integer> {
         }
         long t1 = System.nanoTime();
         History h = loaded.history();
-        CheckOptions opts = CheckOptions.defaults().withTimeout(timeout).withMaxHeap(maxHeapMb * 1024 * 1024).withSolver(solverImpl)
-                .withCertificateBudget(certificateSeconds).withReachability(reachability);
-        if (strict) opts = opts.withStrict((long) (driftMillis * 1e6));
+        CheckOptions opts = options();
         if (rounds > 0) return verifyInRounds(name, loaded, opts, t0, t1);
         boolean[] headlinePrinted = {false};
         if (!json) opts = opts.withDecisionListener(d -> {
@@ -255,6 +275,59 @@ public final class VerifyCommand implements Callable<Integer> {
             }
         }
         return writeDot(v) ? v.outcome().exitCode() : 2;
+    }
+
+    private CheckOptions options() {
+        CheckOptions opts = CheckOptions.defaults().withTimeout(timeout).withMaxHeap(maxHeapMb * 1024 * 1024).withSolver(solverImpl)
+                .withCertificateBudget(certificateSeconds).withReachability(reachability);
+        return strict ? opts.withStrict((long) (driftMillis * 1e6)) : opts;
+    }
+
+    /**
+     * {@code --rounds} on {@code cobra-jsonl}: a first pass counts each session's transactions and looks for fences, a
+     * second feeds {@link StreamingRounds} one transaction at a time; on a reject, a third finds the certificate's lines.
+     */
+    private int verifyStreamed(String name, Path p, CheckOptions opts, long t0) throws IOException, MalformedHistoryException {
+        Map<String, Integer> totals = new HashMap<>();
+        boolean[] anyFence = {false};
+        int[] count = {0};
+        CobraJsonlReader.stream(p, (t, line) -> {
+            totals.merge(t.getSession(), 1, Integer::sum);
+            count[0]++;
+            if (!anyFence[0] && EpochRules.isFence(t, fenceKey)) anyFence[0] = true;
+        });
+        long t1 = System.nanoTime();
+        HistoryRounds.Run run;
+        IncrementalVerifier.Settings s = IncrementalVerifier.Settings.defaults().withCheck(opts);
+        try (IncrementalVerifier iv = new IncrementalVerifier(s, RocksDbCollectedWrites.temporary())) {
+            StreamingRounds sr = new StreamingRounds(rounds, fenceKey, iv, totals, anyFence[0], null);
+            boolean[] going = {true};
+            CobraJsonlReader.stream(p, (t, line) -> { if (going[0]) going[0] = sr.offer(t); });
+            run = sr.finish();
+        }
+        RoundsSummary sum = RoundsSummary.of(linesOf(run, p), count[0]);
+        Verdict v = sum.verdict(List.of());
+        double millis = (System.nanoTime() - t0) / 1e6;
+        if (json) out.println(JsonReport.renderRounds(name, HistoryFormat.COBRA_JSONL.cliName(), v, count[0], millis, (t1 - t0) / 1e6, sum.fields()));
+        else {
+            out.print(TextReport.render(name, v, count[0], millis));
+            out.print(sum.text());
+        }
+        return writeDot(v) ? v.outcome().exitCode() : 2;
+    }
+
+    /** The run with the lines of its reject's certificate transactions, found by one more pass over the file. */
+    private static HistoryRounds.Run linesOf(HistoryRounds.Run run, Path p) throws IOException, MalformedHistoryException {
+        IncrementalVerifier.RoundResult reject = null;
+        for (IncrementalVerifier.RoundResult r : run.rounds()) if (r.certificate() != null) { reject = r; break; }
+        if (reject == null) return run;
+        Set<String> ids = new HashSet<>();
+        for (Certificate.Txn t : reject.certificate().transactions()) if (t.line() < 0) ids.add(t.id());
+        Map<String, Integer> lines = new HashMap<>();
+        CobraJsonlReader.stream(p, (t, line) -> { if (ids.contains(t.getId())) lines.putIfAbsent(t.getId(), line); });
+        List<IncrementalVerifier.RoundResult> out = new ArrayList<>(run.rounds());
+        out.set(out.indexOf(reject), HistoryRounds.withLines(reject, lines));
+        return new HistoryRounds.Run(out, run.fences());
     }
 
     /** {@code --rounds}: the file through the pipeline's round verifier, with garbage collection. */

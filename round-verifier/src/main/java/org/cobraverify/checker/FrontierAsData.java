@@ -26,15 +26,19 @@ import org.cobraverify.history.LongIntMap;
 final class FrontierAsData {
     private FrontierAsData() {}
 
+    /** Why a frontier writer stays (for people watching the retained set): indexes of {@link #why}. */
+    static final byte COLLECTED = 0, SHARED = 1, OLD_WRITER_STAYS = 2, NOT_FOLLOWED = 3, OTHER = 4;
+
     /**
      * Marks in {@code collect} (and returns as a mask) the transactions collected as data; {@code collect} holds on entry
      * what garbage collection collects without them. {@code out}: the facts, {@code frontierWrite}: per operation,
      * whether it is a frontier write; {@code bad}: reached from a transaction that is not old.
      */
     static boolean[] collectible(History h, ReadFromIndex rf, KnownGraph.Csr out, boolean[] frontierWrite, boolean[] old, boolean[] bad,
-                                 boolean[] pinned, boolean[] inOpen, int[] entries, boolean[] collect, int synthetic, boolean careless) {
+                                 boolean[] pinned, boolean[] inOpen, int[] entries, boolean[] collect, int synthetic, boolean careless, byte[] why) {
         int n = h.size(), keys = h.keyCount();
         boolean[] asData = new boolean[n];
+        java.util.Arrays.fill(why, OTHER);
         int[] frontierCount = new int[keys];
         for (int op = 0; op < frontierWrite.length; op++) if (frontierWrite[op]) frontierCount[h.key(op)]++;
         boolean any = false;
@@ -47,7 +51,8 @@ final class FrontierAsData {
                 frontier = true;
                 ok = frontierCount[h.key(op)] == 1 && h.kind(op) == History.WRITE;
             }
-            if (ok && frontier) { asData[t] = true; any = true; }
+            if (ok && frontier) { asData[t] = true; any = true; why[t] = COLLECTED; }
+            else if (frontier) why[t] = SHARED;
         }
         if (!any || careless) {
             for (int t = 0; t < n; t++) if (asData[t]) collect[t] = true;
@@ -75,7 +80,10 @@ final class FrontierAsData {
         for (boolean changed = true; changed; ) {
             changed = false;
             for (int t = 0; t < synthetic; t++) {
-                if (!asData[t] || keeps(t, h, rf, frontierWrite, old, collect, fromEntries, writerStart, writers, readersHead, readerTxn, readerNext)) continue;
+                if (!asData[t]) continue;
+                byte w = keeps(t, h, rf, frontierWrite, old, collect, fromEntries, writerStart, writers, readersHead, readerTxn, readerNext);
+                if (w == COLLECTED) continue;
+                why[t] = w;
                 asData[t] = false;
                 collect[t] = false;
                 changed = true;
@@ -84,8 +92,8 @@ final class FrontierAsData {
         return asData;
     }
 
-    /** Whether {@code t} still meets conditions 2 and 3 for each key it is the frontier of. */
-    private static boolean keeps(int t, History h, ReadFromIndex rf, boolean[] frontierWrite, boolean[] old, boolean[] collect, boolean[] fromEntries,
+    /** {@link #COLLECTED} if {@code t} still meets conditions 2 and 3 for each key it is the frontier of; else which it fails. */
+    private static byte keeps(int t, History h, ReadFromIndex rf, boolean[] frontierWrite, boolean[] old, boolean[] collect, boolean[] fromEntries,
                                  int[] writerStart, int[] writers, LongIntMap readersHead, IntVec readerTxn, IntVec readerNext) {
         for (int op = h.opStart(t); op < h.opEnd(t); op++) {
             if (!frontierWrite[op]) continue;
@@ -93,15 +101,16 @@ final class FrontierAsData {
             for (int i = writerStart[k]; i < writerStart[k + 1]; i++) {
                 int w = writers[i];
                 if (w == t || collect[w]) continue;
-                if (!rf.included[w] || old[w] || !fromEntries[w]) return false;
+                if (!rf.included[w] || old[w]) return OLD_WRITER_STAYS;
+                if (!fromEntries[w]) return NOT_FOLLOWED;
             }
             int head = readersHead.get(LongIntMap.pack(k, t));
             for (int i = head == LongIntMap.MISSING ? -1 : head; i >= 0; i = readerNext.get(i)) {
                 int r = readerTxn.get(i);
-                if (r != t && !collect[r] && !fromEntries[r]) return false;
+                if (r != t && !collect[r] && !fromEntries[r]) return NOT_FOLLOWED;
             }
         }
-        return true;
+        return COLLECTED;
     }
 
     /** The transactions (indexes below {@code n}) reached in {@code out} from any of {@code sources}, sources included. */

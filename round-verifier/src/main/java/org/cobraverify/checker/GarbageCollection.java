@@ -50,14 +50,20 @@ public final class GarbageCollection {
     public enum Kept {
         /** Its epoch is not closed yet. */
         NOT_OLD,
-        /** It wrote the latest value of some key (a frontier writer): never collected (docs/DESIGN.md §7.9). */
-        FRONTIER_WRITER,
         /** A transaction that is not old reaches it in the facts. */
         REACHED_FROM_LATER,
         /** A waiting transaction, or one of unknown outcome that may still join, reads it. */
         PINNED,
         /** It is in an open constraint that settlement left open (a chain or a source of a side). */
         OPEN_CONSTRAINT,
+        /** A frontier writer of a key whose frontier several unordered old writers share (docs/DESIGN.md §7.9, condition 1). */
+        FRONTIER_SHARED,
+        /** A frontier writer of a key another old writer of which stays (condition 2). */
+        FRONTIER_OLD_WRITER_STAYS,
+        /** A frontier writer of a key a writer or reader of which stays without following the next past (condition 3). */
+        FRONTIER_NOT_FOLLOWED,
+        /** Any other frontier writer that stays (kept by the rules, or a write by list append). */
+        FRONTIER_WRITER,
         /** Anything else (for example an old transaction of unknown outcome not yet set aside). */
         OTHER
     }
@@ -253,9 +259,11 @@ public final class GarbageCollection {
             }
             collect[t] = superseded[t] && (pinned == null || !pinned[t]) && (careless || !inOpen[t]);
         }
+        byte[] frontierWhy = new byte[n];
+        java.util.Arrays.fill(frontierWhy, FrontierAsData.OTHER);
         boolean[] asData = careless || rules == Rules.FRONTIER_KEPT ? new boolean[n]
                 : FrontierAsData.collectible(h, rf, out, frontierWrite, old, bad, pinned, inOpen, entries, collect, synthetic,
-                                             rules == Rules.CARELESS_FRONTIER);
+                                             rules == Rules.CARELESS_FRONTIER, frontierWhy);
         // for each collected write, a frontier write of its key that it reaches: the proof a later read of it is stale
         int[] supBy = new int[h.opCount()];
         Arrays.fill(supBy, -1);
@@ -294,8 +302,11 @@ public final class GarbageCollection {
         for (int t = 0; t < n; t++) for (int op = h.opStart(t); op < h.opEnd(t) && !onFrontier[t]; op++) onFrontier[t] = frontierWrite[op];
         for (int t = 0; t < synthetic; t++) {
             if (collect[t]) continue;
-            Kept reason = !old[t] ? Kept.NOT_OLD : onFrontier[t] ? Kept.FRONTIER_WRITER : rf.included[t] && bad[t] ? Kept.REACHED_FROM_LATER
-                    : pinned != null && pinned[t] ? Kept.PINNED : inOpen[t] ? Kept.OPEN_CONSTRAINT : Kept.OTHER;
+            Kept reason = !old[t] ? Kept.NOT_OLD : rf.included[t] && bad[t] ? Kept.REACHED_FROM_LATER
+                    : pinned != null && pinned[t] ? Kept.PINNED : inOpen[t] ? Kept.OPEN_CONSTRAINT
+                    : !onFrontier[t] ? Kept.OTHER
+                    : frontierWhy[t] == FrontierAsData.SHARED ? Kept.FRONTIER_SHARED : frontierWhy[t] == FrontierAsData.OLD_WRITER_STAYS ? Kept.FRONTIER_OLD_WRITER_STAYS
+                    : frontierWhy[t] == FrontierAsData.NOT_FOLLOWED ? Kept.FRONTIER_NOT_FOLLOWED : Kept.FRONTIER_WRITER;
             done.kept[reason.ordinal()]++;
         }
         IntVec fops = new IntVec(), dops = new IntVec();

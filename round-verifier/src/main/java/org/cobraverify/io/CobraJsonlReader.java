@@ -8,9 +8,14 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.cobraverify.history.History;
 import org.cobraverify.history.HistoryBuilder;
 import org.cobraverify.history.IntVec;
+import org.cobraverify.schemas.Transaction;
+import org.cobraverify.schemas.TxnOp;
+import org.cobraverify.schemas.TxnStatus;
 
 /**
  * Reads {@code cobra-jsonl} version 1 (see {@code formats/history-jsonl.md}), plain or gzip, with one
@@ -24,6 +29,75 @@ public final class CobraJsonlReader {
 
     public static History read(Path path) throws IOException, MalformedHistoryException {
         HistoryBuilder b = new HistoryBuilder();
+        parse(path, new Target() {
+            public int key(String k) { return b.key(k); }
+            public int key(long k) { return b.key(k); }
+            public int value(String v) { return b.value(v); }
+            public int value(long v) { return b.value(v); }
+            public void txn(String id, String session, long sessionNum, byte status, long start, long end, int line, IntVec kinds, IntVec keys,
+                            IntVec vals) {
+                int s = session != null ? b.session(session) : b.session(sessionNum);
+                b.begin(id, s, status, start, end, line);
+                for (int i = 0; i < kinds.size(); i++) {
+                    if (kinds.get(i) == History.WRITE) {
+                        try {
+                            b.write(keys.get(i), vals.get(i));
+                        } catch (IllegalArgumentException e) {
+                            throw new IllegalArgumentException("op " + i + ": " + e.getMessage());
+                        }
+                    } else b.read(keys.get(i), vals.get(i));
+                }
+                b.end();
+            }
+        });
+        return b.build();
+    }
+
+    /** Receives the transactions of {@link #stream}, in file order, each with its line. */
+    public interface TransactionSink { void accept(Transaction t, int line); }
+
+    /**
+     * Reads the file one transaction at a time, holding none of them (memory does not grow with the file): each
+     * becomes a {@link Transaction} as the pipeline would deliver it (no epoch, no session index; keys, values and
+     * sessions as strings; a transaction without an id is named by its 1-based ordinal). Structural problems are
+     * reported as {@link #read} reports them; a duplicate id or write across transactions is not (that needs the
+     * whole file): the verifier in rounds finds duplicate writes among the transactions it holds (A1).
+     */
+    public static void stream(Path path, TransactionSink sink) throws IOException, MalformedHistoryException {
+        List<String> strings = new ArrayList<>();
+        int[] ordinal = {0};
+        parse(path, new Target() {
+            int intern(String x) { strings.add(x); return strings.size() - 1; }
+            public int key(String k) { return intern(k); }
+            public int key(long k) { return intern(Long.toString(k)); }
+            public int value(String v) { return intern(v); }
+            public int value(long v) { return intern(Long.toString(v)); }
+            public void txn(String id, String session, long sessionNum, byte status, long start, long end, int line, IntVec kinds, IntVec keys,
+                            IntVec vals) {
+                ordinal[0]++;
+                List<TxnOp> ops = new ArrayList<>(kinds.size());
+                for (int i = 0; i < kinds.size(); i++)
+                    ops.add(new TxnOp(kinds.get(i) == History.WRITE, strings.get(keys.get(i)), vals.get(i) == History.NIL ? null : strings.get(vals.get(i))));
+                strings.clear();
+                TxnStatus st = status == History.COMMITTED ? TxnStatus.COMMITTED : status == History.ABORTED ? TxnStatus.ABORTED : TxnStatus.UNKNOWN;
+                sink.accept(Transaction.newBuilder().setId(id != null ? id : Integer.toString(ordinal[0]))
+                        .setSession(session != null ? session : Long.toString(sessionNum)).setStatus(st)
+                        .setStart(start == History.NO_TIME ? 0 : start).setEnd(end == History.NO_TIME ? 0 : end).setOps(ops)
+                        .setSessionIndex(0).setFence(false).setEpoch(-1).build(), line);
+            }
+        });
+    }
+
+    /** Where a parsed transaction goes: key and value ids from the target's own interning, then the whole transaction. */
+    private interface Target {
+        int key(String k);
+        int key(long k);
+        int value(String v);
+        int value(long v);
+        void txn(String id, String session, long sessionNum, byte status, long start, long end, int line, IntVec kinds, IntVec keys, IntVec vals);
+    }
+
+    private static void parse(Path path, Target b) throws IOException, MalformedHistoryException {
         String src = path.toString();
         int line = 0;
         try (JsonParser p = JSON.createParser(new InputStreamReader(HistoryFormat.open(path), StandardCharsets.UTF_8))) {
@@ -45,11 +119,10 @@ public final class CobraJsonlReader {
         } catch (JsonParseException e) {
             throw new MalformedHistoryException(src, "line " + e.getLocation().getLineNr(), "bad JSON: " + e.getOriginalMessage());
         }
-        return b.build();
     }
 
     /** One line's object; the parser is on its START_OBJECT and is left on its END_OBJECT. */
-    private static void parseObject(HistoryBuilder b, JsonParser p, int lineNo, boolean first) throws IOException {
+    private static void parseObject(Target b, JsonParser p, int lineNo, boolean first) throws IOException {
         {
             String id = null, status = null, format = null;
             boolean hasSession = false;
@@ -100,22 +173,11 @@ public final class CobraJsonlReader {
                 case "unknown" -> History.UNKNOWN;
                 default -> throw new IllegalArgumentException("unknown status \"" + status + "\" (expected committed, aborted or unknown)");
             };
-            int s = sessionStr != null ? b.session(sessionStr) : b.session(sessionNum);
-            b.begin(id, s, st, start, end, lineNo);
-            for (int i = 0; i < kinds.size(); i++) {
-                if (kinds.get(i) == History.WRITE) {
-                    try {
-                        b.write(keys.get(i), vals.get(i));
-                    } catch (IllegalArgumentException e) {
-                        throw new IllegalArgumentException("op " + i + ": " + e.getMessage());
-                    }
-                } else b.read(keys.get(i), vals.get(i));
-            }
-            b.end();
+            b.txn(id, sessionStr, sessionNum, st, start, end, lineNo, kinds, keys, vals);
         }
     }
 
-    private static void parseOp(HistoryBuilder b, JsonParser p, int i, IntVec kinds, IntVec keys, IntVec vals) throws IOException {
+    private static void parseOp(Target b, JsonParser p, int i, IntVec kinds, IntVec keys, IntVec vals) throws IOException {
         String where = "op " + i + ": ";
         if (p.currentToken() != JsonToken.START_ARRAY) throw new IllegalArgumentException(where + "an operation must be an array [f, key, value]");
         JsonToken t = p.nextToken();

@@ -130,6 +130,12 @@ public final class HistoryRounds {
         if (ids.isEmpty()) return r;
         Map<String, Integer> line = new HashMap<>();
         for (int t = 0; t < h.size(); t++) if (h.line(t) >= 0 && ids.contains(h.name(t))) line.putIfAbsent(h.name(t), h.line(t));
+        return withLines(r, line);
+    }
+
+    /** The round's certificate with the given line of each transaction (by id) that has none. */
+    public static IncrementalVerifier.RoundResult withLines(IncrementalVerifier.RoundResult r, Map<String, Integer> line) {
+        Certificate c = r.certificate();
         if (line.isEmpty()) return r;
         List<Certificate.Txn> txns = new ArrayList<>();
         for (Certificate.Txn t : c.transactions())
