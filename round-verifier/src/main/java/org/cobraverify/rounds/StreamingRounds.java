@@ -26,8 +26,10 @@ import org.cobraverify.schemas.protocol.EpochRules;
  * <p>Differences from {@link HistoryRounds}, each on the safe side: an epoch is cut once every session seen so far has
  * fenced past it (a session not seen yet is not waited for, as the pipeline does not wait for it: should it bring
  * transactions of an epoch already cut, they go to the next round, and the verifier's checks of A3 say whether they
- * can be checked); a fence whose predecessor has not been read yet, or was written more than {@link #FENCE_WRITES}
- * fences ago, is an ordinary transaction (a whole-file pass would find it).
+ * can be checked); a fence whose predecessor was written more than {@link #FENCE_WRITES} fences before it is an
+ * ordinary transaction (a whole-file pass would find it). A fence whose predecessor comes later in the file (files are
+ * not in commit order) blocks its session until it does; one whose predecessor never comes is ordinary, as in
+ * {@link EpochAssigner}.
  *
  * <p>Contract: {@code txnsPerSession} (from a first pass over the file) gives every session's transaction count, so
  * that a session is known to have ended when its last transaction is read. docs/DESIGN.md §8.5.
@@ -44,6 +46,8 @@ public final class StreamingRounds {
         final int total;        // transactions in the file
         int delivered;          // given to the verifier
         final List<Item> open = new ArrayList<>(); // since its last fence: the epoch waits for the next fence
+        /** From a fence whose predecessor has not been read yet on: waiting for it, in session order. */
+        List<Item> blocked = new ArrayList<>();
         Session(int total) { this.total = total; }
         boolean allRead() { return index >= total; }
     }
@@ -54,11 +58,15 @@ public final class StreamingRounds {
     private final HistoryRounds.Progress progress;
     private final boolean fences;
     private final Map<String, Integer> totals;
+    /** Transactions in the file: the last one's rounds are cut by {@link #finish} (so that the last round is the last). */
+    private final long fileTotal;
     private final Map<String, Session> sessions = new HashMap<>();
     private final Map<String, Long> fenceEpochByWrite = new LinkedHashMap<>(1024, 0.75f, false) {
         @Override
         protected boolean removeEldestEntry(Map.Entry<String, Long> e) { return size() > FENCE_WRITES; }
     };
+    /** Sessions blocked behind a fence, by the fence write that fence read. */
+    private final Map<String, List<Session>> waitingOn = new HashMap<>();
     /** Transactions whose epoch is known, by epoch. */
     private final TreeMap<Long, List<Item>> ready = new TreeMap<>();
     /** Without fences: transactions in file order. */
@@ -80,6 +88,9 @@ public final class StreamingRounds {
         this.fenceKey = fenceKey;
         this.v = v;
         this.totals = txnsPerSession;
+        long sum = 0;
+        for (int c : txnsPerSession.values()) sum += c;
+        this.fileTotal = sum;
         this.fences = anyFence;
         this.progress = progress;
         v.endedIsExact(true);
@@ -94,24 +105,66 @@ public final class StreamingRounds {
         Session s = sessions.computeIfAbsent(t.getSession(), x -> new Session(totals.getOrDefault(x, Integer.MAX_VALUE)));
         s.index++;
         long at = fileIndex++;
+        boolean lastOfFile = fileIndex == fileTotal;
         if (!fences) {
             plain.add(new Item(at, stamp(t, s.index, false, -1), 0));
-            if (plain.size() >= roundSize) cut(plain.size(), false);
+            if (plain.size() >= roundSize && !lastOfFile) cut(plain.size(), false);
             return !stopped;
         }
-        long fenceEpoch = fenceEpoch(t);
-        if (fenceEpoch < 0) {
-            s.open.add(new Item(at, stamp(t, s.index, false, -1), s.prevFence));
-        } else {
-            fenceCount++;
-            for (Item i : s.open) put(new Item(i.fileIndex(), withEpoch(i.t(), EpochRules.ordinaryEpoch(s.prevFence, fenceEpoch)), i.followed()));
-            s.open.clear();
-            put(new Item(at, stamp(t, s.index, true, fenceEpoch), EpochRules.followedFence(s.prevFence, true, fenceEpoch)));
-            s.prevFence = fenceEpoch;
-        }
-        if (s.allRead()) close(s);
-        if (readyCount >= roundSize) cutWhatIsComplete(false);
+        Item item = new Item(at, stamp(t, s.index, false, -1), 0);
+        if (!s.blocked.isEmpty()) s.blocked.add(item);
+        else process(s, item, false);
+        if (s.allRead() && s.blocked.isEmpty()) close(s);
+        if (readyCount >= roundSize && !lastOfFile) cutWhatIsComplete(false);
         return !stopped;
+    }
+
+    /**
+     * Gives {@code i} of session {@code s} its place: an ordinary transaction waits for its session's next fence; a fence
+     * whose predecessor is known gets its epoch (and releases the sessions waiting for it); one whose predecessor has not
+     * been read yet blocks its session (a file need not be in commit order). With {@code ordinary}, a fence counts as an
+     * ordinary transaction (its chain never resolved).
+     */
+    private void process(Session s, Item i, boolean ordinary) {
+        Transaction t = i.t();
+        long fenceEpoch = -1;
+        String wrote = null;
+        if (!ordinary && EpochRules.isFence(t, fenceKey)) {
+            String read = EpochRules.fenceRead(t, fenceKey);
+            Long base = read.isEmpty() ? Long.valueOf(0) : fenceEpochByWrite.get(read);
+            if (base == null) {
+                s.blocked.add(i);
+                waitingOn.computeIfAbsent(read, x -> new ArrayList<>()).add(s);
+                return;
+            }
+            fenceEpoch = EpochRules.fenceEpoch(base);
+            wrote = EpochRules.fenceWrite(t, fenceKey);
+        }
+        if (fenceEpoch < 0) {
+            s.open.add(new Item(i.fileIndex(), t, s.prevFence));
+            return;
+        }
+        fenceCount++;
+        for (Item o : s.open) put(new Item(o.fileIndex(), withEpoch(o.t(), EpochRules.ordinaryEpoch(s.prevFence, fenceEpoch)), o.followed()));
+        s.open.clear();
+        t.setFence(true);
+        t.setEpoch(fenceEpoch);
+        put(new Item(i.fileIndex(), t, EpochRules.followedFence(s.prevFence, true, fenceEpoch)));
+        s.prevFence = fenceEpoch;
+        fenceEpochByWrite.put(wrote, fenceEpoch);
+        List<Session> released = waitingOn.remove(wrote);
+        if (released != null) for (Session w : released) drain(w);
+    }
+
+    /** Processes a blocked session's transactions in order until one blocks it again. */
+    private void drain(Session s) {
+        List<Item> queue = s.blocked;
+        s.blocked = new ArrayList<>();
+        for (Item i : queue) {
+            if (!s.blocked.isEmpty()) s.blocked.add(i);
+            else process(s, i, false);
+        }
+        if (s.allRead() && s.blocked.isEmpty()) close(s);
     }
 
     /** Ends the file: every session is over; what is left is cut into rounds, the last of them the last round. */
@@ -119,6 +172,22 @@ public final class StreamingRounds {
         if (!stopped) {
             if (!fences) cut(plain.size(), true);
             else {
+                // fences whose predecessor never came count as ordinary transactions (their chain is broken), one at a time
+                for (boolean any = true; any; ) {
+                    any = false;
+                    for (Session s : new ArrayList<>(sessions.values())) {
+                        if (s.blocked.isEmpty()) continue;
+                        any = true;
+                        List<Item> queue = s.blocked;
+                        s.blocked = new ArrayList<>();
+                        waitingOn.values().forEach(l -> l.remove(s));
+                        process(s, queue.get(0), true);
+                        for (Item i : queue.subList(1, queue.size())) {
+                            if (!s.blocked.isEmpty()) s.blocked.add(i);
+                            else process(s, i, false);
+                        }
+                    }
+                }
                 for (Session s : sessions.values()) close(s);
                 cutWhatIsComplete(true);
                 if (!lastDone && !stopped) endRound(List.of(), Long.MAX_VALUE - 1, true); // everything went in full rounds
@@ -131,22 +200,6 @@ public final class StreamingRounds {
     private void close(Session s) {
         for (Item i : s.open) put(new Item(i.fileIndex(), withEpoch(i.t(), EpochRules.OPEN), i.followed()));
         s.open.clear();
-    }
-
-    /** The epoch of {@code t} as a fence (its chain resolved through what it read), or -1 when it is not one. */
-    private long fenceEpoch(Transaction t) {
-        if (!EpochRules.isFence(t, fenceKey)) return -1;
-        String read = EpochRules.fenceRead(t, fenceKey);
-        long base;
-        if (read.isEmpty()) base = 0;
-        else {
-            Long b = fenceEpochByWrite.get(read);
-            if (b == null) return -1; // its predecessor is not known (a broken chain): an ordinary transaction
-            base = b;
-        }
-        long e = EpochRules.fenceEpoch(base);
-        fenceEpochByWrite.put(EpochRules.fenceWrite(t, fenceKey), e);
-        return e;
     }
 
     private void put(Item i) {
@@ -177,7 +230,7 @@ public final class StreamingRounds {
     /** The smallest last-fence epoch of a session not read to its end (Long.MAX_VALUE: none). */
     private long agree() {
         long a = Long.MAX_VALUE;
-        for (Session s : sessions.values()) if (!s.allRead()) a = Math.min(a, s.prevFence);
+        for (Session s : sessions.values()) if (!s.allRead() || !s.blocked.isEmpty()) a = Math.min(a, s.prevFence);
         return a;
     }
 
@@ -200,7 +253,7 @@ public final class StreamingRounds {
         for (List<Item> l : ready.values()) for (Item i : l) minFollowed = Math.min(minFollowed, i.followed());
         for (Session s : sessions.values()) {
             for (Item i : s.open) minFollowed = Math.min(minFollowed, i.followed());
-            if (!s.allRead()) minFollowed = Math.min(minFollowed, s.prevFence);
+            if (!s.allRead() || !s.blocked.isEmpty()) minFollowed = Math.min(minFollowed, s.prevFence);
         }
         long oldEpochMax = last || minFollowed == Long.MAX_VALUE ? Long.MAX_VALUE - 1 : EpochRules.lastClosedEpochBefore(minFollowed);
         endRound(round, oldEpochMax, last);
@@ -220,7 +273,7 @@ public final class StreamingRounds {
         for (Iterator<Map.Entry<String, Session>> it = sessions.entrySet().iterator(); it.hasNext(); ) {
             Map.Entry<String, Session> e = it.next();
             Session s = e.getValue();
-            if (s.allRead() && s.delivered >= s.index && s.open.isEmpty()) { ended.add(e.getKey()); it.remove(); }
+            if (s.allRead() && s.delivered >= s.index && s.open.isEmpty() && s.blocked.isEmpty()) { ended.add(e.getKey()); it.remove(); }
         }
         IncrementalVerifier.RoundResult r = v.endRound(oldEpochMax, ended::contains, last);
         results.add(r);

@@ -20,10 +20,27 @@ import org.junit.jupiter.params.provider.MethodSource;
  * A file read one transaction at a time ({@link StreamingRounds}) is decided round for round as the whole history
  * ({@link HistoryRounds}): the same rounds, each with the same verdict, transactions checked, waiting and retained, on
  * generated histories with fences (serial, snapshot isolation, planted stale reads; strict mode on some), with aborted
- * and unknown-outcome transactions. Each case prints its seed.
+ * and unknown-outcome transactions, half of them in a file order other than commit order. Each case prints its seed.
  */
 class StreamingRoundsTest {
     static java.util.stream.LongStream seeds() { return Seeds.of(120); }
+
+    /**
+     * {@code h} in another file order: each session's transactions stay in order, written in chunks of 1 to 30 (as a
+     * recorder that flushes per client writes them), so that a fence often comes before the fence it read.
+     */
+    static History inSessionChunks(History h, Random rnd) {
+        List<List<Integer>> bySession = new ArrayList<>();
+        for (int s = 0; s < h.sessionCount(); s++) bySession.add(new ArrayList<>());
+        for (int t = 0; t < h.size(); t++) bySession.get(h.session(t)).add(t);
+        List<Integer> order = new ArrayList<>();
+        int[] next = new int[h.sessionCount()];
+        while (order.size() < h.size()) {
+            int s = rnd.nextInt(h.sessionCount());
+            for (int k = 1 + rnd.nextInt(30); k > 0 && next[s] < bySession.get(s).size(); k--) order.add(bySession.get(s).get(next[s]++));
+        }
+        return h.restrict(order.stream().mapToInt(Integer::intValue).toArray());
+    }
 
     @ParameterizedTest(name = "seed {0}")
     @MethodSource("seeds")
@@ -35,6 +52,7 @@ class StreamingRoundsTest {
         History h = SimulatedStore.run(iso, w, rnd, false, 1 + rnd.nextInt(6));
         History planted = seed % 4 == 1 ? RoundsAgainstOneShotPropertyTest.plantStaleRead(h, rnd) : null;
         if (planted != null) h = planted;
+        if (seed % 2 == 0) h = inSessionChunks(h, rnd); // a file not in commit order: fences before their predecessors
         CheckOptions opts = seed % 5 == 0 ? CheckOptions.defaults().withStrict(2) : CheckOptions.defaults();
         IncrementalVerifier.Settings s = IncrementalVerifier.Settings.defaults().withCheck(opts);
         int roundSize = 1 + rnd.nextInt(12);
