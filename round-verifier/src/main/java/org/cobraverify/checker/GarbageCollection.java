@@ -147,7 +147,7 @@ public final class GarbageCollection {
         if (topo == null) return new GarbageCollection(none, noSup, "internal: the facts of an accepted round have a cycle", 0);
         Reachability r;
         try {
-            r = new Reachability(g, out, topo, c.sessionPredecessors(), facts, synthetic, n);
+            r = new Reachability(g, out, topo, c.sessionPredecessors(), facts);
         } catch (ReachabilityEngine.TooLarge e) {
             return new GarbageCollection(none, noSup, e.getMessage(), 0);
         }
@@ -228,7 +228,7 @@ public final class GarbageCollection {
             topo = CycleFinder.topologicalOrder(g, out, live, null);
             if (topo == null) return new GarbageCollection(none, noSup, "internal: the settled sides of an accepted round have a cycle", 0);
             try {
-                r = new Reachability(g, out, topo, c.sessionPredecessors(), facts, synthetic, n);
+                r = new Reachability(g, out, topo, c.sessionPredecessors(), facts);
             } catch (ReachabilityEngine.TooLarge e) {
                 return new GarbageCollection(none, noSup, e.getMessage(), 0);
             }

@@ -9,10 +9,10 @@ import java.util.Arrays;
  * reaches (or more), so {@code u ⇝ v} iff {@code reach[u*C + chain(v)] <= pos(v)}. Space n·C ints, time
  * E·C: far below a bit matrix for histories with few sessions.
  *
- * <p><em>Satellites</em>: vertices the caller names (from index {@code satelliteFrom} on) that have no in-edge get no
- * chain ({@code chainOf} is -1): nothing reaches them but themselves, and their own row says what they reach. They are
- * the synthetic writers of frontier records (docs/DESIGN.md §7.9), mutually unordered, a thousand in a round: one
- * chain each would multiply the index by a thousand.
+ * <p><em>Satellites</em>: vertices with no in-edge and no session successor get no chain ({@code chainOf} is -1):
+ * nothing reaches them but themselves, and their own row says what they reach. Such are the synthetic writers of
+ * frontier records (docs/DESIGN.md §7.9), mutually unordered, a thousand in a round: one chain each would multiply
+ * the index (and the pruner's) by a thousand.
  */
 final class Reachability {
     private static final int INF = Integer.MAX_VALUE;
@@ -24,17 +24,12 @@ final class Reachability {
      * {@link #defaultMaxCells}. Requires: {@code topo} is a topological order of the live vertices of {@code out}.
      */
     Reachability(KnownGraph g, KnownGraph.Csr out, int[] topo, int[] sessionPred, int edges) {
-        this(g.n, out.start, out.target, g.csr(edges, true), topo, sessionPred, defaultMaxCells(), Integer.MAX_VALUE, 0);
-    }
-
-    /** As above, with the vertices from {@code satelliteFrom} up to {@code satelliteTo} (exclusive) that have no in-edge as satellites. */
-    Reachability(KnownGraph g, KnownGraph.Csr out, int[] topo, int[] sessionPred, int edges, int satelliteFrom, int satelliteTo) {
-        this(g.n, out.start, out.target, g.csr(edges, true), topo, sessionPred, defaultMaxCells(), satelliteFrom, satelliteTo);
+        this(g.n, out.start, out.target, g.csr(edges, true), topo, sessionPred, defaultMaxCells());
     }
 
     /** Over a {@link ReachabilityEngine.Dag}, with at most {@code maxCells} cells. */
     Reachability(ReachabilityEngine.Dag dag, long maxCells) {
-        this(dag.vertices(), dag.outStart(), dag.outTarget(), reverse(dag), dag.topo(), dag.sessionPred(), maxCells, Integer.MAX_VALUE, 0);
+        this(dag.vertices(), dag.outStart(), dag.outTarget(), reverse(dag), dag.topo(), dag.sessionPred(), maxCells);
     }
 
     private static KnownGraph.Csr reverse(ReachabilityEngine.Dag dag) {
@@ -43,8 +38,9 @@ final class Reachability {
     }
 
     /** Throws {@link ReachabilityEngine.TooLarge} when the index would need more than {@code maxCells} cells. */
-    private Reachability(int n, int[] outStart, int[] outTarget, KnownGraph.Csr in, int[] topo, int[] sessionPred, long maxCells,
-                         int satelliteFrom, int satelliteTo) {
+    private Reachability(int n, int[] outStart, int[] outTarget, KnownGraph.Csr in, int[] topo, int[] sessionPred, long maxCells) {
+        boolean[] hasSuccessor = new boolean[n];
+        if (sessionPred != null) for (int p : sessionPred) if (p >= 0) hasSuccessor[p] = true;
         chainOf = new int[n];
         pos = new int[n];
         Arrays.fill(chainOf, -1);
@@ -54,7 +50,7 @@ final class Reachability {
         int[] chainLen = new int[Math.max(1, topo.length)];
         int c = 0;
         for (int v : topo) {
-            if (v >= satelliteFrom && v < satelliteTo && in.start[v] == in.start[v + 1]) continue; // a satellite
+            if (in.start[v] == in.start[v + 1] && !hasSuccessor[v]) continue; // a satellite
             int chosen = -1;
             int sp = sessionPred == null ? -1 : sessionPred[v];
             if (sp >= 0 && chainOf[sp] >= 0 && chainTail[chainOf[sp]] == sp) chosen = chainOf[sp];
