@@ -214,30 +214,16 @@ public final class VerifyCommand implements Callable<Integer> {
             try {
                 HistoryFormat f = fmt != null ? fmt : HistoryFormat.detect(p);
                 if (f == HistoryFormat.COBRA_JSONL) return verifyStreamed(name, p, options(), t0);
-            } catch (MalformedHistoryException e) {
-                report(name, e.getMessage());
-                return 2;
-            } catch (IOException e) {
-                report(name, name + ": cannot read: " + e.getMessage());
-                return 2;
-            } catch (RuntimeException | StackOverflowError e) {
-                report(name, name + ": internal error in verification in rounds (please report it with this history): " + e);
-                return 2;
+            } catch (MalformedHistoryException | IOException | RuntimeException | StackOverflowError e) {
+                return cannotRead(name, e, "internal error in verification in rounds (please report it with this history)");
             }
         }
         HistoryReaders.Loaded loaded;
         try {
             loaded = HistoryReaders.read(p, fmt, new HistoryReaders.Options(cobraTimestamps));
-        } catch (MalformedHistoryException e) {
-            report(name, e.getMessage());
-            return 2;
-        } catch (IOException e) {
-            report(name, name + ": cannot read: " + e.getMessage());
-            return 2;
-        } catch (RuntimeException | StackOverflowError e) {
+        } catch (MalformedHistoryException | IOException | RuntimeException | StackOverflowError e) {
             // a reader's bug must not stop the other files of the run: say so, with the place we know
-            report(name, name + ": " + INTERNAL_READ_ERROR + " (" + (fmt == null ? "detected format" : fmt.cliName()) + "): " + e);
-            return 2;
+            return cannotRead(name, e, INTERNAL_READ_ERROR + " (" + (fmt == null ? "detected format" : fmt.cliName()) + ")");
         }
         long t1 = System.nanoTime();
         History h = loaded.history();
@@ -275,6 +261,14 @@ public final class VerifyCommand implements Callable<Integer> {
             }
         }
         return writeDot(v) ? v.outcome().exitCode() : 2;
+    }
+
+    /** Reports why {@code name} could not be read (bad input names its place; an internal error says what it was); exit 2. */
+    private int cannotRead(String name, Throwable e, String internal) {
+        if (e instanceof MalformedHistoryException) report(name, e.getMessage());
+        else if (e instanceof IOException) report(name, name + ": cannot read: " + e.getMessage());
+        else report(name, name + ": " + internal + ": " + e);
+        return 2;
     }
 
     private CheckOptions options() {

@@ -17,6 +17,7 @@ import org.cobraverify.history.History;
 import org.cobraverify.history.HistoryBuilder;
 import org.cobraverify.schemas.VerifierCheckpoint;
 import org.cobraverify.synth.SimulatedStore;
+import org.cobraverify.testkit.Histories;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -65,23 +66,7 @@ class FrontierAsDataTest {
     }
 
     /** The clean history with one committed transaction appended to the last session, its operations written by {@code ops}. */
-    static History planted(Consumer<HistoryBuilder> ops) {
-        HistoryBuilder b = new HistoryBuilder();
-        for (int t = 0; t < CLEAN.size(); t++) {
-            b.begin(CLEAN.name(t), b.session(String.valueOf(CLEAN.sessionName(CLEAN.session(t)))), CLEAN.status(t), CLEAN.start(t), CLEAN.end(t), -1);
-            for (int op = CLEAN.opStart(t); op < CLEAN.opEnd(t); op++) {
-                int k = b.key(String.valueOf(CLEAN.keyName(CLEAN.key(op))));
-                if (CLEAN.kind(op) == History.WRITE) b.write(k, b.value(String.valueOf(CLEAN.valueName(CLEAN.value(op)))));
-                else b.read(k, CLEAN.value(op) == History.NIL ? History.NIL : b.value(String.valueOf(CLEAN.valueName(CLEAN.value(op)))));
-            }
-            b.end();
-        }
-        b.begin("planted", b.session(String.valueOf(CLEAN.sessionName(CLEAN.session(CLEAN.size() - 1)))), History.COMMITTED,
-                History.NO_TIME, History.NO_TIME, -1);
-        ops.accept(b);
-        b.end();
-        return b.build();
-    }
+    static History planted(Consumer<HistoryBuilder> ops) { return Histories.withAppended(CLEAN, "planted", ops); }
 
     record Outcome(Verdict.Outcome rounds, String reason, long frontierRecords, int retainedMax) {}
 

@@ -8,8 +8,8 @@ import org.cobraverify.checker.Certificate;
 import org.cobraverify.checker.Verdict;
 import org.cobraverify.gc.store.RocksDbCollectedWrites;
 import org.cobraverify.history.History;
-import org.cobraverify.history.HistoryBuilder;
 import org.cobraverify.synth.SimulatedStore;
+import org.cobraverify.testkit.Histories;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -31,21 +31,7 @@ class LongCollectedStaleReadTest {
                         && !SimulatedStore.FENCE_KEY.equals(String.valueOf(clean.keyName(clean.key(op))))) { early = op; earlyTxn = t; break; }
         assertTrue(early >= 0);
         String key = String.valueOf(clean.keyName(clean.key(early))), value = String.valueOf(clean.valueName(clean.value(early)));
-        HistoryBuilder b = new HistoryBuilder();
-        for (int t = 0; t < clean.size(); t++) {
-            b.begin(clean.name(t), b.session(String.valueOf(clean.sessionName(clean.session(t)))), clean.status(t), clean.start(t), clean.end(t), -1);
-            for (int op = clean.opStart(t); op < clean.opEnd(t); op++) {
-                int k = b.key(String.valueOf(clean.keyName(clean.key(op))));
-                if (clean.kind(op) == History.WRITE) b.write(k, b.value(String.valueOf(clean.valueName(clean.value(op)))));
-                else b.read(k, clean.value(op) == History.NIL ? History.NIL : b.value(String.valueOf(clean.valueName(clean.value(op)))));
-            }
-            b.end();
-        }
-        b.begin("stale-reader", b.session(String.valueOf(clean.sessionName(clean.session(clean.size() - 1)))), History.COMMITTED,
-                History.NO_TIME, History.NO_TIME, -1);
-        b.read(b.key(key), b.value(value));
-        b.end();
-        History h = b.build();
+        History h = Histories.withAppended(clean, "stale-reader", b -> b.read(b.key(key), b.value(value)));
 
         HistoryRounds.Run run;
         long collected;
