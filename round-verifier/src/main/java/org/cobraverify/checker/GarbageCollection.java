@@ -291,12 +291,14 @@ public final class GarbageCollection {
         LongIntMap pairs = new LongIntMap(Math.max(16, facts / 4));
         for (int e = 0; e < facts; e++) {
             int k = g.kind.get(e), u = g.src.get(e), v = g.dst.get(e);
-            if ((k != KnownGraph.RW && k != KnownGraph.WW && k != KnownGraph.PATH && k != KnownGraph.SETTLED) || u >= n || v >= n || collect[u] || collect[v]) continue;
+            if ((k != KnownGraph.RW && k != KnownGraph.WW && k != KnownGraph.PATH && k != KnownGraph.SETTLED) || u >= n || v >= n || collect[u] || collect[v]
+                || u >= synthetic || v >= synthetic) continue;
             if (!addPair(pairs, u, v)) continue;
             carry[0].add(u); carry[1].add(v); carry[2].add(k); carry[3].add(g.key.get(e));
         }
-        String why = contract(g, rf, r, topo, facts, n, b, collect, pairs, carry);
+        String why = contract(g, rf, r, topo, facts, n, b, collect, pairs, carry, synthetic);
         if (why != null) return new GarbageCollection(new boolean[n], noSup, why, supersededCount);
+        if (synthetic < n) carry = withoutSynthetic(carry, synthetic);
         GarbageCollection done = new GarbageCollection(collect, supBy, null, supersededCount, settledCount, carry);
         boolean[] onFrontier = new boolean[n];
         for (int t = 0; t < n; t++) for (int op = h.opStart(t); op < h.opEnd(t) && !onFrontier[t]; op++) onFrontier[t] = frontierWrite[op];
@@ -329,7 +331,7 @@ public final class GarbageCollection {
      * Returns false if the backward index would not fit.
      */
     private static String contract(KnownGraph g, ReadFromIndex rf, Reachability r, int[] topo, int facts, int n, int b,
-                                   boolean[] collect, LongIntMap pairs, IntVec[] carry) {
+                                   boolean[] collect, LongIntMap pairs, IntVec[] carry, int synthetic) {
         int vn = g.n, cs = r.chains;
         if ((long) vn * cs > Reachability.defaultMaxCells()) return "a reachability index of the retained graph would not fit in memory";
         long limit = MAX_CARRIED_PER_TRANSACTION * (long) Math.max(1, n);
@@ -384,9 +386,10 @@ public final class GarbageCollection {
                 return "keeping the paths through the collected transactions would take more than " + MAX_CARRIED_PER_TRANSACTION
                         + " edges per transaction; nothing collected this round";
         }
-        // satellites (on no chain, Reachability) that stay: an edge to the earliest kept member of each chain they reach
+        // satellites (on no chain, Reachability) that stay: an edge to the earliest kept member of each chain they reach.
+        // Not the synthetic writers of frontier records: they are rebuilt each round with the edges they need (PastFrontier)
         int[] nextKept = null;
-        for (int s = 0; s < n; s++) {
+        for (int s = 0; s < Math.min(n, synthetic); s++) {
             if (!kept[s] || r.chainOf[s] >= 0) continue;
             if (nextKept == null) {
                 nextKept = new int[start[cs]];
@@ -446,6 +449,16 @@ public final class GarbageCollection {
             }
         }
         return seed;
+    }
+
+    /** The carried facts without those that start or end at a synthetic writer (rebuilt each round with its edges). */
+    private static IntVec[] withoutSynthetic(IntVec[] carry, int synthetic) {
+        IntVec[] out = {new IntVec(), new IntVec(), new IntVec(), new IntVec()};
+        for (int i = 0; i < carry[0].size(); i++) {
+            if (carry[0].get(i) >= synthetic || carry[1].get(i) >= synthetic) continue;
+            for (int j = 0; j < 4; j++) out[j].add(carry[j].get(i));
+        }
+        return out;
     }
 
     /** A bound on the facts and paths carried into the next round, per transaction of the round: beyond it GC waits. */

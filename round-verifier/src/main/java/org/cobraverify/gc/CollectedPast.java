@@ -61,14 +61,19 @@ public final class CollectedPast {
      * The barrier for a round's history: ids mapped through {@code index} (those it lacks are dropped), carried
      * keys interned in {@code hb}. Requires {@link #exists}.
      */
-    public Barrier toBarrier(HistoryBuilder hb, Map<String, Integer> index) { return toBarrier(hb, index, new int[0]); }
+    public Barrier toBarrier(HistoryBuilder hb, Map<String, Integer> index) { return toBarrier(hb, index, new int[0], List.of()); }
 
-    /** As above, with {@code alsoBefore} (indexes: the synthetic writers of frontier records, docs/DESIGN.md §7.9) before the past too. */
-    public Barrier toBarrier(HistoryBuilder hb, Map<String, Integer> index, int[] alsoBefore) {
+    /**
+     * As above, with {@code alsoBefore} (indexes: the synthetic writers of frontier records, docs/DESIGN.md §7.9) before
+     * the past too, and {@code alsoCarried}, facts of this round only (their edges to the writers of their keys).
+     */
+    public Barrier toBarrier(HistoryBuilder hb, Map<String, Integer> index, int[] alsoBefore, List<Carried> alsoCarried) {
         List<Integer> b = new ArrayList<>(), a = new ArrayList<>();
         for (int i : alsoBefore) b.add(i);
         IntVec cs = new IntVec(), cd = new IntVec(), ck = new IntVec(), ckey = new IntVec();
-        for (Carried e : carried) {
+        List<Carried> all = alsoCarried.isEmpty() ? carried : new ArrayList<>(carried);
+        if (!alsoCarried.isEmpty()) all.addAll(alsoCarried);
+        for (Carried e : all) {
             Integer u = index.get(e.src()), v = index.get(e.dst());
             if (u == null || v == null) continue;
             cs.add(u); cd.add(v); ck.add(e.kind()); ckey.add(e.key() == null ? -1 : hb.key(e.key()));

@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
+import org.cobraverify.gc.CollectedPast;
 import org.cobraverify.gc.CollectedWrites;
 import org.cobraverify.gc.CollectionPlanner;
 import org.cobraverify.gc.FrontierLog;
@@ -15,10 +16,11 @@ import org.cobraverify.schemas.Transaction;
 import org.cobraverify.schemas.TxnOp;
 
 /**
- * A round's view of the frontier records (docs/DESIGN.md §7.9): for each key the round's history touches whose latest
- * write was collected as data, one synthetic committed transaction that writes that value, alone in its session, in
- * the barrier's {@code before} set (its writer was old, so it precedes the past). Reads of the value read from it; a
- * read of the key's initial value, or a later write, meets it as it would have met the writer.
+ * A round's view of the frontier records (docs/DESIGN.md §7.9): for each key the round's history reads (with no held
+ * writer) whose latest write was collected as data, one synthetic committed transaction that writes that value, alone
+ * in its session, in the barrier's {@code before} set (its writer was old, so it precedes the past), with an edge to
+ * each writer of the key that is known to follow it ({@link #edges}). Reads of the value read from it; a read of the
+ * key's initial value meets it as it would have met the writer.
  *
  * <p>Invariant: a key has a synthetic writer iff the latest entry of its log that this verifier may see names a value,
  * whose writer is not held and which no held transaction wrote (a held one would be the writer itself: never two
@@ -41,13 +43,18 @@ final class PastFrontier {
         this.unknowable = unknowable;
     }
 
-    /** Looks up the log of every key {@code order}'s transactions read or write (one lookup per distinct key). */
+    /**
+     * Looks up the log of every key {@code order}'s transactions read with no held writer, or read the initial value
+     * of (one lookup per distinct key): only a read needs the synthetic writer (writers of the key are ordered after it
+     * by {@link #edges}).
+     */
     static PastFrontier of(List<Transaction> order, CollectedWrites store, HeldTransactions held, Predicate<CollectedWrites.FrontierEntry> visible) {
         Map<String, CollectedWrites.FrontierEntry> latest = new HashMap<>(), current = new HashMap<>();
         Map<String, Boolean> seen = new HashMap<>();
         String unknowable = null;
         for (Transaction t : order)
             for (TxnOp o : t.getOps()) {
+                if (o.getWrite() || (o.getValue() != null && held.writers.contains(o.getKey(), o.getValue()))) continue;
                 String key = o.getKey();
                 if (seen.putIfAbsent(key, Boolean.TRUE) != null) continue;
                 CollectedWrites.FrontierEntry e = FrontierLog.latest(store.frontierLog(key), visible);
@@ -62,6 +69,30 @@ final class PastFrontier {
                     && !held.byId.containsKey(id(e.writer(), key))) current.put(key, e);
             }
         return new PastFrontier(latest, current, unknowable);
+    }
+
+    /**
+     * The edges from each synthetic writer to the writers of its key in the round's history ({@code order}), as facts
+     * carried into the round: every such writer follows the collected one. One present when it was collected was reached
+     * from an entry fence of that collection's past (FrontierAsData, condition 3); one that arrived later followed the
+     * past it arrived after (A3). Not to a writer whose A3 is still to be checked: one admitted this round, or one outside
+     * the checked history until now ({@code unchecked}; the barrier orders them, if they follow it); and none at all
+     * when a proof was lost (a transaction that did not follow the past may be among them: the edge would be a guess).
+     */
+    List<CollectedPast.Carried> edges(List<Transaction> order, java.util.Set<String> unchecked, boolean proofLost) {
+        if (writers.length == 0 || proofLost) return List.of();
+        Map<String, String> synthetic = new HashMap<>();
+        for (String key : keys) synthetic.put(key, id(current.get(key).writer(), key));
+        List<CollectedPast.Carried> out = new ArrayList<>();
+        for (Transaction t : order) {
+            if (unchecked.contains(t.getId())) continue;
+            for (TxnOp o : t.getOps()) {
+                if (!o.getWrite()) continue;
+                String p = synthetic.get(o.getKey());
+                if (p != null) out.add(new CollectedPast.Carried(p, t.getId(), org.cobraverify.checker.KnownGraph.PATH, o.getKey()));
+            }
+        }
+        return out;
     }
 
     /** Why some touched key's frontier cannot be known, or null. */
