@@ -46,7 +46,7 @@ final class CheckpointCodec {
                     r.entry().supersededBy(), r.entry().fate().name(), r.entry().round()));
         VerifierCore core = service
                 .setRounds(n.rounds()).setChecked(n.checked()).setCollected(n.collected()).setSettled(n.settled())
-                .setCollections(n.collections()).setDuplicates(n.duplicates()).setHasBarrier(p.exists())
+                .setCollections(n.collections()).setDuplicates(n.duplicates()).setFrontierRecords(n.frontierRecords()).setHasBarrier(p.exists())
                 .setBarrierAfter(new ArrayList<>(p.after()))
                 .setOldMaxEnd(p.maxEnd()).setOldMaxStart(p.maxStart()).setBarrierEpoch(p.epoch()).setStaleReads(stale)
                 .setEndedSince(new HashMap<>(s.endedSince())).setRejectedIn(s.rejectedIn()).setDroppedState(s.droppedState())
@@ -97,7 +97,7 @@ final class CheckpointCodec {
         Map<String, Long> endedSince = new HashMap<>();
         for (Map.Entry<? extends CharSequence, Long> e : k.getEndedSince().entrySet()) endedSince.put(e.getKey().toString(), e.getValue());
         VerifierState.Counters n = new VerifierState.Counters(k.getRounds(), k.getChecked(), k.getCollected(), k.getSettled(), k.getCollections(),
-                k.getDuplicates());
+                k.getDuplicates(), k.getFrontierRecords());
         return new VerifierState(h, stale, past, endedSince, n, str(k.getRejectedIn()), str(k.getDroppedState()), str(k.getLostProof()), List.of());
     }
 

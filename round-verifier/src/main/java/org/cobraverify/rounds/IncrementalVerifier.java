@@ -171,7 +171,7 @@ public final class IncrementalVerifier implements AutoCloseable {
 
     public long checkedCount() { return checkedTotal; }
 
-    /** Frontier writes collected as data by this incarnation (docs/DESIGN.md §7.9). */
+    /** Frontier writes collected as data so far, by this incarnation and those it resumed from (docs/DESIGN.md §7.9). */
     public long frontierRecordsCollected() { return frontierRecords; }
 
     /** Counts {@code k} more rounds as passed (a batch of rounds decided with one check counts as all of them). */
@@ -499,7 +499,7 @@ public final class IncrementalVerifier implements AutoCloseable {
     }
 
     private VerifierState.Counters counters() {
-        return new VerifierState.Counters(rounds, checkedTotal, collectedTotal, settledTotal, collections, duplicates);
+        return new VerifierState.Counters(rounds, checkedTotal, collectedTotal, settledTotal, collections, duplicates, frontierRecords);
     }
 
     /** Returns to a state taken by {@link #snapshot} (no collection may have happened since), or decoded from a checkpoint. */
@@ -510,7 +510,7 @@ public final class IncrementalVerifier implements AutoCloseable {
         planner.restoreEndedSince(s.endedSince());
         VerifierState.Counters n = s.counters();
         rounds = n.rounds(); checkedTotal = n.checked(); collectedTotal = n.collected(); settledTotal = n.settled();
-        collections = n.collections(); duplicates = n.duplicates();
+        collections = n.collections(); duplicates = n.duplicates(); frontierRecords = n.frontierRecords();
         batchStart = rounds;
         rejectedIn = s.rejectedIn();
         droppedState = s.droppedState();
@@ -576,6 +576,12 @@ public final class IncrementalVerifier implements AutoCloseable {
         restore(s);
         visibleThrough = rounds - 1;
         newerCheckpoint = visibleThrough;
+        // the frontier logs of the keys collected as data are in the store the checkpoint's verifier wrote: without them a
+        // read of such a key (its latest value, or its initial value) cannot be judged (docs/DESIGN.md §7.9)
+        if (frontierRecords > 0 && !collected.hasFrontiers() && lostProof == null)
+            lostProof = "resumed from the checkpoint of round " + visibleThrough + ", after " + frontierRecords + " frontier writes were collected as"
+                    + " data, into a collected-writes store without their frontier logs (a replay, or a verifier without its --state-dir):"
+                    + " reads of those keys cannot be judged";
     }
 
     /** Every transaction retained, in the order it was admitted (for tests and checkpoints). */

@@ -30,5 +30,5 @@ record VerifierState(HeldTransactions held, StaleReads stale, CollectedPast past
                      String rejectedIn, String droppedState, String lostProof, List<Transaction> incoming) {
 
     /** The verifier's running totals. */
-    record Counters(long rounds, long checked, long collected, long settled, long collections, long duplicates) {}
+    record Counters(long rounds, long checked, long collected, long settled, long collections, long duplicates, long frontierRecords) {}
 }

@@ -127,6 +127,33 @@ class FrontierAsDataTest {
     }
 
     /**
+     * A verifier resumed from a checkpoint taken after frontier writes were collected as data, into a store without their
+     * frontier logs (a replay, or a verifier that lost its state directory), accepts nothing from then on: it cannot tell
+     * a read of a key's latest value from a stale one, nor a read of its initial value from a legitimate one.
+     */
+    @Test
+    void aVerifierResumedWithoutTheFrontierLogsAcceptsNothing(@TempDir Path dir) {
+        List<String> once = keyWritten(1);
+        History h = planted(b -> b.read(b.key(once.get(0)), History.NIL)); // a violation the logs would show
+        IncrementalVerifier.Settings s = IncrementalVerifier.Settings.defaults();
+        List<VerifierCheckpoint> records = new ArrayList<>();
+        int[] round = {0};
+        try (IncrementalVerifier first = new IncrementalVerifier(s, new RocksDbCollectedWrites(dir.resolve("disk"), false))) {
+            HistoryRounds.run(h, 1000, SimulatedStore.FENCE_KEY, first, r -> {
+                if (round[0]++ == 8) records.addAll(CheckpointTest.wireRoundTrip(first.checkpoint(), 8));
+            });
+        }
+        try (IncrementalVerifier second = new IncrementalVerifier(s, new RocksDbCollectedWrites(dir.resolve("empty"), false))) {
+            second.restore(CheckpointTest.fromRecords(records), 1);
+            HistoryRounds.Run run = HistoryRounds.run(h, 1000, SimulatedStore.FENCE_KEY, second, null, 9);
+            IncrementalVerifier.RoundResult first = run.rounds().get(0);
+            assertEquals(Verdict.Outcome.UNKNOWN, first.outcome(), first.reason());
+            assertTrue(first.reason().contains("without their frontier logs"), first.reason());
+            for (IncrementalVerifier.RoundResult r : run.rounds()) assertNotEquals(Verdict.Outcome.ACCEPT, r.outcome(), "round " + r.round());
+        }
+    }
+
+    /**
      * The first incarnation checkpoints after the round in the middle, runs on to the end (its later log entries land
      * on the disk both share) and dies; the second resumes from the checkpoint on the same disk and decides the rest.
      */

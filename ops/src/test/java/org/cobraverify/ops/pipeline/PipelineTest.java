@@ -119,14 +119,21 @@ class PipelineTest extends BrokerPerTest {
                 long a = cp.getRound() + 1, b = Math.min(lastRound, a + 1);
                 VerifyCommandTest.Run replay = VerifyCommandTest.cobra("replay", "--bootstrap", kafka.bootstrapServers(),
                         "--from-round", Long.toString(a), "--to-round", Long.toString(b), "--json");
-                assertEquals(0, replay.exit(), replay.err() + replay.out());
+                assertTrue(replay.exit() == 0 || replay.exit() == 3, replay.err() + replay.out());
                 assertTrue(replay.err().contains("starting from the checkpoint of round " + cp.getRound()), replay.err());
+                assertEquals(replay.out().contains("\"unknown\"") ? 3 : 0, replay.exit(), replay.out());
                 List<String> lines = replay.out().lines().toList();
                 assertEquals(b - a + 1, lines.size(), replay.out());
                 ObjectMapper m = new ObjectMapper();
                 for (String line : lines) {
                     JsonNode j = m.readTree(line);
                     Verdict pub = published.get((int) j.get("round").asLong());
+                    // a replay has the checkpoint, not the verifier's collected-writes store: once frontier writes were
+                    // collected as data, it cannot judge reads of those keys, and says so (docs/DESIGN.md §7.9)
+                    if (j.get("verdict").asText().equals("unknown")) {
+                        assertTrue(j.get("reason").asText().contains("without their frontier logs"), line);
+                        continue;
+                    }
                     assertEquals("accept", j.get("verdict").asText());
                     assertEquals(pub.getCheckedTxns(), j.get("checked").asLong(), "round " + pub.getRound());
                     assertEquals(pub.getRoundTxns(), j.get("transactions").asInt());
