@@ -259,7 +259,7 @@ public final class IncrementalVerifier implements AutoCloseable {
         Map<String, Integer> index = new HashMap<>(order.size() * 2);
         HistoryBuilder hb = new HistoryBuilder();
         // the frontier records of the keys the round touches: each becomes a synthetic writer before the past (§7.9)
-        PastFrontier frontier = past.exists() && collected.hasFrontiers() ? PastFrontier.of(order, collected, held, this::visible) : PastFrontier.NONE;
+        PastFrontier frontier = past.exists() && collected.hasFrontiers() ? PastFrontier.of(order, collected, held, this::visible, this::whole) : PastFrontier.NONE;
         if (frontier.unknowable() != null && lostProof == null) lostProof = "round " + roundNo + ": " + frontier.unknowable();
         History h = build(hb, order, index, frontier);
         Set<String> unchecked = new HashSet<>(held.unincluded);
@@ -429,6 +429,11 @@ public final class IncrementalVerifier implements AutoCloseable {
     /** Whether this incarnation may see a frontier log entry (not one an earlier incarnation wrote after the checkpoint it resumed from). */
     private boolean visible(CollectedWrites.FrontierEntry e) { return e.incarnation() == incarnation || e.round() <= visibleThrough; }
 
+    /** A retained transaction not partly read, or one admitted now without a stale read: every read's writer is held. */
+    private boolean whole(Transaction t) {
+        return !held.partlyRead.contains(t.getId()) && (forced.isEmpty() || !forced.contains(t.getId())) && !stale.readCollected(t.getId());
+    }
+
     /** The round's history; reads of collected writes are left out (carried facts and the stale-read check stand for them). */
     private History build(HistoryBuilder b, List<Transaction> order, Map<String, Integer> index, PastFrontier frontier) {
         for (Transaction t : order) {
@@ -437,8 +442,7 @@ public final class IncrementalVerifier implements AutoCloseable {
             b.begin(t.getId(), b.session(t.getSession()), st, t.getStart() == 0 ? History.NO_TIME : t.getStart(),
                     t.getEnd() == 0 ? History.NO_TIME : t.getEnd(), -1);
             boolean isForced = !forced.isEmpty() && forced.contains(t.getId());
-            // a retained transaction not partly read, or one admitted now without a stale read: every read's writer is here
-            boolean whole = !held.partlyRead.contains(t.getId()) && !isForced && !stale.readCollected(t.getId());
+            boolean whole = whole(t);
             for (TxnOp o : t.getOps()) {
                 int k = b.key(o.getKey());
                 if (o.getWrite()) b.write(k, b.value(o.getValue()));

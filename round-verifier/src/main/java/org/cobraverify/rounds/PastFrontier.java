@@ -46,15 +46,19 @@ final class PastFrontier {
     /**
      * Looks up the log of every key {@code order}'s transactions read with no held writer, or read the initial value
      * of (one lookup per distinct key): only a read needs the synthetic writer (writers of the key are ordered after it
-     * by {@link #edges}).
+     * by {@link #edges}). {@code whole}: transactions whose every read of a value has a held writer (the verifier's
+     * invariant for retained transactions not partly read): only their reads of initial values are looked at.
      */
-    static PastFrontier of(List<Transaction> order, CollectedWrites store, HeldTransactions held, Predicate<CollectedWrites.FrontierEntry> visible) {
+    static PastFrontier of(List<Transaction> order, CollectedWrites store, HeldTransactions held, Predicate<CollectedWrites.FrontierEntry> visible,
+                           Predicate<Transaction> whole) {
         Map<String, CollectedWrites.FrontierEntry> latest = new HashMap<>(), current = new HashMap<>();
         Map<String, Boolean> seen = new HashMap<>();
         String unknowable = null;
-        for (Transaction t : order)
+        for (Transaction t : order) {
+            boolean resolves = whole.test(t); // every read of a value has its writer held: only reads of the initial value matter
             for (TxnOp o : t.getOps()) {
-                if (o.getWrite() || (o.getValue() != null && held.writers.contains(o.getKey(), o.getValue()))) continue;
+                if (o.getWrite()) continue;
+                if (o.getValue() != null && (resolves || held.writers.contains(o.getKey(), o.getValue()))) continue;
                 String key = o.getKey();
                 if (seen.putIfAbsent(key, Boolean.TRUE) != null) continue;
                 CollectedWrites.FrontierEntry e = FrontierLog.latest(store.frontierLog(key), visible);
@@ -68,6 +72,7 @@ final class PastFrontier {
                 if (e.value() != null && !held.byId.containsKey(e.writer()) && !held.writers.contains(key, e.value())
                     && !held.byId.containsKey(id(e.writer(), key))) current.put(key, e);
             }
+        }
         return new PastFrontier(latest, current, unknowable);
     }
 

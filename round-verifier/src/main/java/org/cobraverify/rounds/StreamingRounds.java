@@ -111,11 +111,13 @@ public final class StreamingRounds {
             if (plain.size() >= roundSize && !lastOfFile) cut(plain.size(), false);
             return !stopped;
         }
+        int fencesBefore = fenceCount;
         Item item = new Item(at, stamp(t, s.index, false, -1), 0);
         if (!s.blocked.isEmpty()) s.blocked.add(item);
         else process(s, item, false);
         if (s.allRead() && s.blocked.isEmpty()) close(s);
-        if (readyCount >= roundSize && !lastOfFile) cutWhatIsComplete(false);
+        // what is complete changes only when a session fences or ends (or a late transaction lands below it: the next fence takes it)
+        if (readyCount >= roundSize && !lastOfFile && (fenceCount != fencesBefore || s.allRead())) cutWhatIsComplete(false);
         return !stopped;
     }
 
