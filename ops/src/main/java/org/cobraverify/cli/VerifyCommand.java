@@ -299,12 +299,16 @@ public final class VerifyCommand implements Callable<Integer> {
             CobraJsonlReader.stream(p, (t, line) -> { if (going[0]) going[0] = sr.offer(t); });
             run = sr.finish();
         }
-        RoundsSummary sum = RoundsSummary.of(linesOf(run, p), count[0]);
-        Verdict v = sum.verdict(List.of());
+        return reportRounds(name, HistoryFormat.COBRA_JSONL, RoundsSummary.of(linesOf(run, p), count[0]), List.of(), count[0], t0, t1);
+    }
+
+    /** Prints what verification in rounds found, as JSON or text, writes {@code --dot}, and returns the exit code. */
+    private int reportRounds(String name, HistoryFormat format, RoundsSummary sum, List<String> readerNotes, int transactions, long t0, long t1) {
+        Verdict v = sum.verdict(readerNotes);
         double millis = (System.nanoTime() - t0) / 1e6;
-        if (json) out.println(JsonReport.renderRounds(name, HistoryFormat.COBRA_JSONL.cliName(), v, count[0], millis, (t1 - t0) / 1e6, sum.fields()));
+        if (json) out.println(JsonReport.renderRounds(name, format.cliName(), v, transactions, millis, (t1 - t0) / 1e6, sum.fields()));
         else {
-            out.print(TextReport.render(name, v, count[0], millis));
+            out.print(TextReport.render(name, v, transactions, millis));
             out.print(sum.text());
         }
         return writeDot(v) ? v.outcome().exitCode() : 2;
@@ -336,15 +340,7 @@ public final class VerifyCommand implements Callable<Integer> {
             report(name, name + ": " + e.getMessage());
             return 2;
         }
-        RoundsSummary sum = RoundsSummary.of(run, h.size());
-        Verdict v = sum.verdict(loaded.notes());
-        double millis = (System.nanoTime() - t0) / 1e6;
-        if (json) out.println(JsonReport.renderRounds(name, loaded.format().cliName(), v, h.size(), millis, (t1 - t0) / 1e6, sum.fields()));
-        else {
-            out.print(TextReport.render(name, v, h.size(), millis));
-            out.print(sum.text());
-        }
-        return writeDot(v) ? v.outcome().exitCode() : 2;
+        return reportRounds(name, loaded.format(), RoundsSummary.of(run, h.size()), loaded.notes(), h.size(), t0, t1);
     }
 
     /** {@code --dot}: on reject, the certificate as a Graphviz graph; false (after saying why) if it cannot be written. */

@@ -7,7 +7,7 @@ import org.cobraverify.history.LongIntMap;
 /**
  * Which old frontier writers garbage collection may delete and remember as data (docs/DESIGN.md §7.9): a record per
  * key of the latest write, its writer and the round; in later rounds a synthetic transaction that writes that value
- * (one per key the round touches) stands for the writer, placed before the collected past.
+ * (one per key the round reads with no held writer) stands for the writer, placed before the collected past.
  *
  * <p>Contract: an old, committed transaction {@code t} of the checked history that garbage collection would collect
  * but for its frontier writes is collected as data iff, for every key {@code x} it is the frontier of:
@@ -75,7 +75,7 @@ final class FrontierAsData {
             readerNext.add(head == LongIntMap.MISSING ? -1 : head);
             readersHead.put(k, readerTxn.size() - 1);
         }
-        boolean[] fromEntries = reachedFrom(entries, out, n);
+        boolean[] fromEntries = out.reachedFrom(n, entries);
         for (int t = 0; t < n; t++) if (asData[t]) collect[t] = true;
         for (boolean changed = true; changed; ) {
             changed = false;
@@ -111,22 +111,5 @@ final class FrontierAsData {
             }
         }
         return COLLECTED;
-    }
-
-    /** The transactions (indexes below {@code n}) reached in {@code out} from any of {@code sources}, sources included. */
-    private static boolean[] reachedFrom(int[] sources, KnownGraph.Csr out, int n) {
-        int vn = out.start.length - 1;
-        boolean[] seen = new boolean[vn];
-        int[] stack = new int[vn];
-        int sp = 0;
-        for (int s : sources) if (!seen[s]) { seen[s] = true; stack[sp++] = s; }
-        while (sp > 0) {
-            int v = stack[--sp];
-            for (int p = out.start[v]; p < out.start[v + 1]; p++) {
-                int w = out.target[p];
-                if (!seen[w]) { seen[w] = true; stack[sp++] = w; }
-            }
-        }
-        return java.util.Arrays.copyOf(seen, n);
     }
 }

@@ -1,6 +1,5 @@
 package org.cobraverify.checker;
 
-import java.util.Arrays;
 import org.cobraverify.history.History;
 
 /**
@@ -29,26 +28,7 @@ public final class IncrementalCheck {
         Checker c = Checker.forRound(h, options, barrier);
         Verdict v = c.runForRound();
         if (v.outcome() != Verdict.Outcome.ACCEPT || c.factEdges < 0) return new Result(v, null, null, null);
-        boolean[] reached = barrier == null ? null : reachedFrom(c, c.barrierVertex);
+        boolean[] reached = barrier == null ? null : c.graph().csr(c.factEdges, false).reachedFrom(h.size(), c.barrierVertex);
         return new Result(v, old == null ? null : GarbageCollection.analyze(c, old, entries, pinned, rules, synthetic), reached, c.readFrom().included.clone());
-    }
-
-    /** Transactions reached from vertex {@code src} over the facts of the accepted round (iterative search). */
-    private static boolean[] reachedFrom(Checker c, int src) {
-        KnownGraph g = c.graph();
-        KnownGraph.Csr out = g.csr(c.factEdges, false);
-        boolean[] seen = new boolean[g.n];
-        int[] stack = new int[g.n];
-        int sp = 0;
-        stack[sp++] = src;
-        seen[src] = true;
-        while (sp > 0) {
-            int v = stack[--sp];
-            for (int p = out.start[v]; p < out.start[v + 1]; p++) {
-                int w = out.target[p];
-                if (!seen[w]) { seen[w] = true; stack[sp++] = w; }
-            }
-        }
-        return Arrays.copyOf(seen, c.history().size());
     }
 }

@@ -62,6 +62,23 @@ public final class KnownGraph {
         final int[] start, edge, target;
 
         Csr(int[] start, int[] edge, int[] target) { this.start = start; this.edge = edge; this.target = target; }
+
+        /** The vertices below {@code n} reached from any of {@code sources} (themselves included): an iterative search. */
+        boolean[] reachedFrom(int n, int... sources) {
+            int vn = start.length - 1;
+            boolean[] seen = new boolean[vn];
+            int[] stack = new int[vn];
+            int sp = 0;
+            for (int s : sources) if (!seen[s]) { seen[s] = true; stack[sp++] = s; }
+            while (sp > 0) {
+                int v = stack[--sp];
+                for (int p = start[v]; p < start[v + 1]; p++) {
+                    int w = target[p];
+                    if (!seen[w]) { seen[w] = true; stack[sp++] = w; }
+                }
+            }
+            return java.util.Arrays.copyOf(seen, n);
+        }
     }
 
     Csr outCsr() { return csr(edgeCount(), false); }

@@ -71,13 +71,12 @@ public final class CollectedPast {
         List<Integer> b = new ArrayList<>(), a = new ArrayList<>();
         for (int i : alsoBefore) b.add(i);
         IntVec cs = new IntVec(), cd = new IntVec(), ck = new IntVec(), ckey = new IntVec();
-        List<Carried> all = alsoCarried.isEmpty() ? carried : new ArrayList<>(carried);
-        if (!alsoCarried.isEmpty()) all.addAll(alsoCarried);
-        for (Carried e : all) {
-            Integer u = index.get(e.src()), v = index.get(e.dst());
-            if (u == null || v == null) continue;
-            cs.add(u); cd.add(v); ck.add(e.kind()); ckey.add(e.key() == null ? -1 : hb.key(e.key()));
-        }
+        for (List<Carried> l : List.of(carried, alsoCarried))
+            for (Carried e : l) {
+                Integer u = index.get(e.src()), v = index.get(e.dst());
+                if (u == null || v == null) continue;
+                cs.add(u); cd.add(v); ck.add(e.kind()); ckey.add(e.key() == null ? -1 : hb.key(e.key()));
+            }
         for (String id : before) { Integer i = index.get(id); if (i != null) b.add(i); }
         for (String id : after) { Integer i = index.get(id); if (i != null) a.add(i); }
         String desc = "every transaction of epoch " + epoch + " or earlier (collected or not) precedes the latest fence of each live session"

@@ -15,8 +15,9 @@ import java.util.function.Predicate;
  * A key's frontier log ({@link CollectedWrites#frontierLog}): appending with its bound, reading the latest visible
  * entry, and a byte encoding for stores on disk. Pure functions.
  *
- * <p>Invariant of every log this class returns: at most {@link CollectedWrites#FRONTIER_LOG_LENGTH} entries, oldest
- * first, each appended after the one before it (by the collection that superseded it).
+ * <p>Invariant of every log this class returns: oldest first, each entry appended after the one before it (by the
+ * collection that superseded it), at most one of them of the round {@code keepFrom} given to {@link #append} or
+ * earlier, and at most one marker, at the head.
  */
 public final class FrontierLog {
     private FrontierLog() {}

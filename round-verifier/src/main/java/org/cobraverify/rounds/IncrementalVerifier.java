@@ -262,9 +262,8 @@ public final class IncrementalVerifier implements AutoCloseable {
         PastFrontier frontier = past.exists() && collected.hasFrontiers() ? PastFrontier.of(order, collected, held, this::visible, this::whole) : PastFrontier.NONE;
         if (frontier.unknowable() != null && lostProof == null) lostProof = "round " + roundNo + ": " + frontier.unknowable();
         History h = build(hb, order, index, frontier);
-        Set<String> unchecked = new HashSet<>(held.unincluded);
-        for (Transaction t : admitted) unchecked.add(t.getId());
-        Barrier barrier = past.exists() ? past.toBarrier(hb, index, frontier.writers(), frontier.edges(order, unchecked, lostProof != null)) : null;
+        Barrier barrier = past.exists() ? past.toBarrier(hb, index, frontier.writers(), frontier.edges(order, admitted, held.unincluded, lostProof != null))
+                : null;
         staleNow = frontier.judgeable(staleNow);
         long t1 = System.nanoTime();
         // 4. plan garbage collection, check, and analyse what GC may take (on accept)

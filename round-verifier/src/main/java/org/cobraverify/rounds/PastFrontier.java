@@ -52,7 +52,7 @@ final class PastFrontier {
     static PastFrontier of(List<Transaction> order, CollectedWrites store, HeldTransactions held, Predicate<CollectedWrites.FrontierEntry> visible,
                            Predicate<Transaction> whole) {
         Map<String, CollectedWrites.FrontierEntry> latest = new HashMap<>(), current = new HashMap<>();
-        Map<String, Boolean> seen = new HashMap<>();
+        java.util.Set<String> seen = new java.util.HashSet<>();
         String unknowable = null;
         for (Transaction t : order) {
             boolean resolves = whole.test(t); // every read of a value has its writer held: only reads of the initial value matter
@@ -60,7 +60,7 @@ final class PastFrontier {
                 if (o.getWrite()) continue;
                 if (o.getValue() != null && (resolves || held.writers.contains(o.getKey(), o.getValue()))) continue;
                 String key = o.getKey();
-                if (seen.putIfAbsent(key, Boolean.TRUE) != null) continue;
+                if (!seen.add(key)) continue;
                 CollectedWrites.FrontierEntry e = FrontierLog.latest(store.frontierLog(key), visible);
                 if (e == null) continue;
                 if (e == FrontierLog.UNKNOWABLE) {
@@ -80,12 +80,14 @@ final class PastFrontier {
      * The edges from each synthetic writer to the writers of its key in the round's history ({@code order}), as facts
      * carried into the round: every such writer follows the collected one. One present when it was collected was reached
      * from an entry fence of that collection's past (FrontierAsData, condition 3); one that arrived later followed the
-     * past it arrived after (A3). Not to a writer whose A3 is still to be checked: one admitted this round, or one outside
-     * the checked history until now ({@code unchecked}; the barrier orders them, if they follow it); and none at all
+     * past it arrived after (A3). Not to a writer whose A3 is still to be checked: one {@code admitted} this round, or one
+     * outside the checked history until now ({@code unincluded}; the barrier orders them, if they follow it); and none at all
      * when a proof was lost (a transaction that did not follow the past may be among them: the edge would be a guess).
      */
-    List<CollectedPast.Carried> edges(List<Transaction> order, java.util.Set<String> unchecked, boolean proofLost) {
+    List<CollectedPast.Carried> edges(List<Transaction> order, List<Transaction> admitted, java.util.Set<String> unincluded, boolean proofLost) {
         if (writers.length == 0 || proofLost) return List.of();
+        java.util.Set<String> unchecked = new java.util.HashSet<>(unincluded);
+        for (Transaction t : admitted) unchecked.add(t.getId());
         Map<String, String> synthetic = new HashMap<>();
         for (String key : keys) synthetic.put(key, id(current.get(key).writer(), key));
         List<CollectedPast.Carried> out = new ArrayList<>();
