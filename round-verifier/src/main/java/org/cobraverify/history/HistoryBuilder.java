@@ -65,6 +65,22 @@ public final class HistoryBuilder {
         open = true;
     }
 
+    /**
+     * Begins a copy of transaction {@code t} of register history {@code h} (same id, session, status and times; keys,
+     * values and sessions by name; no line) with its operations: the caller may add more, then {@link #end}s it.
+     */
+    public void beginCopyOf(History h, int t) { beginCopyOf(h, t, h::value); }
+
+    /** As {@link #beginCopyOf(History, int)}, each operation {@code op} with the value id (of {@code h}) {@code valueOf} gives. */
+    public void beginCopyOf(History h, int t, java.util.function.IntUnaryOperator valueOf) {
+        begin(h.name(t), session(String.valueOf(h.sessionName(h.session(t)))), h.status(t), h.start(t), h.end(t), -1);
+        for (int op = h.opStart(t); op < h.opEnd(t); op++) {
+            int k = key(String.valueOf(h.keyName(h.key(op)))), v = valueOf.applyAsInt(op);
+            if (h.kind(op) == History.WRITE) write(k, value(String.valueOf(h.valueName(v))));
+            else read(k, v == History.NIL ? History.NIL : value(String.valueOf(h.valueName(v))));
+        }
+    }
+
     /** Changes the status of the transaction being built (Jepsen learns it at completion). */
     public void setStatus(byte txnStatus) { status[n - 1] = txnStatus; }
 

@@ -179,13 +179,7 @@ public final class RoundsDifferential {
         }
         HistoryBuilder b = new HistoryBuilder();
         for (int t = 0; t < h.size(); t++) {
-            b.begin(h.name(t), b.session(String.valueOf(h.sessionName(h.session(t)))), h.status(t), h.start(t), h.end(t), -1);
-            for (int op = h.opStart(t); op < h.opEnd(t); op++) {
-                int key = b.key(String.valueOf(h.keyName(h.key(op))));
-                int v = newValue.getOrDefault(op, h.value(op));
-                if (h.kind(op) == History.WRITE) b.write(key, b.value(String.valueOf(h.valueName(v))));
-                else b.read(key, v == History.NIL ? History.NIL : b.value(String.valueOf(h.valueName(v))));
-            }
+            b.beginCopyOf(h, t, op -> newValue.getOrDefault(op, h.value(op)));
             b.end();
         }
         return b.build();
@@ -258,12 +252,7 @@ public final class RoundsDifferential {
     private static History withAppended(History h, Map<Integer, List<String>> extra) {
         HistoryBuilder b = new HistoryBuilder();
         for (int t = 0; t < h.size(); t++) {
-            b.begin(h.name(t), b.session(String.valueOf(h.sessionName(h.session(t)))), h.status(t), h.start(t), h.end(t), -1);
-            for (int op = h.opStart(t); op < h.opEnd(t); op++) {
-                int key = b.key(String.valueOf(h.keyName(h.key(op))));
-                if (h.kind(op) == History.WRITE) b.write(key, b.value(String.valueOf(h.valueName(h.value(op)))));
-                else b.read(key, h.value(op) == History.NIL ? History.NIL : b.value(String.valueOf(h.valueName(h.value(op)))));
-            }
+            b.beginCopyOf(h, t);
             for (String e : extra.getOrDefault(t, List.of())) {
                 String[] f = e.split("\0");
                 if (f[0].equals("w")) b.write(b.key(f[1]), b.value(f[2])); else b.read(b.key(f[1]), b.value(f[2]));

@@ -107,14 +107,9 @@ class RoundsAgainstOneShotPropertyTest {
         }
         if (stale < 0) return null;
         HistoryBuilder b = new HistoryBuilder();
+        final int tgt = target, st = stale;
         for (int t = 0; t < n; t++) {
-            b.begin(h.name(t), b.session(String.valueOf(h.sessionName(h.session(t)))), h.status(t), h.start(t), h.end(t), -1);
-            for (int op = h.opStart(t); op < h.opEnd(t); op++) {
-                int k = b.key(String.valueOf(h.keyName(h.key(op))));
-                int v = op == target ? h.value(stale) : h.value(op);
-                if (h.kind(op) == History.WRITE) b.write(k, b.value(String.valueOf(h.valueName(v))));
-                else b.read(k, v == History.NIL ? History.NIL : b.value(String.valueOf(h.valueName(v))));
-            }
+            b.beginCopyOf(h, t, op -> op == tgt ? h.value(st) : h.value(op));
             b.end();
         }
         return b.build();

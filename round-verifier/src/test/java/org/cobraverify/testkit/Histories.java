@@ -28,12 +28,7 @@ public final class Histories {
     public static History withAppended(History h, String id, Consumer<HistoryBuilder> ops) {
         HistoryBuilder b = new HistoryBuilder();
         for (int t = 0; t < h.size(); t++) {
-            b.begin(h.name(t), b.session(String.valueOf(h.sessionName(h.session(t)))), h.status(t), h.start(t), h.end(t), -1);
-            for (int op = h.opStart(t); op < h.opEnd(t); op++) {
-                int k = b.key(String.valueOf(h.keyName(h.key(op))));
-                if (h.kind(op) == History.WRITE) b.write(k, b.value(String.valueOf(h.valueName(h.value(op)))));
-                else b.read(k, h.value(op) == History.NIL ? History.NIL : b.value(String.valueOf(h.valueName(h.value(op)))));
-            }
+            b.beginCopyOf(h, t);
             b.end();
         }
         b.begin(id, b.session(String.valueOf(h.sessionName(h.session(h.size() - 1)))), History.COMMITTED, History.NO_TIME, History.NO_TIME, -1);
