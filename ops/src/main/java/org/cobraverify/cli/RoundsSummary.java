@@ -54,6 +54,22 @@ record RoundsSummary(HistoryRounds.Run run, int transactions) {
         long[] ms = new long[run.rounds().size()];
         for (int i = 0; i < ms.length; i++) ms[i] = Math.round(run.rounds().get(i).millis());
         m.put("roundMillis", ms);
+        // where each round's time went, and what it worked on: the figures a slow or growing round is read from
+        int n = ms.length;
+        long[] retained = new long[n], history = new long[n], build = new long[n], check = new long[n], gc = new long[n];
+        for (int i = 0; i < n; i++) {
+            RoundResult r = run.rounds().get(i);
+            retained[i] = r.retained();
+            history[i] = r.historySize();
+            build[i] = Math.round(r.buildNanos() / 1e6);
+            check[i] = Math.round(r.checkNanos() / 1e6);
+            gc[i] = Math.round(r.gcNanos() / 1e6);
+        }
+        m.put("roundRetained", retained);
+        m.put("roundHistorySize", history);
+        m.put("roundBuildMillis", build);
+        m.put("roundCheckMillis", check);
+        m.put("roundGcMillis", gc);
         return m;
     }
 

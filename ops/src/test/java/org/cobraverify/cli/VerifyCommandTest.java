@@ -136,6 +136,12 @@ public class VerifyCommandTest {
         long retainedMax = Long.parseLong(j.replaceAll(".*\"retainedMax\":(\\d+).*", "$1"));
         long collected = Long.parseLong(j.replaceAll(".*\"collected\":(\\d+).*", "$1"));
         assertTrue(rounds >= 10, j);
+        // the per-round figures: one entry per round, and each round's phases add up to its time (within rounding)
+        for (String f : List.of("roundRetained", "roundHistorySize", "roundBuildMillis", "roundCheckMillis", "roundGcMillis"))
+            assertEquals(rounds, longs(j, f).length, f + ": " + j);
+        long[] ms = longs(j, "roundMillis"), b = longs(j, "roundBuildMillis"), c = longs(j, "roundCheckMillis"), g = longs(j, "roundGcMillis");
+        for (int i = 0; i < ms.length; i++) assertTrue(Math.abs(ms[i] - b[i] - c[i] - g[i]) <= 2, "round " + i + ": " + j);
+        assertEquals(retainedMax, java.util.Arrays.stream(longs(j, "roundRetained")).max().orElse(-1), j);
         assertTrue(collected > 200 && retainedMax < 100, "most of the history was collected, little retained: " + j);
         // what the retained set is made of, after the last round garbage collection analysed: its reasons add up to it
         // when that round is the last (here it is: every epoch is closed at the end, and nothing stops collection)
@@ -208,5 +214,12 @@ public class VerifyCommandTest {
         assertEquals(2, cobra("verify").exit());
         assertEquals(2, cobra("verify", "--frobnicate", "x").exit());
         assertEquals(2, cobra("verify", dir.resolve("missing.jsonl").toString()).exit());
+    }
+
+    /** The array field {@code name} of a one-line JSON object. */
+    private static long[] longs(String json, String name) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"" + name + "\":\\[([0-9,]*)\\]").matcher(json);
+        assertTrue(m.find(), name + " missing: " + json);
+        return m.group(1).isEmpty() ? new long[0] : java.util.Arrays.stream(m.group(1).split(",")).mapToLong(Long::parseLong).toArray();
     }
 }
