@@ -27,6 +27,9 @@ import org.cobraverify.collector.KafkaSink;
 import org.cobraverify.collector.KvStore;
 import org.cobraverify.collector.Recorder;
 import org.cobraverify.collector.RocksDbStore;
+import org.cobraverify.collector.Session;
+import org.cobraverify.collector.KvTransaction;
+import org.cobraverify.collector.StoreException;
 import org.cobraverify.rounds.IncrementalVerifier;
 import org.cobraverify.rounds.RoundVerifier;
 import org.cobraverify.schemas.DeadLetter;
@@ -34,6 +37,7 @@ import org.cobraverify.schemas.Outcome;
 import org.cobraverify.schemas.RoundEnd;
 import org.cobraverify.schemas.Transaction;
 import org.cobraverify.schemas.Verdict;
+import org.cobraverify.schemas.VerifierCheckpoint;
 import org.cobraverify.schemas.serde.WireFormat;
 import org.cobraverify.topology.Topics;
 import org.cobraverify.topology.TopologySettings;
@@ -252,6 +256,137 @@ class PipelineTest extends BrokerPerTest {
                 assertEquals(truth.get(i).getRoundTxns(), committed.get(i).getRoundTxns(), "round " + i);
             }
         }
+    }
+
+    /**
+     * Frontier writers collected as data survive a restart (docs/DESIGN.md §7.9): a key written once, by a transaction the
+     * verifier collects as data, then the verifier is stopped and started again from its checkpoint. A later read of the
+     * key's value is accepted; a read of that value after a later write of the key in the same session (a stale read of
+     * the collected writer) is rejected, with a certificate that names the key.
+     */
+    @Test
+    void aVerifierRestartedAfterCollectingFrontierWritersStillJudgesReadsOfThem() throws Exception {
+        try (Pipeline p = start(200)) {
+            p.stopVerifier();
+            p.checkpointEvery(1);
+            p.startVerifier();
+            try (KvStore rocks = new RocksDbStore(dir.resolve("db-frontier").toString(), false)) {
+                StaleOnDemand store = new StaleOnDemand(rocks, "frontier-key");
+                KafkaSink sink = new KafkaSink(kafka.bootstrapServers(), Topics.OPS, false, new Properties());
+                Recorder rec = new Recorder(store, sink, Recorder.Options.defaults());
+                try {
+                    // F: the key's only writer until after the restart
+                    Session f = rec.openSession();
+                    f.begin();
+                    f.write("frontier-key", "first");
+                    f.commit();
+                    f.close();
+                    KvTransaction raw = rocks.begin();
+                    String storedByF = raw.get("frontier-key");
+                    raw.rollback();
+                    // traffic, so that F's epoch becomes old and F is collected
+                    WorkloadRunner.run(Workload.byName("blindw-rm", 1.0), store, rec, 4, 1500, 1, new WorkloadRunner.Progress());
+                    long before = sink.recorded();
+                    assertTrue(waitForChecked(p, before), "verdicts cover the first phase: " + last(p));
+                    assertTrue(p.verdicts().stream().allMatch(v -> v.getOutcome() == Outcome.ACCEPT), "all accepted: " + reasons(p));
+                    long frontierRecords = latestCheckpointFrontierRecords();
+                    assertTrue(frontierRecords > 0, "frontier writers were collected as data before the restart: " + frontierRecords);
+
+                    p.stopVerifier();
+                    p.startVerifier();
+                    // after the restart: a read of the collected writer's value, which is still the key's value, is accepted
+                    Session reader = rec.openSession();
+                    reader.begin();
+                    assertEquals("first", reader.read("frontier-key"));
+                    reader.commit();
+                    reader.close();
+                    WorkloadRunner.run(Workload.byName("blindw-rm", 1.0), store, rec, 4, 600, 1, new WorkloadRunner.Progress());
+                    long afterRead = sink.recorded();
+                    assertTrue(waitForChecked(p, afterRead), "verdicts cover the read: " + last(p));
+                    assertTrue(p.verifier().resumedFromRound() >= 1, "resumed from a checkpoint: " + p.verifier().resumedFromRound());
+                    assertTrue(p.verdicts().stream().allMatch(v -> v.getOutcome() == Outcome.ACCEPT), "the read is accepted: " + reasons(p));
+
+                    // a later write of the key, then a read in the same session that is served F's value: a stale read
+                    Session stale = rec.openSession();
+                    stale.begin();
+                    stale.write("frontier-key", "second");
+                    stale.commit();
+                    store.serve(storedByF);
+                    stale.begin();
+                    assertEquals("first", stale.read("frontier-key"));
+                    stale.commit();
+                    stale.close();
+                    store.serve(null);
+                    long afterStale = sink.recorded();
+                    WorkloadRunner.run(Workload.byName("blindw-rm", 1.0), store, rec, 4, 600, 1, new WorkloadRunner.Progress());
+                    assertTrue(waitFor(p, sink.recorded(), v -> v.getOutcome() == Outcome.REJECT), "a verdict: " + last(p));
+                    Verdict reject = p.verdicts().stream().filter(v -> v.getOutcome() == Outcome.REJECT).findFirst()
+                            .orElseThrow(() -> new AssertionError("no reject after the stale read (" + afterStale + " recorded): " + reasons(p)));
+                    assertNotNull(reject.getCertificate(), reject.getReason());
+                    assertTrue(reject.getCertificate().getText().contains("frontier-key"), reject.getCertificate().getText());
+                } finally {
+                    rec.close();
+                }
+            }
+        }
+    }
+
+    /** Waits until the verdicts say that {@code txns} transactions were checked. */
+    static boolean waitForChecked(Pipeline p, long txns) throws InterruptedException {
+        long deadline = System.nanoTime() + 120_000_000_000L;
+        while (System.nanoTime() < deadline) {
+            List<Verdict> vs = p.verdicts();
+            if (!vs.isEmpty() && vs.get(vs.size() - 1).getCheckedTxns() >= txns) return true;
+            Thread.sleep(100);
+        }
+        return false;
+    }
+
+    static String last(Pipeline p) {
+        List<Verdict> vs = p.verdicts();
+        return vs.isEmpty() ? "no verdict" : vs.get(vs.size() - 1).toString();
+    }
+
+    static List<String> reasons(Pipeline p) { return p.verdicts().stream().map(v -> v.getRound() + ": " + v.getReason()).toList(); }
+
+    /** The frontier writes collected as data, as the latest checkpoint on {@link Topics#GC_FRONTIERS} counts them. */
+    long latestCheckpointFrontierRecords() {
+        long n = -1;
+        for (ConsumerRecord<String, byte[]> r : Topic.readAll(kafka.bootstrapServers(), Topics.GC_FRONTIERS)) {
+            if (r.value() == null || !WIRE.typeOf(r.value()).endsWith(".VerifierCheckpoint")) continue;
+            VerifierCheckpoint c = WIRE.decode(r.value(), VerifierCheckpoint.class);
+            if (c.getCore() != null) n = c.getCore().getFrontierRecords();
+        }
+        return n;
+    }
+
+    /** A store whose reads of one key return a given stored value while one is set (a stale replica, on demand). */
+    static final class StaleOnDemand implements KvStore {
+        private final KvStore store;
+        private final String key;
+        private volatile String served;
+
+        StaleOnDemand(KvStore store, String key) { this.store = store; this.key = key; }
+
+        void serve(String stored) { served = stored; }
+
+        @Override
+        public KvTransaction begin() throws StoreException {
+            KvTransaction t = store.begin();
+            return new KvTransaction() {
+                @Override public String get(String k) throws StoreException {
+                    String s = served;
+                    return s != null && k.equals(key) ? s : t.get(k);
+                }
+                @Override public void put(String k, String v) throws StoreException { t.put(k, v); }
+                @Override public void commit() throws StoreException { t.commit(); }
+                @Override public void rollback() throws StoreException { t.rollback(); }
+            };
+        }
+
+        @Override public String name() { return "stale on demand over " + store.name(); }
+
+        @Override public void close() {}
     }
 
     /**
