@@ -314,17 +314,16 @@ public final class VerifyCommand implements Callable<Integer> {
         return writeDot(v) ? v.outcome().exitCode() : 2;
     }
 
-    /** The run with the lines of its reject's certificate transactions, found by one more pass over the file. */
+    /** The run with the lines of its certificates' transactions, found by one more pass over the file. */
     private static HistoryRounds.Run linesOf(HistoryRounds.Run run, Path p) throws IOException, MalformedHistoryException {
-        IncrementalVerifier.RoundResult reject = null;
-        for (IncrementalVerifier.RoundResult r : run.rounds()) if (r.certificate() != null) { reject = r; break; }
-        if (reject == null) return run;
         Set<String> ids = new HashSet<>();
-        for (Certificate.Txn t : reject.certificate().transactions()) if (t.line() < 0) ids.add(t.id());
+        for (IncrementalVerifier.RoundResult r : run.rounds())
+            for (Certificate c : r.violations()) for (Certificate.Txn t : c.transactions()) if (t.line() < 0) ids.add(t.id());
+        if (ids.isEmpty()) return run;
         Map<String, Integer> lines = new HashMap<>();
         CobraJsonlReader.stream(p, (t, line) -> { if (ids.contains(t.getId())) lines.putIfAbsent(t.getId(), line); });
-        List<IncrementalVerifier.RoundResult> out = new ArrayList<>(run.rounds());
-        out.set(out.indexOf(reject), HistoryRounds.withLines(reject, lines));
+        List<IncrementalVerifier.RoundResult> out = new ArrayList<>(run.rounds().size());
+        for (IncrementalVerifier.RoundResult r : run.rounds()) out.add(r.violations().isEmpty() ? r : HistoryRounds.withLines(r, lines));
         return new HistoryRounds.Run(out, run.fences());
     }
 

@@ -28,7 +28,12 @@ public interface CollectedWrites extends AutoCloseable {
          * collected as data, docs/DESIGN.md §7.9): whether a later read of it is current or stale is decided by the
          * key's {@link #frontierLog}, not by this entry.
          */
-        FRONTIER
+        FRONTIER,
+        /**
+         * The transaction was part of a violation and was set aside so that verification goes on (docs/DESIGN.md §7.10):
+         * a later read of its write is not checked (not a violation found, not a verdict made unknown), only counted.
+         */
+        SET_ASIDE
     }
 
     /**

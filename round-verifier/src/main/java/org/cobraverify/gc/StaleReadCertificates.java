@@ -26,12 +26,12 @@ final class StaleReadCertificates {
         switch (s.entry().fate()) {
             case ABORTED -> {
                 String text = fl + " read " + key + " = " + val + ", written by " + wl + ", which aborted";
-                txns.add(new Certificate.Txn(w, "?", "aborted", "(collected)", -1));
+                txns.add(0, new Certificate.Txn(w, "?", "aborted", "(collected)", -1)); // writer, then reader, as the checker lists them
                 return new Certificate(AnomalyKind.G1A, text, List.of(), txns, List.of(), List.of(), List.of());
             }
             case INTERMEDIATE -> {
                 String text = fl + " read " + key + " = " + val + ", an intermediate value: " + wl + " overwrote it before committing";
-                txns.add(new Certificate.Txn(w, "?", "committed", "(collected)", -1));
+                txns.add(0, new Certificate.Txn(w, "?", "committed", "(collected)", -1));
                 return new Certificate(AnomalyKind.G1B, text, List.of(), txns, List.of(), List.of(), List.of());
             }
             default -> {

@@ -32,11 +32,15 @@ public final class StaleReads {
     public record StaleRead(Transaction reader, TxnOp op, CollectedWrites.Entry entry) {}
 
     /**
-     * What judging a round's stale reads found: a violation's certificate, or why no round can be accepted from now
-     * on (a read that cannot be judged), or neither.
+     * What judging a round's stale reads found: the violations (one certificate per reader, with the readers, in the same
+     * order), why no round can be accepted from now on (a read that cannot be judged; null: none), and how many reads
+     * of set-aside writes went unchecked ({@link CollectedWrites.Fate#SET_ASIDE}).
      */
-    public record Judgement(Certificate reject, String unknown) {
-        static final Judgement NONE = new Judgement(null, null);
+    public record Judgement(List<Certificate> rejects, List<String> readers, String unknown, int unchecked) {
+        static final Judgement NONE = new Judgement(List.of(), List.of(), null, 0);
+
+        /** The first violation's certificate, or null. */
+        public Certificate reject() { return rejects.isEmpty() ? null : rejects.get(0); }
     }
 
     private final Map<String, List<StaleRead>> waiting = new HashMap<>();
@@ -96,28 +100,54 @@ public final class StaleReads {
                 Integer i = indexOf.apply(e.getKey());
                 if (i != null && included[i]) { judged.addAll(e.getValue()); it.remove(); }
             }
+        List<Certificate> rejects = new ArrayList<>();
+        List<String> readers = new ArrayList<>();
+        java.util.Set<String> rejected = new java.util.HashSet<>();
+        int unchecked = 0;
         for (StaleRead s : judged) {
-            if (s.entry().fate() == CollectedWrites.Fate.UNKNOWN_OUTCOME || s.entry().fate() == CollectedWrites.Fate.FRONTIER) continue; // below: unknown
+            CollectedWrites.Fate fate = s.entry().fate();
+            if (fate == CollectedWrites.Fate.SET_ASIDE) { unchecked++; continue; }
+            if (fate == CollectedWrites.Fate.UNKNOWN_OUTCOME || fate == CollectedWrites.Fate.FRONTIER) continue; // below: unknown
             boolean follows = fromPast != null && fromPast[indexOf.apply(s.reader().getId())];
-            if (s.entry().fate() != CollectedWrites.Fate.SUPERSEDED || follows) return new Judgement(StaleReadCertificates.of(s, held), null);
+            if ((fate != CollectedWrites.Fate.SUPERSEDED || follows) && rejected.add(s.reader().getId())) {
+                rejects.add(StaleReadCertificates.of(s, held));
+                readers.add(s.reader().getId());
+            }
         }
+        String unknown = null;
         for (StaleRead s : judged) {
-            if (s.entry().fate() != CollectedWrites.Fate.FRONTIER) continue;
-            return new Judgement(null, s.reader().getId() + " reads " + s.op().getKey() + " = " + s.op().getValue() + ", the latest write of the key"
+            if (unknown != null) break;
+            if (s.entry().fate() != CollectedWrites.Fate.FRONTIER || rejected.contains(s.reader().getId())) continue;
+            unknown = s.reader().getId() + " reads " + s.op().getKey() + " = " + s.op().getValue() + ", the latest write of the key"
                     + " when garbage collection recorded it as data (written by " + s.entry().writer() + "); what became of the key since cannot be"
-                    + " read from the frontier log, so this cannot be judged");
+                    + " read from the frontier log, so this cannot be judged";
         }
         for (StaleRead s : judged) {
-            if (s.entry().fate() != CollectedWrites.Fate.UNKNOWN_OUTCOME) continue;
-            return new Judgement(null, s.reader().getId() + " reads " + s.op().getKey() + " = " + s.op().getValue() + ", written by "
+            if (unknown != null) break;
+            if (s.entry().fate() != CollectedWrites.Fate.UNKNOWN_OUTCOME || rejected.contains(s.reader().getId())) continue;
+            unknown = s.reader().getId() + " reads " + s.op().getKey() + " = " + s.op().getValue() + ", written by "
                     + s.entry().writer() + ", whose outcome was unknown and which nobody had read when garbage collection set it aside;"
-                    + " whether that write may be read cannot be judged");
+                    + " whether that write may be read cannot be judged";
         }
-        if (judged.isEmpty()) return Judgement.NONE;
-        StaleRead s = judged.get(0);
-        return new Judgement(null, s.reader().getId() + " reads " + s.op().getKey() + " = " + s.op().getValue() + ", written by "
-                + s.entry().writer() + ", which garbage collection found superseded by " + s.entry().supersededBy() + "; but " + s.reader().getId()
-                + " does not provably follow the collected past (its session ran no fence after it), so this cannot be judged");
+        for (StaleRead s : judged) {
+            if (unknown != null) break;
+            if (s.entry().fate() != CollectedWrites.Fate.SUPERSEDED || rejected.contains(s.reader().getId())) continue;
+            unknown = s.reader().getId() + " reads " + s.op().getKey() + " = " + s.op().getValue() + ", written by "
+                    + s.entry().writer() + ", which garbage collection found superseded by " + s.entry().supersededBy() + "; but " + s.reader().getId()
+                    + " does not provably follow the collected past (its session ran no fence after it), so this cannot be judged";
+        }
+        if (rejects.isEmpty() && unknown == null && unchecked == 0) return Judgement.NONE;
+        return new Judgement(rejects, readers, unknown, unchecked);
+    }
+
+    /**
+     * Forgets every read of {@code readerId}, waiting, deferred or of this round: the reader was set aside after a
+     * violation (docs/DESIGN.md §7.10) and is no longer held.
+     */
+    public void setAside(String readerId) {
+        waiting.remove(readerId);
+        deferred.remove(readerId);
+        thisRound.remove(readerId);
     }
 
     /** Drops the deferred reads of a reader garbage collection deleted (it never joined the checked history). */

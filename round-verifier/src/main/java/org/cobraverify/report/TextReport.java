@@ -32,40 +32,49 @@ public final class TextReport {
             case REJECT -> {
                 Certificate c = v.certificate();
                 if (headline) sb.append(String.format("%s: REJECT: %s (%d transactions, %.0f ms)%n", source, c.kind().title(), transactions, millis));
-                sb.append("  ").append(c.summary()).append('\n');
-                if (c.reduction() != null) {
-                    sb.append(String.format("  decided in %.0f ms; certificate %s%n", v.stats().decisionMillis(), c.reduction().describe()));
-                }
-                if (!c.cycle().isEmpty()) {
-                    sb.append("  cycle:\n");
-                    for (Certificate.Edge e : c.cycle()) {
-                        sb.append("    ").append(e.from()).append(" -").append(e.label()).append("-> ").append(e.to()).append('\n');
-                        if (e.derivedBecause() != null) sb.append(e.kind().equals("rt") ? "      (" : "      (derived: ").append(e.derivedBecause()).append(")\n");
-                    }
-                }
-                if (!c.transactions().isEmpty()) {
-                    sb.append("  transactions:\n");
-                    int shown = 0;
-                    for (Certificate.Txn t : c.transactions()) {
-                        if (shown++ == 50) { sb.append("    ... ").append(c.transactions().size() - 50).append(" more\n"); break; }
-                        sb.append("    ").append(t.label()).append("  session ").append(t.session()).append("  ").append(t.status());
-                        if (t.line() >= 0) sb.append("  line ").append(t.line());
-                        sb.append("  ").append(t.ops()).append('\n');
-                    }
-                }
-                if (!c.cases().isEmpty()) {
-                    sb.append("  why, case by case:\n");
-                    for (String s : c.cases()) sb.append("    ").append(s).append('\n');
-                }
-                int shown = 0;
-                for (String s : c.alsoFound()) {
-                    if (shown++ == 0) sb.append("  also:\n");
-                    if (shown > 20) { sb.append("    ... ").append(c.alsoFound().size() - 20).append(" more\n"); break; }
-                    sb.append("    ").append(s).append('\n');
-                }
+                String reduction = c.reduction() == null ? null
+                        : String.format("  decided in %.0f ms; certificate %s%n", v.stats().decisionMillis(), c.reduction().describe());
+                sb.append(certificate(c, reduction));
             }
         }
         for (String n : v.notes()) sb.append("  note: ").append(n).append('\n');
+        return sb.toString();
+    }
+
+    /** A certificate's body: its summary, cycle (with why each derived edge holds), transactions, cases and what else was found. */
+    public static String certificate(Certificate c) { return certificate(c, null); }
+
+    private static String certificate(Certificate c, String reduction) {
+        StringBuilder sb = new StringBuilder();
+        sb.append("  ").append(c.summary()).append('\n');
+        if (reduction != null) sb.append(reduction);
+        if (!c.cycle().isEmpty()) {
+            sb.append("  cycle:\n");
+            for (Certificate.Edge e : c.cycle()) {
+                sb.append("    ").append(e.from()).append(" -").append(e.label()).append("-> ").append(e.to()).append('\n');
+                if (e.derivedBecause() != null) sb.append(e.kind().equals("rt") ? "      (" : "      (derived: ").append(e.derivedBecause()).append(")\n");
+            }
+        }
+        if (!c.transactions().isEmpty()) {
+            sb.append("  transactions:\n");
+            int shown = 0;
+            for (Certificate.Txn t : c.transactions()) {
+                if (shown++ == 50) { sb.append("    ... ").append(c.transactions().size() - 50).append(" more\n"); break; }
+                sb.append("    ").append(t.label()).append("  session ").append(t.session()).append("  ").append(t.status());
+                if (t.line() >= 0) sb.append("  line ").append(t.line());
+                sb.append("  ").append(t.ops()).append('\n');
+            }
+        }
+        if (!c.cases().isEmpty()) {
+            sb.append("  why, case by case:\n");
+            for (String s : c.cases()) sb.append("    ").append(s).append('\n');
+        }
+        int shown = 0;
+        for (String s : c.alsoFound()) {
+            if (shown++ == 0) sb.append("  also:\n");
+            if (shown > 20) { sb.append("    ... ").append(c.alsoFound().size() - 20).append(" more\n"); break; }
+            sb.append("    ").append(s).append('\n');
+        }
         return sb.toString();
     }
 }

@@ -46,7 +46,9 @@ final class CheckpointCodec {
                     r.entry().supersededBy(), r.entry().fate().name(), r.entry().round()));
         VerifierCore core = service
                 .setRounds(n.rounds()).setChecked(n.checked()).setCollected(n.collected()).setSettled(n.settled())
-                .setCollections(n.collections()).setDuplicates(n.duplicates()).setFrontierRecords(n.frontierRecords()).setHasBarrier(p.exists())
+                .setCollections(n.collections()).setDuplicates(n.duplicates()).setFrontierRecords(n.frontierRecords())
+                .setTaintedKeys(new HashMap<>(h.taintedKeys)).setTaintedWriters(taintedWriters(h))
+                .setViolations(n.violations()).setFirstViolationRound(n.firstViolationRound()).setSetAside(n.setAside()).setUncheckedReads(n.uncheckedReads()).setHasBarrier(p.exists())
                 .setBarrierAfter(new ArrayList<>(p.after()))
                 .setOldMaxEnd(p.maxEnd()).setOldMaxStart(p.maxStart()).setBarrierEpoch(p.epoch()).setStaleReads(stale)
                 .setEndedSince(new HashMap<>(s.endedSince())).setRejectedIn(s.rejectedIn()).setDroppedState(s.droppedState())
@@ -73,6 +75,13 @@ final class CheckpointCodec {
             for (TxnOp o : t.getOps())
                 if (!o.getWrite() && o.getValue() != null && !h.writers.contains(o.getKey(), o.getValue())) { h.partlyRead.add(t.getId()); break; }
         for (CharSequence x : k.getUnincluded()) h.unincluded.add(x.toString());
+        for (Map.Entry<? extends CharSequence, Long> e : k.getTaintedKeys().entrySet()) h.taintedKeys.put(e.getKey().toString(), e.getValue());
+        for (Map.Entry<? extends CharSequence, ? extends List<? extends CharSequence>> e : k.getTaintedWriters().entrySet()) {
+            Set<String> w = new HashSet<>();
+            for (CharSequence x : e.getValue()) w.add(x.toString());
+            h.taintedWriters.put(e.getKey().toString(), w);
+        }
+        for (String key : h.taintedKeys.keySet()) h.taintedWriters.putIfAbsent(key, new HashSet<>());
         StaleReads stale = new StaleReads();
         for (StaleReadRef r : k.getStaleReads()) {
             Transaction reader = h.byId.get(r.getReader().toString());
@@ -97,8 +106,14 @@ final class CheckpointCodec {
         Map<String, Long> endedSince = new HashMap<>();
         for (Map.Entry<? extends CharSequence, Long> e : k.getEndedSince().entrySet()) endedSince.put(e.getKey().toString(), e.getValue());
         VerifierState.Counters n = new VerifierState.Counters(k.getRounds(), k.getChecked(), k.getCollected(), k.getSettled(), k.getCollections(),
-                k.getDuplicates(), k.getFrontierRecords());
+                k.getDuplicates(), k.getFrontierRecords(), k.getViolations(), k.getFirstViolationRound(), k.getSetAside(), k.getUncheckedReads());
         return new VerifierState(h, stale, past, endedSince, n, str(k.getRejectedIn()), str(k.getDroppedState()), str(k.getLostProof()), List.of());
+    }
+
+    private static Map<String, List<String>> taintedWriters(HeldTransactions h) {
+        Map<String, List<String>> out = new HashMap<>();
+        for (Map.Entry<String, Set<String>> e : h.taintedWriters.entrySet()) out.put(e.getKey(), new ArrayList<>(e.getValue()));
+        return out;
     }
 
     private static String str(CharSequence s) { return s == null ? null : s.toString(); }

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Predicate;
+import org.cobraverify.gc.CollectedWrites;
 import org.cobraverify.schemas.Transaction;
 import org.cobraverify.schemas.TxnOp;
 import org.cobraverify.schemas.TxnStatus;
@@ -47,6 +48,23 @@ final class HeldTransactions {
      * then, as a newly admitted transaction is.
      */
     final Set<String> unincluded = new HashSet<>();
+    /**
+     * Writes of transactions set aside after a violation ({@link SetAside}) since the last collection or checkpoint, by
+     * key and value. They move to the collected-write store then ({@link IncrementalVerifier}), not before: until a
+     * collection, a batch of rounds may still be decided again from a snapshot that held those transactions, and the
+     * store is not part of a snapshot.
+     */
+    final Map<String, Map<String, CollectedWrites.Entry>> setAsideWrites = new HashMap<>();
+    /**
+     * Keys a set-aside transaction wrote, with the round it was set aside in. What garbage collection recorded of such a
+     * key (which write was the latest, which were superseded) was decided with that writer present; without it, which
+     * write of the key came last before it is not known, so a later read of a write of the key made before then (its
+     * initial value, a collected write, or a write of a transaction held then: {@link #taintedWriters}) cannot be judged
+     * (docs/DESIGN.md §7.10). Bounded: {@link SetAside#MAX_TAINTED_KEYS}.
+     */
+    final Map<String, Long> taintedKeys = new HashMap<>();
+    /** For each tainted key, the held transactions that had written it when it was tainted. */
+    final Map<String, Set<String>> taintedWriters = new HashMap<>();
 
     /**
      * Records {@code t} as the writer of its writes; or, when one of them was written already, by a held transaction
@@ -158,6 +176,16 @@ final class HeldTransactions {
         partlyRead.clear();
         unknownSince.clear();
         unincluded.clear();
+        setAsideWrites.clear();
+        taintedKeys.clear();
+        taintedWriters.clear();
+    }
+
+    /** The entry of a write set aside since the last collection or checkpoint, or null. */
+    CollectedWrites.Entry setAsideWrite(String key, String value) {
+        if (setAsideWrites.isEmpty()) return null;
+        Map<String, CollectedWrites.Entry> byValue = setAsideWrites.get(key);
+        return byValue == null ? null : byValue.get(value);
     }
 
     /** A copy sharing nothing mutable with this one (the transactions themselves are shared: nothing changes them). */
@@ -178,5 +206,10 @@ final class HeldTransactions {
         partlyRead.clear(); partlyRead.addAll(o.partlyRead);
         unknownSince.clear(); unknownSince.putAll(o.unknownSince);
         unincluded.clear(); unincluded.addAll(o.unincluded);
+        setAsideWrites.clear();
+        for (Map.Entry<String, Map<String, CollectedWrites.Entry>> e : o.setAsideWrites.entrySet()) setAsideWrites.put(e.getKey(), new HashMap<>(e.getValue()));
+        taintedKeys.clear(); taintedKeys.putAll(o.taintedKeys);
+        taintedWriters.clear();
+        for (Map.Entry<String, Set<String>> e : o.taintedWriters.entrySet()) taintedWriters.put(e.getKey(), new HashSet<>(e.getValue()));
     }
 }

@@ -110,41 +110,43 @@ public final class HistoryRounds {
             Set<String> ended = new HashSet<>();
             for (int s = 0; s < h.sessionCount(); s++) if (lastPos[s] < cut) ended.add(String.valueOf(h.sessionName(s)));
             IncrementalVerifier.RoundResult res = v.endRound(oldEpochMax, ended::contains, last);
-            if (res.certificate() != null) res = withLines(res, h);
+            if (!res.violations().isEmpty()) res = withLines(res, h);
             results.add(res);
             if (progress != null) progress.round(res);
             start = end;
-            if (res.outcome() == Verdict.Outcome.REJECT) break; // every later round contains the violation
+            if (v.stopped()) break; // verification stopped after a violation: every later round is "not checked"
         }
         return new Run(results, ep.fenceCount());
     }
 
     /**
-     * The round's certificate with each transaction's line in the file: the rounds see transactions as the
+     * The round's certificates with each transaction's line in the file: the rounds see transactions as the
      * pipeline delivers them, which carry no line, but a person reading a file's certificate wants to find them.
      */
     static IncrementalVerifier.RoundResult withLines(IncrementalVerifier.RoundResult r, History h) {
-        Certificate c = r.certificate();
         Set<String> ids = new HashSet<>();
-        for (Certificate.Txn t : c.transactions()) if (t.line() < 0) ids.add(t.id());
+        for (Certificate c : r.violations()) for (Certificate.Txn t : c.transactions()) if (t.line() < 0) ids.add(t.id());
         if (ids.isEmpty()) return r;
         Map<String, Integer> line = new HashMap<>();
         for (int t = 0; t < h.size(); t++) if (h.line(t) >= 0 && ids.contains(h.name(t))) line.putIfAbsent(h.name(t), h.line(t));
         return withLines(r, line);
     }
 
-    /** The round's certificate with the given line of each transaction (by id) that has none. */
+    /** The round's certificates with the given line of each transaction (by id) that has none. */
     public static IncrementalVerifier.RoundResult withLines(IncrementalVerifier.RoundResult r, Map<String, Integer> line) {
-        Certificate c = r.certificate();
-        if (line.isEmpty()) return r;
+        if (line.isEmpty() || r.violations().isEmpty()) return r;
+        List<Certificate> lined = new ArrayList<>();
+        for (Certificate c : r.violations()) lined.add(withLines(c, line));
+        return new IncrementalVerifier.RoundResult(r.round(), r.outcome(), r.reason(), lined.get(0), r.verdict(), r.stats(), r.roundTxns(), r.checkedTxns(),
+                r.pendingTxns(), r.historySize(), r.retained(), r.collectedNow(), r.collectedTotal(), r.buildNanos(), r.checkNanos(), r.gcNanos(),
+                r.gcNote(), r.superseded(), r.old(), r.settled(), r.batchCounts(), r.keptBy(), lined, r.violationsTotal(), r.firstViolationRound(), r.own());
+    }
+
+    private static Certificate withLines(Certificate c, Map<String, Integer> line) {
         List<Certificate.Txn> txns = new ArrayList<>();
         for (Certificate.Txn t : c.transactions())
             txns.add(t.line() >= 0 || !line.containsKey(t.id()) ? t : new Certificate.Txn(t.id(), t.session(), t.status(), t.ops(), line.get(t.id())));
-        Certificate lined = new Certificate(c.kind(), c.summary(), c.cycle(), txns, c.subHistory(), c.cases(),
-                c.alsoFound(), c.reduction());
-        return new IncrementalVerifier.RoundResult(r.round(), r.outcome(), r.reason(), lined, r.verdict(), r.stats(), r.roundTxns(), r.checkedTxns(),
-                r.pendingTxns(), r.historySize(), r.retained(), r.collectedNow(), r.collectedTotal(), r.buildNanos(), r.checkNanos(), r.gcNanos(),
-                r.gcNote(), r.superseded(), r.old(), r.settled(), r.batchCounts(), r.keptBy());
+        return new Certificate(c.kind(), c.summary(), c.cycle(), txns, c.subHistory(), c.cases(), c.alsoFound(), c.reduction());
     }
 
     /** Transaction {@code t} of {@code h} as the pipeline would deliver it, with its epoch ({@link EpochAssigner#OPEN}: -1). */

@@ -80,13 +80,20 @@ public final class IncrementalVerifier implements AutoCloseable {
      * for each round of the batch in order, the checked-transaction total and the number waiting that deciding the rounds
      * one by one would report (before any collection between them); null for a single round. {@code keptBy}: when
      * garbage collection analysed the round, how many transactions stayed for each {@link GarbageCollection.Kept}
-     * reason (indexed by ordinal); null otherwise.
+     * reason (indexed by ordinal); null otherwise. {@code violations}: those this round found (each with its certificate;
+     * {@code certificate} is the first), {@code violationsTotal} and {@code firstViolationRound}: the history's so far
+     * (-1: none yet); {@code own}: what the round's own transactions came to (a reject when it found a violation), while
+     * {@code outcome} is the verdict on the history as a whole, a reject from the first violation on (docs/DESIGN.md §7.10).
      */
     public record RoundResult(long round, Verdict.Outcome outcome, String reason, Certificate certificate, Verdict verdict, CheckStats stats,
                               int roundTxns, long checkedTxns, int pendingTxns, int historySize, int retained, int collectedNow,
                               long collectedTotal, long buildNanos, long checkNanos, long gcNanos, String gcNote, int superseded, int old,
-                              int settled, long[][] batchCounts, int[] keptBy) {
+                              int settled, long[][] batchCounts, int[] keptBy, List<Certificate> violations, long violationsTotal,
+                              long firstViolationRound, Verdict.Outcome own) {
         public double millis() { return (buildNanos + checkNanos + gcNanos) / 1e6; }
+
+        /** Whether the round's own transactions were verified, with no new violation (whatever the history had before). */
+        public boolean clean() { return own == Verdict.Outcome.ACCEPT; }
     }
 
     private final Settings settings;
@@ -112,7 +119,11 @@ public final class IncrementalVerifier implements AutoCloseable {
     private int[] lastKept;
     /** The last round's {@link RoundResult#batchCounts} (set by each {@link #endRound}). */
     private long[][] batchCounts;
-    private String rejectedIn;   // the first reject's round and summary: every later history contains it
+    private String rejectedIn;   // why verification stopped after a violation (none could be set aside), with its round
+    /** Violations found this round (each is set aside before the round's result is made). */
+    private List<Certificate> roundViolations = List.of();
+    /** Violations found so far, the first one's round (-1: none), transactions set aside, reads of their writes left unchecked. */
+    private long violationsTotal, firstViolationRound = -1, setAsideTotal, uncheckedReads;
     private String droppedState; // why the state was dropped (verdicts are unknown from then on)
     /**
      * Why no later round can be accepted: a round found a read it could not judge, or a transaction it could not
@@ -170,6 +181,20 @@ public final class IncrementalVerifier implements AutoCloseable {
     public long settledCount() { return settledTotal; }
 
     public long checkedCount() { return checkedTotal; }
+
+    /**
+     * Whether verification has stopped: after a violation none of whose transactions could be set aside (or too many in
+     * one round), or after the state was dropped; every later round then says it was not checked.
+     */
+    public boolean stopped() { return rejectedIn != null || droppedState != null; }
+
+    /** Violations found so far (each set aside, docs/DESIGN.md §7.10). */
+    public long violationsCount() { return violationsTotal; }
+
+    /** Transactions set aside after violations so far, and the reads of their writes left unchecked. */
+    public long setAsideCount() { return setAsideTotal; }
+
+    public long uncheckedReadsCount() { return uncheckedReads; }
 
     /** Frontier writes collected as data so far, by this incarnation and those it resumed from (docs/DESIGN.md §7.9). */
     public long frontierRecordsCollected() { return frontierRecords; }
@@ -251,69 +276,79 @@ public final class IncrementalVerifier implements AutoCloseable {
                       + "); the rest is serializable"
                     : held.waiting.size() + " wait for writes not yet seen (oldest: " + oldest.getId() + " reads " + held.firstMissingRead(oldest) + ")";
         }
-        // 3. the round's history: retained and admitted, in session order
-        List<Transaction> all = new ArrayList<>(held.retained.size() + admitted.size());
-        all.addAll(held.retained);
-        all.addAll(admitted);
-        List<Transaction> order = SessionOrder.of(all);
-        Map<String, Integer> index = new HashMap<>(order.size() * 2);
-        HistoryBuilder hb = new HistoryBuilder();
-        // the frontier records of the keys the round touches: each becomes a synthetic writer before the past (§7.9)
-        PastFrontier frontier = past.exists() && collected.hasFrontiers() ? PastFrontier.of(order, collected, held, this::visible, this::whole) : PastFrontier.NONE;
-        if (frontier.unknowable() != null && lostProof == null) lostProof = "round " + roundNo + ": " + frontier.unknowable();
-        History h = build(hb, order, index, frontier);
-        Barrier barrier = past.exists() ? past.toBarrier(hb, index, frontier.writers(), frontier.edges(order, admitted, held.unincluded, lostProof != null))
-                : null;
-        staleNow = frontier.judgeable(staleNow);
-        long t1 = System.nanoTime();
-        // 4. plan garbage collection, check, and analyse what GC may take (on accept)
-        CollectionPlanner.Plan plan = settings.gc() && oldEpochMax >= 0
-                ? planner.plan(order, index, oldEpochMax, ended, rounds, held.waiting, held.unknownSince, held.byId, held.writers::get) : null;
-        boolean[] oldAll = plan == null || plan.skip() != null ? null : frontier.old(plan.old(), h.size());
-        boolean[] pinnedAll = plan == null || plan.skip() != null ? null : frontier.pinned(plan, h);
-        IncrementalCheck.Result r;
-        try {
-            r = IncrementalCheck.run(h, settings.check(), barrier, oldAll, plan == null ? null : plan.entries(), pinnedAll, settings.gcRules(), order.size());
-        } catch (RuntimeException e) {
+        // 3–4. the round's history (retained and admitted, in session order), garbage collection's plan, the check, and
+        // what GC may take (on accept). A violation's transactions are set aside and the rest is checked again, until
+        // the check accepts (docs/DESIGN.md §7.10); a round that found a violation collects nothing.
+        roundViolations = new ArrayList<>();
+        Attempt a = attempt(roundNo, admitted, staleNow, oldEpochMax, ended, true, settings.check());
+        long t1 = a.t1();
+        Verdict first = a.r() == null ? null : a.r().verdict();
+        while (a.failure() == null && a.r().verdict().outcome() == Verdict.Outcome.REJECT) {
+            Certificate c = a.r().verdict().certificate();
+            roundViolations.add(c);
+            Set<String> ids = SetAside.of(c, held.byId);
+            if (ids.isEmpty())
+                return terminal(roundNo, "the violation names no transaction the verifier holds, so none can be set aside", first, thisRound, a.h().size(), t0, t1);
+            if (roundViolations.size() >= MAX_VIOLATIONS_PER_ROUND)
+                return terminal(roundNo, "round " + roundNo + " holds at least " + MAX_VIOLATIONS_PER_ROUND + " violations (more than are set aside one by one)",
+                        first, thisRound, a.h().size(), t0, t1);
+            setAside(ids, roundNo, admitted, staleNow);
+            if (held.taintedKeys.size() > SetAside.MAX_TAINTED_KEYS)
+                return terminal(roundNo, "the transactions set aside after violations wrote more than " + SetAside.MAX_TAINTED_KEYS + " keys",
+                        first, thisRound, a.h().size(), t0, t1);
+            CheckOptions left = remaining(settings.check(), t1);
+            if (left == null) {
+                retain(admitted);
+                long now = System.nanoTime();
+                return result(roundNo, Verdict.Outcome.UNKNOWN, "the check's budget ran out while the round's violations were set aside; the rest of"
+                        + " the round is checked with the next one", first, thisRound, a.h().size(), t0, t1, now, now, 0, null);
+            }
+            a = attempt(roundNo, admitted, staleNow, oldEpochMax, ended, false, left);
+        }
+        if (a.failure() != null) {
+            long now = System.nanoTime();
+            if (a.outOfMemory()) {
+                // the round's graph did not fit: drop the state (which frees it) and go on, saying unknown from now on
+                droppedState = "the heap ran out while checking round " + roundNo + " (" + (held.retained.size() + admitted.size())
+                        + " transactions retained and new)";
+                dropState();
+                return result(roundNo, Verdict.Outcome.UNKNOWN, droppedState + "; the state was dropped so that the verifier goes on",
+                        first, thisRound, 0, t0, t1, now, now, 0, null);
+            }
             retain(admitted);
-            long now = System.nanoTime();
-            return result(roundNo, Verdict.Outcome.UNKNOWN, "internal error in the checker (please report it with this round's history, cobra export): " + e,
-                    null, null, thisRound, h.size(), t0, t1, now, now, 0, null);
-        } catch (OutOfMemoryError e) {
-            // the round's graph did not fit: drop the state (which frees it) and go on, saying unknown from now on
-            h = null;
-            droppedState = "the heap ran out while checking round " + roundNo + " (" + (held.retained.size() + admitted.size())
-                    + " transactions retained and new)";
-            dropState();
-            long now = System.nanoTime();
-            return result(roundNo, Verdict.Outcome.UNKNOWN, droppedState + "; the state was dropped so that the verifier goes on",
-                    null, null, thisRound, 0, t0, t1, now, now, 0, null);
+            return result(roundNo, Verdict.Outcome.UNKNOWN, "internal error in the checker (please report it with this round's history, cobra export): "
+                    + a.failure(), first, thisRound, a.h().size(), t0, t1, now, now, 0, null);
         }
         long t2 = System.nanoTime();
+        History h = a.h();
+        List<Transaction> order = a.order();
+        Map<String, Integer> index = a.index();
+        CollectionPlanner.Plan plan = a.plan();
+        IncrementalCheck.Result r = a.r();
         Verdict v = r.verdict();
+        Verdict shown = roundViolations.isEmpty() ? v : first;
         retain(admitted);
-        if (v.outcome() == Verdict.Outcome.REJECT) {
-            String summary = v.certificate().summary();
-            rejectedIn = "round " + roundNo + ": " + summary;
-            dropState();
-            return result(roundNo, Verdict.Outcome.REJECT, summary, v.certificate(), v, thisRound, h.size(), t0, t1, t2, t2, 0, null);
-        }
         if (v.outcome() == Verdict.Outcome.UNKNOWN) {
-            return result(roundNo, Verdict.Outcome.UNKNOWN, v.unknownReason(), null, v, thisRound, h.size(), t0, t1, t2, t2, 0, null);
+            return result(roundNo, Verdict.Outcome.UNKNOWN, v.unknownReason(), shown, thisRound, h.size(), t0, t1, t2, t2, 0, null);
         }
-        // 5. accepted: reads of collected writes are judged now, for readers in the checked history (docs/DESIGN.md §7.5)
+        // 5. accepted: reads of collected writes are judged now, for readers in the checked history (docs/DESIGN.md §7.5); a
+        // stale reader is set aside like any violation's (the check accepted with it, so it accepts without it)
         boolean[] inc = r.included();
-        StaleReads.Judgement judged = stale.judge(staleNow, index::get, inc, r.fromBarrier(), held.byId::get);
-        if (judged.reject() != null) {
-            Certificate c = judged.reject();
-            rejectedIn = "round " + roundNo + ": " + c.summary();
-            dropState();
-            return result(roundNo, Verdict.Outcome.REJECT, c.summary(), c, v, thisRound, h.size(), t0, t1, t2, t2, 0, null);
+        StaleReads.Judgement judged = stale.judge(a.stale(), index::get, inc, r.fromBarrier(), held.byId::get);
+        if (!judged.rejects().isEmpty()) {
+            roundViolations.addAll(judged.rejects());
+            setAside(new java.util.LinkedHashSet<>(judged.readers()), roundNo, admitted, staleNow);
         }
+        uncheckedReads += judged.unchecked();
         if (judged.unknown() != null) {
             lostProof = "round " + roundNo + ": " + judged.unknown();
             held.noteUnincluded(order, inc);
-            return result(roundNo, Verdict.Outcome.UNKNOWN, lostProof, null, v, thisRound, h.size(), t0, t1, t2, t2, 0, null);
+            return result(roundNo, Verdict.Outcome.UNKNOWN, lostProof, shown, thisRound, h.size(), t0, t1, t2, t2, 0, null);
+        }
+        String untestable = SetAside.untestableRead(admitted, held, this::collectedEntry);
+        if (untestable != null) {
+            held.noteUnincluded(order, inc);
+            return result(roundNo, Verdict.Outcome.UNKNOWN, "round " + roundNo + ": " + untestable, shown, thisRound, h.size(), t0, t1, t2, t2, 0, null);
         }
         String uncovered = uncovered(admitted, r.fromBarrier(), inc, index);
         if (uncovered != null) lostProof = "round " + roundNo + ": " + uncovered;
@@ -330,20 +365,21 @@ public final class IncrementalVerifier implements AutoCloseable {
             outcome = Verdict.Outcome.UNKNOWN;
             reason = "serializable as far as it can be checked, but no round can be accepted since " + lostProof;
         }
-        // 7. collect
+        // 7. collect (not in a round that found a violation: its analysis saw the transactions now set aside)
         String gcNote = plan == null ? null : plan.skip() != null ? plan.skip() : r.gc() != null ? r.gc().skipped : null;
         int collectedNow = 0;
         lastSuperseded = r.gc() == null ? 0 : r.gc().superseded;
         lastKept = r.gc() == null || r.gc().skipped != null ? null : r.gc().kept;
         lastSettled = 0;
         lastOld = plan == null ? 0 : plan.oldCount();
-        if (plan != null && plan.skip() == null && r.gc() != null && r.gc().skipped == null) {
+        if (roundViolations.isEmpty() && plan != null && plan.skip() == null && r.gc() != null && r.gc().skipped == null) {
             Collector.Outcome gone = Collector.collect(h, order, plan, r.gc(), inc, collected, past, roundNo, incarnation, this::visible,
                     keepFrom(roundNo));
             collectedNow = gone.gone().size();
             frontierRecords += r.gc().frontierAsData.length;
             held.forget(gone.gone());
             for (String id : gone.gone()) stale.forget(id);
+            flushSetAside(); // no snapshot from before this collection can be restored now
             held.partlyRead.addAll(gone.partlyRead());
             if (gone.lostProof() != null && lostProof == null) lostProof = gone.lostProof();
             if (collectedNow > 0) collections++;
@@ -362,21 +398,135 @@ public final class IncrementalVerifier implements AutoCloseable {
             outcome = Verdict.Outcome.UNKNOWN;
             reason = droppedState + "; the state was dropped so that the verifier goes on within its memory";
         }
-        return result(roundNo, outcome, reason, null, v, thisRound, h.size(), t0, t1, t2, t3, collectedNow, gcNote);
+        return result(roundNo, outcome, reason, shown, thisRound, h.size(), t0, t1, t2, t3, collectedNow, gcNote);
+    }
+
+    /** Violations set aside one by one in a round; past this many, verification stops (the database is broken wholesale). */
+    static final int MAX_VIOLATIONS_PER_ROUND = 16;
+
+    /**
+     * One build and check of the round's history. {@code failure}: why the check did not run to a verdict (an internal
+     * error, or the heap: {@code outOfMemory}); then {@code r} is null.
+     */
+    private record Attempt(List<Transaction> order, Map<String, Integer> index, History h, List<StaleReads.StaleRead> stale,
+                           CollectionPlanner.Plan plan, IncrementalCheck.Result r, long t1, String failure, boolean outOfMemory) {}
+
+    /**
+     * Builds the round's history from the retained and {@code admitted} transactions, with the frontier records they
+     * touch, and checks it against the collected past; with {@code collect}, plans garbage collection and analyses it.
+     */
+    private Attempt attempt(long roundNo, List<Transaction> admitted, List<StaleReads.StaleRead> staleNow, long oldEpochMax, Predicate<String> ended,
+                            boolean collect, CheckOptions check) {
+        List<Transaction> all = new ArrayList<>(held.retained.size() + admitted.size());
+        all.addAll(held.retained);
+        all.addAll(admitted);
+        List<Transaction> order = SessionOrder.of(all);
+        Map<String, Integer> index = new HashMap<>(order.size() * 2);
+        HistoryBuilder hb = new HistoryBuilder();
+        // the frontier records of the keys the round touches: each becomes a synthetic writer before the past (§7.9)
+        PastFrontier frontier = past.exists() && collected.hasFrontiers() ? PastFrontier.of(order, collected, held, this::visible, this::whole) : PastFrontier.NONE;
+        if (frontier.unknowable() != null && lostProof == null) lostProof = "round " + roundNo + ": " + frontier.unknowable();
+        History h = build(hb, order, index, frontier);
+        Barrier barrier = past.exists() ? past.toBarrier(hb, index, frontier.writers(), frontier.edges(order, admitted, held.unincluded, lostProof != null))
+                : null;
+        List<StaleReads.StaleRead> judgeable = frontier.judgeable(staleNow);
+        long t1 = System.nanoTime();
+        CollectionPlanner.Plan plan = collect && settings.gc() && oldEpochMax >= 0
+                ? planner.plan(order, index, oldEpochMax, ended, rounds, held.waiting, held.unknownSince, held.byId, held.writers::get) : null;
+        boolean[] oldAll = plan == null || plan.skip() != null ? null : frontier.old(plan.old(), h.size());
+        boolean[] pinnedAll = plan == null || plan.skip() != null ? null : frontier.pinned(plan, h);
+        try {
+            IncrementalCheck.Result r = IncrementalCheck.run(h, check, barrier, oldAll, plan == null ? null : plan.entries(), pinnedAll, settings.gcRules(), order.size());
+            return new Attempt(order, index, h, judgeable, plan, r, t1, null, false);
+        } catch (RuntimeException e) {
+            return new Attempt(order, index, h, judgeable, plan, null, t1, e.toString(), false);
+        } catch (OutOfMemoryError e) {
+            return new Attempt(order, index, null, judgeable, plan, null, t1, "the heap ran out", true);
+        }
+    }
+
+    /** Moves the writes set aside since the last collection or checkpoint into the collected-write store. */
+    private void flushSetAside() {
+        if (held.setAsideWrites.isEmpty()) return;
+        for (Map.Entry<String, Map<String, CollectedWrites.Entry>> k : held.setAsideWrites.entrySet())
+            for (Map.Entry<String, CollectedWrites.Entry> v : k.getValue().entrySet()) collected.put(k.getKey(), v.getKey(), v.getValue());
+        held.setAsideWrites.clear();
+    }
+
+    /** {@code check} with what is left of its timeout since {@code since} (nanoTime); null when nothing is left. */
+    private static CheckOptions remaining(CheckOptions check, long since) {
+        if (check.timeoutSeconds() <= 0) return check;
+        double left = check.timeoutSeconds() - (System.nanoTime() - since) / 1e9;
+        return left <= 0.05 ? null : check.withTimeout(left);
+    }
+
+    /** Sets {@code ids} aside ({@link SetAside#apply}), with their reads of collected writes and their places in this round. */
+    private void setAside(Set<String> ids, long roundNo, List<Transaction> admitted, List<StaleReads.StaleRead> staleNow) {
+        uncheckedReads += SetAside.apply(ids, held, stale, admitted, roundNo, incarnation);
+        staleNow.removeIf(x -> ids.contains(x.reader().getId()));
+        forced.removeAll(ids);
+        setAsideTotal += ids.size();
+    }
+
+    /**
+     * Verification stops: the round's violations are reported, nothing more is kept, and every later round is a reject
+     * that says its transactions were not checked.
+     */
+    private RoundResult terminal(long roundNo, String why, Verdict shown, List<Transaction> thisRound, int hSize, long t0, long t1) {
+        rejectedIn = "round " + roundNo + ": " + why;
+        dropState();
+        long now = System.nanoTime();
+        return result(roundNo, Verdict.Outcome.REJECT, "verification stops: " + why, shown, thisRound, hSize, t0, t1, now, now, 0, null);
     }
 
     private RoundResult afterTerminal(long roundNo, List<Transaction> thisRound) {
+        roundViolations = List.of();
         long now = System.nanoTime();
         if (rejectedIn != null)
-            return result(roundNo, Verdict.Outcome.REJECT, "still contains the violation found in " + rejectedIn, null, null, thisRound, 0, now, now, now, now, 0, null);
-        return result(roundNo, Verdict.Outcome.UNKNOWN, droppedState + " (round " + roundNo + " was not checked)", null, null, thisRound, 0, now, now, now, now, 0, null);
+            return result(roundNo, Verdict.Outcome.UNKNOWN, "not checked: verification stopped in " + rejectedIn, null, thisRound, 0, now, now, now, now, 0, null);
+        return result(roundNo, Verdict.Outcome.UNKNOWN, droppedState + " (round " + roundNo + " was not checked)", null, thisRound, 0, now, now, now, now, 0, null);
     }
 
-    private RoundResult result(long roundNo, Verdict.Outcome o, String reason, Certificate cert, Verdict v, List<Transaction> thisRound, int hSize,
+    /**
+     * The round's result. {@code own}, {@code ownReason}: what the round's own transactions came to; a round that found
+     * violations ({@link #roundViolations}) is a reject of its own, and once the history has one, every round's outcome is a
+     * reject (the history as a whole is not serializable) and its reason says what became of the round's own transactions.
+     */
+    private RoundResult result(long roundNo, Verdict.Outcome own, String ownReason, Verdict v, List<Transaction> thisRound, int hSize,
                                long t0, long t1, long t2, long t3, int collectedNow, String gcNote) {
-        return new RoundResult(roundNo, o, reason, cert, v, v == null ? null : v.stats(), thisRound.size(), checkedTotal, held.waiting.size(), hSize,
-                held.retained.size(), collectedNow, collectedTotal, t1 - t0, t2 - t1, t3 - t2, gcNote, lastSuperseded, lastOld, lastSettled, batchCounts,
-                lastKept);
+        List<Certificate> found = List.copyOf(roundViolations);
+        roundViolations = List.of();
+        if (!found.isEmpty()) {
+            own = Verdict.Outcome.REJECT;
+            if (violationsTotal == 0) firstViolationRound = roundNo;
+            violationsTotal += found.size();
+        }
+        boolean violated = violationsTotal > 0 || rejectedIn != null;
+        String reason = ownReason;
+        if (!found.isEmpty()) {
+            StringBuilder b = new StringBuilder();
+            if (found.size() == 1) b.append(found.get(0).summary());
+            else {
+                b.append(found.size()).append(" violations: ");
+                for (int i = 0; i < found.size(); i++) b.append(i == 0 ? "" : " | ").append(i + 1).append(". ").append(found.get(i).summary());
+            }
+            if (violationsTotal > found.size()) b.append(" (").append(historyNote()).append(")");
+            b.append("; their transactions are set aside; the rest of the round: ").append(ownReason);
+            reason = b.toString();
+        } else if (violated) {
+            reason = (own == Verdict.Outcome.ACCEPT ? "no new violation, this round's transactions verified: " : "no new violation found: ") + ownReason
+                    + "; the history is not serializable (" + historyNote() + ")";
+        }
+        Certificate cert = found.isEmpty() ? null : found.get(0);
+        return new RoundResult(roundNo, violated ? Verdict.Outcome.REJECT : own, reason, cert, v, v == null ? null : v.stats(), thisRound.size(),
+                checkedTotal, held.waiting.size(), hSize, held.retained.size(), collectedNow, collectedTotal, t1 - t0, t2 - t1, t3 - t2, gcNote,
+                lastSuperseded, lastOld, lastSettled, batchCounts, lastKept, found, violationsTotal, firstViolationRound, own);
+    }
+
+    /** How many violations the history has had, and the first one's round. */
+    private String historyNote() {
+        if (violationsTotal == 0) return "a violation was found in " + rejectedIn;
+        return violationsTotal + (violationsTotal == 1 ? " violation" : " violations") + " so far, the first in round " + firstViolationRound;
     }
 
     /**
@@ -417,6 +567,8 @@ public final class IncrementalVerifier implements AutoCloseable {
      * from (that round is being decided again; its collection will be redone if it still holds).
      */
     private CollectedWrites.Entry collectedEntry(String key, String value) {
+        CollectedWrites.Entry aside = held.setAsideWrite(key, value);
+        if (aside != null) return aside;
         CollectedWrites.Entry e = collected.get(key, value);
         if (e != null && e.incarnation() != incarnation && e.round() > visibleThrough) return null;
         return e;
@@ -502,7 +654,8 @@ public final class IncrementalVerifier implements AutoCloseable {
     }
 
     private VerifierState.Counters counters() {
-        return new VerifierState.Counters(rounds, checkedTotal, collectedTotal, settledTotal, collections, duplicates, frontierRecords);
+        return new VerifierState.Counters(rounds, checkedTotal, collectedTotal, settledTotal, collections, duplicates, frontierRecords,
+                violationsTotal, firstViolationRound, setAsideTotal, uncheckedReads);
     }
 
     /** Returns to a state taken by {@link #snapshot} (no collection may have happened since), or decoded from a checkpoint. */
@@ -514,6 +667,7 @@ public final class IncrementalVerifier implements AutoCloseable {
         VerifierState.Counters n = s.counters();
         rounds = n.rounds(); checkedTotal = n.checked(); collectedTotal = n.collected(); settledTotal = n.settled();
         collections = n.collections(); duplicates = n.duplicates(); frontierRecords = n.frontierRecords();
+        violationsTotal = n.violations(); firstViolationRound = n.firstViolationRound(); setAsideTotal = n.setAside(); uncheckedReads = n.uncheckedReads();
         batchStart = rounds;
         rejectedIn = s.rejectedIn();
         droppedState = s.droppedState();
@@ -554,6 +708,7 @@ public final class IncrementalVerifier implements AutoCloseable {
      */
     public Checkpoint checkpoint(VerifierCore.Builder service) {
         if (!incoming.isEmpty()) throw new IllegalStateException("a checkpoint is taken between rounds, not with " + incoming.size() + " transactions added");
+        flushSetAside();
         collected.sync();
         olderCheckpoint = newerCheckpoint;
         newerCheckpoint = rounds - 1;

@@ -143,7 +143,7 @@ public final class RoundVerifier implements AutoCloseable {
             VerifierState before = engine.snapshot();
             Closed last = feed(closed);
             IncrementalVerifier.RoundResult r = engine.endRound(oldEpochMax(last), retired(last)::contains);
-            if (r.outcome() == org.cobraverify.checker.Verdict.Outcome.ACCEPT) {
+            if (r.clean()) { // verified with no new violation (the history may have had some before: every round says so)
                 long[][] counts = r.batchCounts();
                 for (int i = 0; i < closed.size() - 1; i++) out.add(acceptedWith(closed.get(i), r, last.roundNo(), counts[i]));
                 out.add(verdict(last, r));
@@ -153,8 +153,12 @@ public final class RoundVerifier implements AutoCloseable {
                 // the check accepted and garbage was collected before the outcome turned unknown (a transaction waiting
                 // too long, one the collected past does not cover, the retained bound): the state before the batch is
                 // gone, so the batch is not decided again round by round; each round says unknown, which is never wrong
-                for (int i = 0; i < closed.size() - 1; i++)
-                    out.add(base(closed.get(i), Outcome.UNKNOWN, "decided with round " + last.roundNo() + ": " + r.reason(), r, null, true));
+                for (int i = 0; i < closed.size() - 1; i++) {
+                    Verdict v = base(closed.get(i), r.violationsTotal() > 0 ? Outcome.REJECT : Outcome.UNKNOWN,
+                            "decided with round " + last.roundNo() + ": " + r.reason(), r, null, true);
+                    v.setOwnOutcome(Outcome.UNKNOWN);
+                    out.add(v);
+                }
                 out.add(verdict(last, r));
                 return out;
             }
@@ -172,10 +176,14 @@ public final class RoundVerifier implements AutoCloseable {
 
     private static Set<String> retired(Closed c) { return c.retired(); }
 
-    /** An earlier round of a batch whose last round was accepted. */
+    /** An earlier round of a batch whose last round was verified clean. */
     private Verdict acceptedWith(Closed c, IncrementalVerifier.RoundResult last, long lastRound, long[] counts) {
-        Verdict v = base(c, Outcome.ACCEPT, "serializable" + (settings.check().strict() ? " (strictly)" : "") + ": " + counts[0]
-                + " transactions (checked with round " + lastRound + ", whose history contains this one's)", last, null, true);
+        String own = "serializable" + (settings.check().strict() ? " (strictly)" : "") + ": " + counts[0]
+                + " transactions (checked with round " + lastRound + ", whose history contains this one's)";
+        Verdict v = last.violationsTotal() == 0 ? base(c, Outcome.ACCEPT, own, last, null, true)
+                : base(c, Outcome.REJECT, "no new violation, this round's transactions verified: " + own + "; the history is not serializable ("
+                       + last.violationsTotal() + " violation(s) so far, the first in round " + last.firstViolationRound() + ")", last, null, true);
+        v.setOwnOutcome(Outcome.ACCEPT);
         v.setCheckedTxns(counts[0]);
         v.setPendingTxns(counts[1]);
         return v;
@@ -187,14 +195,17 @@ public final class RoundVerifier implements AutoCloseable {
             case REJECT -> Outcome.REJECT;
             case UNKNOWN -> Outcome.UNKNOWN;
         };
-        org.cobraverify.schemas.Certificate cert = null;
-        if (r.certificate() != null) {
-            String text = r.verdict() != null && r.verdict().certificate() == r.certificate()
+        List<org.cobraverify.schemas.Certificate> certs = new ArrayList<>();
+        for (Certificate x : r.violations()) {
+            String text = r.verdict() != null && r.verdict().certificate() == x
                     ? TextReport.render("round " + c.roundNo(), r.verdict(), r.historySize(), r.millis())
-                    : "round " + c.roundNo() + ": REJECT: " + r.certificate().summary() + "\n";
-            cert = toAvro(r.certificate(), text);
+                    : "round " + c.roundNo() + ": REJECT: " + x.kind().title() + "\n" + TextReport.certificate(x);
+            certs.add(toAvro(x, text));
         }
-        return base(c, o, r.reason(), r, cert, false);
+        Verdict v = base(c, o, r.reason(), r, certs.isEmpty() ? null : certs.get(0), false);
+        v.setMoreCertificates(certs.size() > 1 ? new ArrayList<>(certs.subList(1, certs.size())) : new ArrayList<>());
+        v.setNewViolations(certs.size());
+        return v;
     }
 
     private Verdict base(Closed c, Outcome o, String reason, IncrementalVerifier.RoundResult r, org.cobraverify.schemas.Certificate cert, boolean batched) {
@@ -227,7 +238,19 @@ public final class RoundVerifier implements AutoCloseable {
                 .setRetainedTxns(r.retained())
                 .setCollectedTxns(r.collectedTotal())
                 .setGcMs(batched ? 0 : r.gcNanos() / 1_000_000)
+                .setOwnOutcome(batched ? null : own(r.own()))
+                .setViolations(r.violationsTotal())
+                .setFirstViolationRound(r.firstViolationRound())
+                .setMoreCertificates(new ArrayList<>()) // set, not defaulted: a default of records is built by reflection, which Avro allows only for trusted packages
                 .build();
+    }
+
+    private static Outcome own(org.cobraverify.checker.Verdict.Outcome o) {
+        return switch (o) {
+            case ACCEPT -> Outcome.ACCEPT;
+            case REJECT -> Outcome.REJECT;
+            case UNKNOWN -> Outcome.UNKNOWN;
+        };
     }
 
     static org.cobraverify.schemas.Certificate toAvro(Certificate c, String text) {

@@ -280,6 +280,7 @@ public final class RoundsDifferential {
     static Result drive(long seed, History h, CheckOptions opts, int roundSize, int pendingLimit, GarbageCollection.Rules rules, Random rnd,
                         String what) {
         int n = h.size();
+        if (TRACE) for (int t = 0; t < n; t++) System.err.println(h.label(t) + " " + h.sessionName(h.session(t)) + " " + h.status(t) + " " + h.describeOps(t));
         EpochAssigner ep = new EpochAssigner(h, SimulatedStore.FENCE_KEY);
         long[] stamped = new long[n], followed = new long[n];
         long[] sessionIndex = new long[n];
@@ -342,6 +343,12 @@ public final class RoundsDifferential {
         List<RoundVerifier.Closed> batch = new ArrayList<>();
         List<Verdict.Outcome> oracle = new ArrayList<>();
         List<Integer> deliveredCount = new ArrayList<>();
+        List<boolean[]> deliveredThen = new ArrayList<>();
+        boolean[] deliveredBefore = null; // as the last round of the previous batch ended
+        // after a violation: the transactions its certificates name (a superset of those set aside), by id
+        Map<String, Integer> byName = new HashMap<>();
+        for (int t = 0; t < n; t++) { byName.put(h.name(t), t); byName.putIfAbsent("T" + h.name(t), t); }
+        Set<Integer> named = new HashSet<>();
         int batchSize = 1 + rnd.nextInt(4);
         try (RoundVerifier v = new RoundVerifier(settings, new InMemoryCollectedWrites())) {
             for (int r = 0; r <= lastRound; r++) {
@@ -366,10 +373,14 @@ public final class RoundsDifferential {
                 batch.add(v.closeRound(end));
                 oracle.add(oneShot(h, delivered, opts));
                 deliveredCount.add(count(delivered));
+                deliveredThen.add(delivered.clone());
                 if (batch.size() < batchSize && r < lastRound) continue;
                 List<org.cobraverify.schemas.Verdict> got = v.decide(batch);
                 for (int i = 0; i < got.size(); i++) {
                     org.cobraverify.schemas.Verdict g = got.get(i);
+                    boolean[] before = i > 0 ? deliveredThen.get(i - 1) : deliveredBefore;
+                    if (TRACE) System.err.println("round " + g.getRound() + " " + g.getOutcome() + " own " + g.getOwnOutcome() + " new " + g.getNewViolations()
+                            + " (one-shot: " + oracle.get(i) + "): " + g.getReason());
                     Verdict.Outcome want = oracle.get(i);
                     long rn = g.getRound();
                     if (g.getOutcome() == Outcome.UNKNOWN) { unknown++; reasons.merge(kindOf(g.getReason()), 1, Integer::sum); continue; }
@@ -379,11 +390,39 @@ public final class RoundsDifferential {
                                 + " says " + as + " (" + g.getReason() + "), one-shot on the " + deliveredCount.get(i) + " transactions delivered by then says "
                                 + want, reasons);
                     if (as == Verdict.Outcome.ACCEPT) accepted++; else rejected++;
+                    // life after a violation (docs/DESIGN.md §7.10): each new violation names a transaction no earlier one named
+                    // (never the same one twice), and a round whose own transactions are said to be clean is: the one-shot
+                    // check of what was delivered, less every transaction a certificate named and the reads of their writes,
+                    // accepts (it is a sub-history of what the verifier checked, so a reject there is a false accept here)
+                    List<org.cobraverify.schemas.Certificate> certs = new ArrayList<>();
+                    if (g.getCertificate() != null && g.getNewViolations() > 0) certs.add(g.getCertificate());
+                    certs.addAll(g.getMoreCertificates());
+                    for (org.cobraverify.schemas.Certificate c : certs) {
+                        Set<Integer> ids = new HashSet<>();
+                        for (String x : setAside(c)) {
+                            Integer t = byName.get(x);
+                            if (t != null) ids.add(t);
+                        }
+                        if (!ids.isEmpty() && named.containsAll(ids))
+                            return new Result(seed, n, r + 1, unknown, accepted, rejected, collectedAny, "seed " + seed + " (" + what + "): round " + rn
+                                    + " reports again a violation whose transactions were all named before: " + c.getSummary(), reasons);
+                        named.addAll(ids);
+                    }
+                    Verdict rest = g.getViolations() > 0 && g.getOwnOutcome() == Outcome.ACCEPT ? oneShotWithout(h, deliveredThen.get(i), named, opts) : null;
+                    // a cycle already there before this round's deliveries is not this round's (garbage collection keeps
+                    // one cycle of a violation visible, not all: those it hid are entangled with a violation reported)
+                    if (rest != null && rest.outcome() == Verdict.Outcome.REJECT && (before == null || oneShotWithout(h, before, named, opts).outcome() == Verdict.Outcome.ACCEPT))
+                        return new Result(seed, n, r + 1, unknown, accepted, rejected, collectedAny, "seed " + seed + " (" + what + "): round " + rn
+                                + " says its own transactions are clean (" + g.getReason() + "), but one-shot on the " + deliveredCount.get(i)
+                                + " transactions delivered by then, less the " + named.size() + " that certificates set aside, rejects: "
+                                + rest.certificate().summary(), reasons);
                 }
                 collectedAny |= v.retainedCount() < v.checkedCount();
                 batch.clear();
                 oracle.clear();
                 deliveredCount.clear();
+                deliveredBefore = deliveredThen.get(deliveredThen.size() - 1);
+                deliveredThen.clear();
                 batchSize = 1 + rnd.nextInt(4);
             }
         }
@@ -431,6 +470,68 @@ public final class RoundsDifferential {
         int[] keep = new int[count(in)];
         for (int t = 0, k = 0; t < n; t++) if (in[t]) keep[k++] = t;
         return Checker.check(h.restrict(keep), opts).outcome();
+    }
+
+    /**
+     * The one-shot verdict on the delivered transactions less {@code without}, each of whose writes is read by nobody
+     * (those reads are dropped, as the verifier drops reads of set-aside writes), closed under read-from as {@link #oneShot}.
+     */
+    /** {@code -Dcobra.differentialTrace=true}: each round's verdict on standard error (to follow one seed). */
+    private static final boolean TRACE = Boolean.getBoolean("cobra.differentialTrace");
+
+    static Verdict oneShotWithout(History h, boolean[] delivered, Set<Integer> without, CheckOptions opts) {
+        int n = h.size();
+        Map<Long, Integer> writer = new HashMap<>();
+        for (int t = 0; t < n; t++)
+            if (delivered[t] || without.contains(t))
+                for (int op = h.opStart(t); op < h.opEnd(t); op++)
+                    if (h.kind(op) == History.WRITE) writer.putIfAbsent(((long) h.key(op) << 32) | h.value(op), t);
+        boolean[] in = delivered.clone();
+        for (int t : without) in[t] = false;
+        for (boolean changed = true; changed; ) {
+            changed = false;
+            for (int t = 0; t < n; t++) {
+                if (!in[t]) continue;
+                boolean ok = true;
+                for (int op = h.opStart(t); op < h.opEnd(t) && ok; op++) {
+                    if (h.kind(op) != History.READ || h.value(op) == History.NIL) continue;
+                    Integer w = writer.get(((long) h.key(op) << 32) | h.value(op));
+                    ok = w != null && (in[w] || without.contains(w));
+                }
+                if (!ok) { in[t] = false; changed = true; }
+            }
+        }
+        org.cobraverify.history.HistoryBuilder b = new org.cobraverify.history.HistoryBuilder();
+        for (int t = 0; t < n; t++) {
+            if (!in[t]) continue;
+            b.begin(h.name(t), b.session(String.valueOf(h.sessionName(h.session(t)))), h.status(t), h.start(t), h.end(t), -1);
+            for (int op = h.opStart(t); op < h.opEnd(t); op++) {
+                int k = b.key(String.valueOf(h.keyName(h.key(op))));
+                if (h.kind(op) == History.WRITE) { b.write(k, b.value(String.valueOf(h.valueName(h.value(op))))); continue; }
+                if (h.value(op) == History.NIL) { b.read(k, History.NIL); continue; }
+                Integer w = writer.get(((long) h.key(op) << 32) | h.value(op));
+                if (w != null && without.contains(w)) continue; // a read of a set-aside write: not checked
+                b.read(k, b.value(String.valueOf(h.valueName(h.value(op)))));
+            }
+            b.end();
+        }
+        return Checker.check(b.build(), opts);
+    }
+
+    /**
+     * The transactions a published certificate sets aside, as {@link SetAside#of} chooses them (without knowing which are
+     * held: a superset): the reader of a read anomaly, every transaction named otherwise.
+     */
+    static List<String> setAside(org.cobraverify.schemas.Certificate c) {
+        List<String> ids = new ArrayList<>();
+        for (org.cobraverify.schemas.CertTxn x : c.getTransactions()) ids.add(x.getId().toString());
+        String a = c.getAnomaly().toString();
+        for (org.cobraverify.checker.AnomalyKind k : List.of(org.cobraverify.checker.AnomalyKind.G1A, org.cobraverify.checker.AnomalyKind.G1B,
+                org.cobraverify.checker.AnomalyKind.UNWRITTEN_READ, org.cobraverify.checker.AnomalyKind.INTERNAL))
+            if (k.title().equals(a)) return ids.isEmpty() ? ids : List.of(ids.get(ids.size() - 1));
+        if (org.cobraverify.checker.AnomalyKind.STALE_READ.title().equals(a)) return ids.isEmpty() ? ids : List.of(ids.get(0));
+        for (org.cobraverify.schemas.CycleEdge e : c.getCycle()) { ids.add(e.getFrom().toString()); ids.add(e.getTo().toString()); }
+        return ids;
     }
 
     /** Transaction {@code t} as the topology delivers it, with its stamped epoch. */

@@ -281,7 +281,7 @@ public final class StreamingRounds {
         results.add(r);
         lastDone |= last;
         if (progress != null) progress.round(r);
-        if (r.outcome() == Verdict.Outcome.REJECT) stopped = true;
+        if (v.stopped()) stopped = true;
         if (results.size() % 16 == 0) ended.retainAll(v.sessionsHeld()); // an ended session nobody holds needs no name
     }
 

@@ -20,8 +20,8 @@ import org.cobraverify.schemas.Transaction;
  * @param stale        reads of collected writes not judged yet
  * @param past         the collected past (the barrier's state, carried facts, the last frontier)
  * @param endedSince   sessions seen ended, with the round first seen so ({@link org.cobraverify.gc.CollectionPlanner})
- * @param counters     rounds, checked, collected, settled, collections, duplicates
- * @param rejectedIn   the first reject's round and summary, or null
+ * @param counters     rounds, checked, collected, settled, collections, duplicates, frontier records, violations
+ * @param rejectedIn   why verification stopped after a violation, or null
  * @param droppedState why the state was dropped, or null
  * @param lostProof    why no later round can be accepted, or null
  * @param incoming     transactions added to the open round (always empty in a checkpoint)
@@ -30,5 +30,6 @@ record VerifierState(HeldTransactions held, StaleReads stale, CollectedPast past
                      String rejectedIn, String droppedState, String lostProof, List<Transaction> incoming) {
 
     /** The verifier's running totals. */
-    record Counters(long rounds, long checked, long collected, long settled, long collections, long duplicates, long frontierRecords) {}
+    record Counters(long rounds, long checked, long collected, long settled, long collections, long duplicates, long frontierRecords,
+                    long violations, long firstViolationRound, long setAside, long uncheckedReads) {}
 }

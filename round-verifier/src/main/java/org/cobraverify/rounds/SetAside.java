@@ -1,0 +1,139 @@
+package org.cobraverify.rounds;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.cobraverify.checker.AnomalyKind;
+import org.cobraverify.checker.Certificate;
+import org.cobraverify.gc.CollectedWrites;
+import org.cobraverify.gc.StaleReads;
+import org.cobraverify.schemas.Transaction;
+import org.cobraverify.schemas.TxnOp;
+
+/**
+ * Setting aside the transactions of a violation, so that verification goes on from a baseline without them
+ * (docs/DESIGN.md §7.10): which transactions a certificate names ({@link #of}), and taking them out of the verifier's
+ * state ({@link #apply}).
+ *
+ * <p>Contract of {@link #apply}: afterwards no held structure names a set-aside transaction (it is not held, none of its
+ * reads is recorded, none of its writes is in the writer index); each of its writes is in the collected-write store with
+ * {@link CollectedWrites.Fate#SET_ASIDE}, so that a later reader of one resolves and its read goes unchecked; and every
+ * held transaction that reads one of those writes lacks that read from then on (a retained or admitted one is
+ * {@code partlyRead}, a waiting one has the read recorded as a read of a collected write). The history checked from then
+ * on is therefore a sub-history of the real one, less the set-aside transactions and the reads of their writes: a
+ * relaxation, which never invents a violation.
+ */
+final class SetAside {
+    private SetAside() {}
+
+    /** Keys written by set-aside transactions that are remembered; past this many, verification stops. */
+    static final int MAX_TAINTED_KEYS = 65_536;
+
+    /**
+     * The first read by one of {@code checked} (transactions checked for the first time) of a key a set-aside transaction
+     * wrote, of a write made before it was set aside (the initial value, a collected write, or a write of a transaction held
+     * then), described; null if none. Reads of set-aside writes are not checked at all, by definition.
+     */
+    static String untestableRead(List<Transaction> checked, HeldTransactions held, java.util.function.BiFunction<String, String, CollectedWrites.Entry> collected) {
+        if (held.taintedKeys.isEmpty()) return null;
+        for (Transaction t : checked)
+            for (TxnOp o : t.getOps()) {
+                if (o.getWrite()) continue;
+                Long since = held.taintedKeys.get(o.getKey());
+                if (since == null) continue;
+                if (o.getValue() != null) {
+                    Transaction w = held.writers.get(o.getKey(), o.getValue());
+                    if (w == t) continue; // its own write
+                    if (w != null && !held.taintedWriters.getOrDefault(o.getKey(), Set.of()).contains(w.getId())) continue; // written since
+                }
+                CollectedWrites.Entry e = o.getValue() == null ? null : collected.apply(o.getKey(), o.getValue());
+                if (e != null && e.fate() == CollectedWrites.Fate.SET_ASIDE) continue; // not checked, by definition
+                return t.getId() + " reads " + o.getKey() + " = " + (o.getValue() == null ? "its initial value" : o.getValue())
+                        + ", a key written by a transaction set aside in round " + since + " after a violation; which write of the key"
+                        + " came last without it is not known, so the read cannot be judged";
+            }
+        return null;
+    }
+
+    /**
+     * The held transactions a violation's certificate sets aside: for a read that should not have been possible (G1a,
+     * G1b, a read of a never-written value, an internal inconsistency, a stale read), its reader; otherwise every
+     * transaction the certificate names (its cycle's, or the refuted sub-history's), fences included, so that no later
+     * round can report a violation made only of transactions this one named (the same violation twice). A fence set aside
+     * leaves its session's later transactions without the proof that they follow the collected past: later rounds then
+     * say unknown, never accept. Empty when the certificate names no held transaction.
+     */
+    static Set<String> of(Certificate c, Map<String, Transaction> held) {
+        List<String> named = new ArrayList<>();
+        List<Certificate.Txn> txns = c.transactions();
+        switch (c.kind()) {
+            // the reader is listed last by the checker (writer, reader), first by a stale read's certificate
+            case G1A, G1B, UNWRITTEN_READ, INTERNAL, STALE_READ -> {
+                if (!txns.isEmpty()) named.add(txns.get(c.kind() == AnomalyKind.STALE_READ ? 0 : txns.size() - 1).id());
+            }
+            default -> {
+                for (Certificate.Txn t : txns) named.add(t.id());
+                for (Certificate.Edge e : c.cycle()) { named.add(e.from()); named.add(e.to()); }
+                named.addAll(c.subHistory());
+            }
+        }
+        Set<String> out = new LinkedHashSet<>();
+        for (String id : named) if (held.containsKey(id)) out.add(id);
+        return out;
+    }
+
+    /**
+     * Takes {@code ids} (held transactions) out of {@code held}, {@code stale} and {@code admitted}, records their writes
+     * as set aside ({@code held.setAsideWrites}) in round {@code round} of {@code incarnation}, and makes their readers lack those reads (the contract
+     * above). Returns how many reads of their writes by held transactions were dropped.
+     */
+    static int apply(Set<String> ids, HeldTransactions held, StaleReads stale, List<Transaction> admitted, long round, long incarnation) {
+        Map<String, Map<String, CollectedWrites.Entry>> writes = new HashMap<>();
+        for (String id : ids) {
+            Transaction t = held.byId.get(id);
+            if (t == null) continue;
+            CollectedWrites.Entry e = new CollectedWrites.Entry(id, null, CollectedWrites.Fate.SET_ASIDE, round, incarnation);
+            for (TxnOp o : t.getOps()) {
+                if (!o.getWrite() || held.writers.get(o.getKey(), o.getValue()) != t) continue;
+                held.setAsideWrites.computeIfAbsent(o.getKey(), k -> new HashMap<>()).put(o.getValue(), e);
+                held.taintedKeys.putIfAbsent(o.getKey(), round);
+                held.taintedWriters.computeIfAbsent(o.getKey(), k -> new HashSet<>());
+                writes.computeIfAbsent(o.getKey(), k -> new HashMap<>()).put(o.getValue(), e);
+            }
+            stale.setAside(id);
+        }
+        // the held writers of the keys tainted now: reads of their writes cannot be judged from now on
+        for (Transaction t : held.byId.values()) {
+            if (ids.contains(t.getId())) continue;
+            for (TxnOp o : t.getOps()) {
+                if (!o.getWrite()) continue;
+                Set<String> w = writes.containsKey(o.getKey()) ? held.taintedWriters.get(o.getKey()) : null;
+                if (w != null) w.add(t.getId());
+            }
+        }
+        Set<String> waitingIds = new HashSet<>();
+        for (Transaction t : held.waiting) waitingIds.add(t.getId());
+        held.forget(ids);
+        held.waiting.removeIf(t -> ids.contains(t.getId()));
+        for (String id : ids) held.waitingSince.remove(id);
+        admitted.removeIf(t -> ids.contains(t.getId()));
+        int dropped = 0;
+        if (writes.isEmpty()) return dropped;
+        for (Transaction t : held.byId.values()) {
+            for (TxnOp o : t.getOps()) {
+                if (o.getWrite() || o.getValue() == null) continue;
+                Map<String, CollectedWrites.Entry> byValue = writes.get(o.getKey());
+                CollectedWrites.Entry e = byValue == null ? null : byValue.get(o.getValue());
+                if (e == null) continue;
+                dropped++;
+                if (waitingIds.contains(t.getId())) stale.record(t, o, e); // admission resolves it as a read of a collected write
+                else held.partlyRead.add(t.getId());
+            }
+        }
+        return dropped;
+    }
+}
