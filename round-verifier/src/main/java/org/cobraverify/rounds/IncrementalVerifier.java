@@ -277,10 +277,10 @@ public final class IncrementalVerifier implements AutoCloseable {
                     : held.waiting.size() + " wait for writes not yet seen (oldest: " + oldest.getId() + " reads " + held.firstMissingRead(oldest) + ")";
         }
         // 3–4. the round's history (retained and admitted, in session order), garbage collection's plan, the check, and
-        // what GC may take (on accept). A violation's transactions are set aside and the rest is checked again, until
-        // the check accepts (docs/DESIGN.md §7.10); a round that found a violation collects nothing.
+        // what GC may take (on accept). A violation's transactions are set aside and the rest is checked again (and GC
+        // planned again), until the check accepts (docs/DESIGN.md §7.10).
         roundViolations = new ArrayList<>();
-        Attempt a = attempt(roundNo, admitted, staleNow, oldEpochMax, ended, true, settings.check());
+        Attempt a = attempt(roundNo, admitted, staleNow, oldEpochMax, ended, settings.check());
         long t1 = a.t1();
         Verdict first = a.r() == null ? null : a.r().verdict();
         while (a.failure() == null && a.r().verdict().outcome() == Verdict.Outcome.REJECT) {
@@ -303,7 +303,7 @@ public final class IncrementalVerifier implements AutoCloseable {
                 return result(roundNo, Verdict.Outcome.UNKNOWN, "the check's budget ran out while the round's violations were set aside; the rest of"
                         + " the round is checked with the next one", first, thisRound, a.h().size(), t0, t1, now, now, 0, null);
             }
-            a = attempt(roundNo, admitted, staleNow, oldEpochMax, ended, false, left);
+            a = attempt(roundNo, admitted, staleNow, oldEpochMax, ended, left);
         }
         if (a.failure() != null) {
             long now = System.nanoTime();
@@ -335,7 +335,8 @@ public final class IncrementalVerifier implements AutoCloseable {
         // stale reader is set aside like any violation's (the check accepted with it, so it accepts without it)
         boolean[] inc = r.included();
         StaleReads.Judgement judged = stale.judge(a.stale(), index::get, inc, r.fromBarrier(), held.byId::get);
-        if (!judged.rejects().isEmpty()) {
+        boolean staleSetAside = !judged.rejects().isEmpty();
+        if (staleSetAside) {
             roundViolations.addAll(judged.rejects());
             setAside(new java.util.LinkedHashSet<>(judged.readers()), roundNo, admitted, staleNow);
         }
@@ -365,14 +366,17 @@ public final class IncrementalVerifier implements AutoCloseable {
             outcome = Verdict.Outcome.UNKNOWN;
             reason = "serializable as far as it can be checked, but no round can be accepted since " + lostProof;
         }
-        // 7. collect (not in a round that found a violation: its analysis saw the transactions now set aside)
+        // 7. collect (not after stale readers were set aside: the analysis saw them; a violation the check found was set
+        // aside before the check that GC analysed). Not in a batch of rounds that found a violation either: the batch is
+        // then decided again round by round, from its snapshot, so that each round's verdict is its own.
         String gcNote = plan == null ? null : plan.skip() != null ? plan.skip() : r.gc() != null ? r.gc().skipped : null;
         int collectedNow = 0;
         lastSuperseded = r.gc() == null ? 0 : r.gc().superseded;
         lastKept = r.gc() == null || r.gc().skipped != null ? null : r.gc().kept;
         lastSettled = 0;
         lastOld = plan == null ? 0 : plan.oldCount();
-        if (roundViolations.isEmpty() && plan != null && plan.skip() == null && r.gc() != null && r.gc().skipped == null) {
+        boolean batchFound = batchRounds > 1 && !roundViolations.isEmpty();
+        if (!staleSetAside && !batchFound && plan != null && plan.skip() == null && r.gc() != null && r.gc().skipped == null) {
             Collector.Outcome gone = Collector.collect(h, order, plan, r.gc(), inc, collected, past, roundNo, incarnation, this::visible,
                     keepFrom(roundNo));
             collectedNow = gone.gone().size();
@@ -413,10 +417,10 @@ public final class IncrementalVerifier implements AutoCloseable {
 
     /**
      * Builds the round's history from the retained and {@code admitted} transactions, with the frontier records they
-     * touch, and checks it against the collected past; with {@code collect}, plans garbage collection and analyses it.
+     * touch, plans garbage collection, and checks it against the collected past (analysing what GC may take, on accept).
      */
     private Attempt attempt(long roundNo, List<Transaction> admitted, List<StaleReads.StaleRead> staleNow, long oldEpochMax, Predicate<String> ended,
-                            boolean collect, CheckOptions check) {
+                            CheckOptions check) {
         List<Transaction> all = new ArrayList<>(held.retained.size() + admitted.size());
         all.addAll(held.retained);
         all.addAll(admitted);
@@ -431,7 +435,7 @@ public final class IncrementalVerifier implements AutoCloseable {
                 : null;
         List<StaleReads.StaleRead> judgeable = frontier.judgeable(staleNow);
         long t1 = System.nanoTime();
-        CollectionPlanner.Plan plan = collect && settings.gc() && oldEpochMax >= 0
+        CollectionPlanner.Plan plan = settings.gc() && oldEpochMax >= 0
                 ? planner.plan(order, index, oldEpochMax, ended, rounds, held.waiting, held.unknownSince, held.byId, held.writers::get) : null;
         boolean[] oldAll = plan == null || plan.skip() != null ? null : frontier.old(plan.old(), h.size());
         boolean[] pinnedAll = plan == null || plan.skip() != null ? null : frontier.pinned(plan, h);
