@@ -32,9 +32,28 @@ record RoundsSummary(HistoryRounds.Run run, int transactions) {
 
     double capacity() { return run.capacity(transactions); }
 
+    /** Every violation the rounds found, in order, each with its round. */
+    List<org.cobraverify.report.JsonReport.Found> violations() {
+        List<org.cobraverify.report.JsonReport.Found> out = new ArrayList<>();
+        for (RoundResult r : run.rounds()) for (org.cobraverify.checker.Certificate c : r.violations()) out.add(new org.cobraverify.report.JsonReport.Found(r.round(), c));
+        return out;
+    }
+
     Map<String, Object> fields() {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("rounds", run.rounds().size());
+        RoundResult last = run.last();
+        m.put("violationCount", last.violationsTotal());
+        if (last.violationsTotal() > 0) m.put("firstViolationRound", last.firstViolationRound());
+        long clean = 0, unknownOwn = 0;
+        for (RoundResult r : run.rounds()) {
+            if (r.violationsTotal() == 0 || !r.violations().isEmpty()) continue;
+            if (r.clean()) clean++; else unknownOwn++;
+        }
+        if (last.violationsTotal() > 0) {
+            m.put("roundsCleanAfterViolation", clean);
+            m.put("roundsUnknownAfterViolation", unknownOwn);
+        }
         m.put("retainedMax", run.retainedMax());
         m.put("retainedLast", run.last().retained());
         m.put("collected", run.last().collectedTotal());
@@ -76,7 +95,15 @@ record RoundsSummary(HistoryRounds.Run run, int transactions) {
     String text() {
         String gcNote = null;
         for (RoundResult r : run.rounds()) if (r.gcNote() != null && r.collectedNow() == 0) gcNote = r.gcNote();
-        return String.format("  rounds: %d (%d fences); retained after GC: at most %d, %d after the last; %d collected; capacity %.0f txn/s%n",
+        StringBuilder found = new StringBuilder();
+        List<org.cobraverify.report.JsonReport.Found> vs = violations();
+        if (!vs.isEmpty()) {
+            found.append(String.format("  violations: %d (first in round %d)%n", vs.size(), vs.get(0).round()));
+            for (int i = 0; i < vs.size(); i++)
+                found.append(String.format("    %d. round %d: %s: %s%n", i + 1, vs.get(i).round(), vs.get(i).certificate().kind().title(),
+                        vs.get(i).certificate().summary()));
+        }
+        return found + String.format("  rounds: %d (%d fences); retained after GC: at most %d, %d after the last; %d collected; capacity %.0f txn/s%n",
                 run.rounds().size(), run.fences(), run.retainedMax(), run.last().retained(), run.last().collectedTotal(), capacity())
                 + (run.last().collectedTotal() == 0 && gcNote != null ? "  note: nothing was collected: " + gcNote + "\n" : "");
     }

@@ -306,7 +306,7 @@ public final class VerifyCommand implements Callable<Integer> {
     private int reportRounds(String name, HistoryFormat format, RoundsSummary sum, List<String> readerNotes, int transactions, long t0, long t1) {
         Verdict v = sum.verdict(readerNotes);
         double millis = (System.nanoTime() - t0) / 1e6;
-        if (json) out.println(JsonReport.renderRounds(name, format.cliName(), v, transactions, millis, (t1 - t0) / 1e6, sum.fields()));
+        if (json) out.println(JsonReport.renderRounds(name, format.cliName(), v, transactions, millis, (t1 - t0) / 1e6, sum.fields(), sum.violations()));
         else {
             out.print(TextReport.render(name, v, transactions, millis));
             out.print(sum.text());

@@ -29,9 +29,21 @@ public final class JsonReport {
         });
     }
 
+    /** A violation found in verification in rounds: the round that found it, and its certificate. */
+    public record Found(long round, Certificate certificate) {}
+
     /** As {@link #render}, with the figures of verification in rounds (numbers, arrays of numbers, and objects of numbers). */
     public static String renderRounds(String file, String format, Verdict v, int transactions, double millis, double parseMillis,
                                       Map<String, Object> rounds) {
+        return renderRounds(file, format, v, transactions, millis, parseMillis, rounds, List.of());
+    }
+
+    /**
+     * As above, with every violation found ({@code violations}: one object per violation, in the order found, with its round,
+     * anomaly and certificate); the verdict's own {@code certificate} is the first one's.
+     */
+    public static String renderRounds(String file, String format, Verdict v, int transactions, double millis, double parseMillis,
+                                      Map<String, Object> rounds, List<Found> violations) {
         return write(g -> {
             headline(g, file, format, v, transactions, millis);
             for (Map.Entry<String, Object> e : rounds.entrySet()) {
@@ -47,6 +59,16 @@ public final class JsonReport {
                 else g.writeStringField(e.getKey(), String.valueOf(e.getValue()));
             }
             if (v.certificate() != null) certificate(g, v.certificate());
+            g.writeArrayFieldStart("violations");
+            for (Found f : violations) {
+                g.writeStartObject();
+                g.writeNumberField("round", f.round());
+                g.writeStringField("anomaly", f.certificate().kind().title());
+                g.writeStringField("kind", f.certificate().kind().name());
+                certificate(g, f.certificate());
+                g.writeEndObject();
+            }
+            g.writeEndArray();
             strings(g, "notes", v.notes());
         });
     }
