@@ -20,8 +20,13 @@ final class VerdictLines {
         String steps = v.getTotalMs() == 0 ? "decided with a later round" : String.format("%d ms: build %d, construct %d, prune %d, solve %d, gc %d",
                 v.getTotalMs(), v.getBuildMs(), v.getConstructMs(), v.getPruneMs(), v.getSolveMs(), v.getGcMs());
         String kept = v.getRetainedTxns() >= 0 ? String.format(", %d retained, %d collected", v.getRetainedTxns(), v.getCollectedTxns()) : "";
-        return String.format("round %d: %s: %s [epochs %d-%d, %d txns in the round, %d checked, %d pending%s; %s%s]",
-                v.getRound(), v.getOutcome().name().toLowerCase(), v.getReason(), v.getFirstEpoch(), v.getLastEpoch(), v.getRoundTxns(),
+        String own = v.getViolations() == 0 || v.getOwnOutcome() == null ? ""
+                : v.getNewViolations() > 0 ? String.format(" (%d new violation%s; %d so far, the first in round %d)", v.getNewViolations(),
+                        v.getNewViolations() == 1 ? "" : "s", v.getViolations(), v.getFirstViolationRound())
+                : String.format(" (this round: %s; %d violation%s so far, the first in round %d)", VerdictsCommand.own(v), v.getViolations(),
+                        v.getViolations() == 1 ? "" : "s", v.getFirstViolationRound());
+        return String.format("round %d: %s%s: %s [epochs %d-%d, %d txns in the round, %d checked, %d pending%s; %s%s]",
+                v.getRound(), v.getOutcome().name().toLowerCase(), own, v.getReason(), v.getFirstEpoch(), v.getLastEpoch(), v.getRoundTxns(),
                 v.getCheckedTxns(), v.getPendingTxns(), kept, steps, lag);
     }
 
@@ -31,7 +36,10 @@ final class VerdictLines {
     }
 
     static String full(Verdict v) {
-        return v.getCertificate() == null ? line(v) : line(v) + System.lineSeparator() + v.getCertificate().getText();
+        if (v.getCertificate() == null) return line(v);
+        StringBuilder b = new StringBuilder(line(v)).append(System.lineSeparator()).append(v.getCertificate().getText());
+        for (Certificate c : v.getMoreCertificates()) b.append(System.lineSeparator()).append(c.getText());
+        return b.toString();
     }
 
     /**
@@ -59,6 +67,22 @@ final class VerdictLines {
             if (v.getRoundLatestEnd() > 0) g.writeNumberField("lagSeconds", Math.round(lagSeconds(v) * 1000) / 1000.0);
             g.writeNumberField("verifierRestarts", v.getVerifierRestarts());
             g.writeBooleanField("strict", v.getStrict());
+            // after a violation: the history stays rejected; what this round's own transactions came to, and the count so far
+            g.writeStringField("own", VerdictsCommand.own(v));
+            g.writeNumberField("newViolations", v.getOwnOutcome() == null ? (v.getOutcome() == org.cobraverify.schemas.Outcome.REJECT ? 1 : 0) : v.getNewViolations());
+            g.writeNumberField("violations", v.getViolations());
+            g.writeNumberField("firstViolationRound", v.getFirstViolationRound());
+            if (!v.getMoreCertificates().isEmpty()) {
+                g.writeArrayFieldStart("moreCertificates");
+                for (Certificate m : v.getMoreCertificates()) {
+                    g.writeStartObject();
+                    g.writeStringField("anomaly", m.getAnomaly());
+                    g.writeStringField("summary", m.getSummary());
+                    g.writeStringField("text", m.getText());
+                    g.writeEndObject();
+                }
+                g.writeEndArray();
+            }
             Certificate c = v.getCertificate();
             if (c != null) {
                 g.writeObjectFieldStart("certificate");

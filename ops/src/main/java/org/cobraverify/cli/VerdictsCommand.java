@@ -34,11 +34,12 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code cobra verdicts}: the alerting consumer. Prints every verdict (read-committed, from the start),
- * exits 1 at the first violation (with its certificate) unless {@code --keep-going}, and with
+ * exits 1 at the first violation (with its certificate) unless {@code --keep-going} (then each later round says whether it
+ * found a new violation, was verified clean, or is unknown, and how many violations the history has had), and with
  * {@code --follow} waits for new verdicts instead of stopping at the topic's end. {@code --json} prints one
  * JSON object per verdict. {@code --metrics-port} serves Micrometer's Prometheus registry: verdicts by
- * outcome, the last round, checked and pending transactions, lag, the verifier's retained set, collected
- * transactions and restarts.
+ * outcome, rounds by what their own transactions came to, new violations and the round of the last one, the last
+ * round, checked and pending transactions, lag, the verifier's retained set, collected transactions and restarts.
  */
 @Command(name = "verdicts", mixinStandardHelpOptions = true,
         description = {"Prints the verdicts on cobra.verdicts. Exit 1 at the first violation, 3 if the last verdict is unknown, 0 otherwise.",
@@ -61,10 +62,13 @@ public final class VerdictsCommand implements Callable<Integer> {
 
     final Map<Outcome, AtomicLong> counts = new ConcurrentHashMap<>();
     final AtomicLong lastRound = new AtomicLong(-1), checked = new AtomicLong(), pending = new AtomicLong(), lagMs = new AtomicLong(),
-            retained = new AtomicLong(-1), collected = new AtomicLong(), restarts = new AtomicLong();
+            retained = new AtomicLong(-1), collected = new AtomicLong(), restarts = new AtomicLong(), lastViolationRound = new AtomicLong(-1),
+            violations = new AtomicLong();
     /** The metrics, in Micrometer's Prometheus registry (gauges read the fields above). */
     final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final Map<Outcome, Counter> verdictCounters = new ConcurrentHashMap<>();
+    private final Map<String, Counter> ownCounters = new ConcurrentHashMap<>();
+    private final Counter violationCounter;
 
     VerdictsCommand() {
         for (Outcome o : Outcome.values()) {
@@ -72,6 +76,13 @@ public final class VerdictsCommand implements Callable<Integer> {
             verdictCounters.put(o, Counter.builder("cobra.verdicts").description("Verdicts read from cobra.verdicts, by outcome.")
                     .tag("outcome", o.name().toLowerCase()).register(registry));
         }
+        for (String own : List.of("clean", "violation", "unknown"))
+            ownCounters.put(own, Counter.builder("cobra.rounds").description("Rounds by what their own transactions came to: verified clean, a new violation, or unknown.")
+                    .tag("own", own).register(registry));
+        violationCounter = Counter.builder("cobra.violations").description("New violations found (each once, with its certificate): alert on its increase.")
+                .register(registry);
+        Gauge.builder("cobra.last.violation.round", lastViolationRound, AtomicLong::get).description("The round of the last new violation (-1: none).")
+                .register(registry);
         Gauge.builder("cobra.last.round", lastRound, AtomicLong::get).description("The last round with a verdict.").register(registry);
         Gauge.builder("cobra.checked.transactions", checked, AtomicLong::get).description("Transactions in the history the last verdict checked.").register(registry);
         Gauge.builder("cobra.pending.transactions", pending, AtomicLong::get).description("Transactions waiting for writes not yet seen.").register(registry);
@@ -112,7 +123,7 @@ public final class VerdictsCommand implements Callable<Integer> {
                     last = v.getOutcome();
                     System.out.println(json ? VerdictLines.json(v) : VerdictLines.full(v));
                     System.out.flush();
-                    if (v.getOutcome() == Outcome.REJECT && !keepGoing) {
+                    if (isNewViolation(v) && !keepGoing) {
                         if (http != null) http.stop(0);
                         return 1;
                     }
@@ -125,9 +136,31 @@ public final class VerdictsCommand implements Callable<Integer> {
         return last == Outcome.UNKNOWN ? 3 : 0;
     }
 
+    /** Whether the verdict reports a violation found in its round (a verdict of a verifier before version 4: any reject). */
+    static boolean isNewViolation(Verdict v) {
+        return v.getOwnOutcome() == null ? v.getOutcome() == Outcome.REJECT : v.getNewViolations() > 0;
+    }
+
+    /** What the round's own transactions came to: clean, violation or unknown. */
+    static String own(Verdict v) {
+        Outcome o = v.getOwnOutcome() != null ? v.getOwnOutcome() : v.getOutcome();
+        return switch (o) {
+            case ACCEPT -> "clean";
+            case REJECT -> "violation";
+            case UNKNOWN -> "unknown";
+        };
+    }
+
     void count(Verdict v) {
         counts.get(v.getOutcome()).incrementAndGet();
         verdictCounters.get(v.getOutcome()).increment();
+        ownCounters.get(own(v)).increment();
+        if (isNewViolation(v)) {
+            long n = Math.max(1, v.getNewViolations());
+            violationCounter.increment(n);
+            violations.addAndGet(n);
+            lastViolationRound.set(v.getRound());
+        }
         lastRound.set(v.getRound());
         checked.set(v.getCheckedTxns());
         pending.set(v.getPendingTxns());

@@ -52,6 +52,54 @@ class VerdictsMetricsTest {
         assertTrue(m.contains("# TYPE cobra_verifier_retained_transactions gauge"), m);
     }
 
+    /** A round of a verifier of version 4 after the history's first violation in round 2: {@code fresh} new ones, {@code own} its own. */
+    static Verdict after(long round, Outcome own, int fresh, long soFar) {
+        Verdict x = v(round, Outcome.REJECT);
+        x.setOwnOutcome(own);
+        x.setNewViolations(fresh);
+        x.setViolations(soFar);
+        x.setFirstViolationRound(2);
+        if (fresh > 0) x.setCertificate(new Certificate("lost update", "T1 and T2 both read x", List.of(), List.of(), "text " + round));
+        return x;
+    }
+
+    /**
+     * Life after a violation: every verdict from the first violation on is a reject of the history, but the violation
+     * counter moves only when a round finds a new one (what the alert rule watches), and rounds are counted by what their
+     * own transactions came to.
+     */
+    @Test
+    void violationsAreCountedOnceEachAndRoundsByTheirOwnOutcome() throws Exception {
+        VerdictsCommand c = new VerdictsCommand();
+        c.count(v(0, Outcome.ACCEPT));
+        c.count(v(1, Outcome.ACCEPT));
+        c.count(after(2, Outcome.REJECT, 1, 1));
+        for (int r = 3; r < 9; r++) c.count(after(r, Outcome.ACCEPT, 0, 1));
+        c.count(after(9, Outcome.UNKNOWN, 0, 1));
+        c.count(after(10, Outcome.REJECT, 2, 3));
+        String m = c.metrics();
+        assertEquals(3, sample(m, "cobra_violations_total"), "one per new violation, not one per rejected round");
+        assertEquals(10, sample(m, "cobra_last_violation_round"));
+        assertEquals(9, sample(m, "cobra_verdicts_total{outcome=\"reject\"}"), "the history stays rejected");
+        assertEquals(8, sample(m, "cobra_rounds_total{own=\"clean\"}"));
+        assertEquals(2, sample(m, "cobra_rounds_total{own=\"violation\"}"));
+        assertEquals(1, sample(m, "cobra_rounds_total{own=\"unknown\"}"));
+        assertFalse(VerdictsCommand.isNewViolation(after(5, Outcome.ACCEPT, 0, 1)));
+        assertTrue(VerdictsCommand.isNewViolation(after(10, Outcome.REJECT, 2, 3)));
+        assertTrue(VerdictsCommand.isNewViolation(v(4, Outcome.REJECT)), "a verdict of an older verifier: any reject is one");
+        JsonNode j = new ObjectMapper().readTree(VerdictLines.json(after(5, Outcome.ACCEPT, 0, 1)));
+        assertEquals("clean", j.get("own").asText());
+        assertEquals(0, j.get("newViolations").asInt());
+        assertEquals(1, j.get("violations").asLong());
+        assertEquals(2, j.get("firstViolationRound").asLong());
+        assertTrue(VerdictLines.line(after(5, Outcome.ACCEPT, 0, 1)).contains("this round: clean; 1 violation so far, the first in round 2"),
+                VerdictLines.line(after(5, Outcome.ACCEPT, 0, 1)));
+        // the alert rule watches the counter, not the rejected verdicts
+        String rules = java.nio.file.Files.readString(java.nio.file.Path.of("config/alerts.yml"));
+        assertTrue(rules.contains("increase(cobra_violations_total[5m]) > 0"), rules);
+        assertFalse(rules.contains("cobra_verdicts_total{outcome=\"reject\"}"), rules);
+    }
+
     @Test
     void jsonLinesCarryTheVerdictAndOnARejectItsCertificate() throws Exception {
         ObjectMapper json = new ObjectMapper();

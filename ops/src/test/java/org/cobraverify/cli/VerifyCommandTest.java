@@ -1,5 +1,8 @@
 package org.cobraverify.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -122,6 +125,44 @@ public class VerifyCommandTest {
             lines.add("{\"id\":\"t" + i + "\",\"session\":\"" + session + "\",\"status\":\"committed\",\"ops\":[" + ops + "]}");
         }
         return lines;
+    }
+
+    /**
+     * Life after a violation, from files: two anomalies planted by {@code cobra plant} into a serializable fenced history are
+     * each reported once by {@code verify --rounds --json}, in {@code violations}, with the rounds between verified clean.
+     */
+    @Test
+    void roundsListEveryPlantedViolationOnce() throws Exception {
+        Path ok = file("fenced.jsonl", fencedHistory(600).toArray(new String[0]));
+        Path planted = ok.resolveSibling("planted.jsonl");
+        Run p = cobra("plant", "--anomaly", "lost-update@0.3", "--anomaly", "g1c@0.7", "--out", planted.toString(), ok.toString());
+        assertEquals(0, p.exit(), p.out() + p.err());
+        Run r = cobra("verify", "--rounds", "20", "--json", planted.toString());
+        assertEquals(1, r.exit(), r.out() + r.err());
+        JsonNode j = new ObjectMapper().readTree(r.out().strip());
+        assertEquals("reject", j.get("verdict").asText());
+        JsonNode vs = j.get("violations");
+        assertEquals(2, vs.size(), j.toString());
+        assertEquals(2, j.get("violationCount").asLong());
+        assertTrue(vs.get(0).get("round").asLong() < vs.get(1).get("round").asLong(), vs.toString());
+        assertEquals(vs.get(0).get("round").asLong(), j.get("firstViolationRound").asLong());
+        for (int i = 0; i < 2; i++) {
+            String prefix = i == 0 ? "planted:0:lost-update" : "planted:1:g1c";
+            for (JsonNode t : vs.get(i).get("certificate").get("transactions"))
+                assertTrue(t.get("id").asText().startsWith(prefix), vs.get(i).toString());
+            for (JsonNode t : vs.get(i).get("certificate").get("transactions"))
+                assertTrue(t.get("line").asInt() > 0, "the certificate names each transaction's line in the file: " + t);
+        }
+        assertEquals("G1c (circular information flow)", vs.get(1).get("anomaly").asText());
+        assertTrue(j.get("roundsCleanAfterViolation").asLong() >= 5, j.toString());
+        assertEquals(0, j.get("roundsUnknownAfterViolation").asLong(), j.toString());
+        // the text report lists them too
+        Run text = cobra("verify", "--rounds", "20", planted.toString());
+        assertTrue(text.out().contains("violations: 2 (first in round " + j.get("firstViolationRound").asLong() + ")"), text.out());
+        // an unknown anomaly, or a point outside the history, is refused with a clear error
+        Run bad = cobra("plant", "--anomaly", "dirty-write@0.5", "--out", planted.toString(), ok.toString());
+        assertEquals(2, bad.exit());
+        assertTrue(bad.err().contains("unknown anomaly dirty-write"), bad.err());
     }
 
     @Test
