@@ -143,9 +143,10 @@ public final class DemoCommand implements Callable<Integer> {
                         recorded, r.committed(), r.aborted(), r.unknown(), r.fences(), (wl1 - wl0) / 1e9, recorded / ((wl1 - wl0) / 1e9));
                 long deadline = System.nanoTime() + 120_000_000_000L;
                 long nextReport = System.nanoTime() + 1_000_000_000L;
-                // a violation ends the wait: every later round contains it, and its verdict counts no more transactions
+                // verification goes on past violations (each round says whether it found a new one), to the end; only a
+                // verifier that stopped (a violation it could not set aside) ends the wait early
                 while (covered(verdicts) < recorded && System.nanoTime() < deadline && pipeline.verifierFailure() == null
-                        && verdicts.stream().noneMatch(v -> v.getOutcome() == Outcome.REJECT)) {
+                        && verdicts.stream().noneMatch(v -> v.getOutcome() == Outcome.REJECT && (v.getOwnOutcome() == null || v.getReason().startsWith("verification stops")))) {
                     Thread.sleep(50);
                     if (System.nanoTime() > nextReport) {
                         nextReport += 1_000_000_000L;
@@ -197,7 +198,13 @@ public final class DemoCommand implements Callable<Integer> {
 
     private int summary(List<Verdict> vs, long recorded, long wl0, long wl1, long done) {
         Verdict reject = vs.stream().filter(v -> v.getOutcome() == Outcome.REJECT).findFirst().orElse(null);
-        int accepts = 0, rejects = 0, unknowns = 0;
+        int accepts = 0, rejects = 0, unknowns = 0, clean = 0, ownUnknown = 0;
+        List<Verdict> found = new ArrayList<>();
+        for (Verdict v : vs) {
+            if (VerdictsCommand.isNewViolation(v)) found.add(v);
+            else if (v.getViolations() > 0 && v.getOwnOutcome() == Outcome.ACCEPT) clean++;
+            else if (v.getViolations() > 0 && v.getOwnOutcome() == Outcome.UNKNOWN) ownUnknown++;
+        }
         List<Double> lags = new ArrayList<>();
         for (Verdict v : vs) {
             switch (v.getOutcome()) {
@@ -224,9 +231,17 @@ public final class DemoCommand implements Callable<Integer> {
             if (reject == null) return 3;
         }
         if (reject != null) {
+            long count = found.stream().mapToLong(v -> Math.max(1, v.getNewViolations())).sum();
             System.out.println();
             System.out.println("VIOLATION in round " + reject.getRound() + ":");
             System.out.println(reject.getCertificate() != null ? reject.getCertificate().getText() : reject.getReason());
+            for (Verdict v : found) {
+                if (v == reject) continue;
+                System.out.println("  then in round " + v.getRound() + ": " + (v.getCertificate() == null ? v.getReason() : v.getCertificate().getSummary()));
+                for (org.cobraverify.schemas.Certificate c : v.getMoreCertificates()) System.out.println("    and: " + c.getSummary());
+            }
+            System.out.printf("violations: %d (first in round %d); after the first, %d rounds verified clean, %d unknown%n", count, reject.getRound(),
+                    clean, ownUnknown);
             return 1;
         }
         Verdict last = vs.isEmpty() ? null : vs.get(vs.size() - 1);

@@ -105,7 +105,10 @@ public final class Checker {
         try {
             rf = new ReadFromIndex(h);
             stats.included = rf.includedCount();
-            if (!rf.anomalies.isEmpty()) return reject(certs().anomaly(rf.anomalies));
+            if (!rf.anomalies.isEmpty()) {
+                moreReads(rf.anomalies);
+                return reject(certs().anomaly(rf.anomalies));
+            }
             newGraph();
             List<Anomaly> chainAnomalies = new ArrayList<>();
             Chains chains = new Chains(h, rf, g, chainAnomalies);
@@ -124,7 +127,10 @@ public final class Checker {
             stats.pruneRounds = pruner.rounds;
             if (pruner.skipped != null) notes.add(pruner.skipped);
             stats.constraintsAfterPrune = cons.activeCount;
-            if (cycle != null) return reject(certs().cycle(cycle));
+            if (cycle != null) {
+                moreCycles(cycle);
+                return reject(certs().cycle(cycle));
+            }
             factEdges = g.edgeCount();
             openAfterPrune = cons.active.clone();
 
@@ -201,6 +207,61 @@ public final class Checker {
         for (int t = 0; t < n; t++) if (rf.included[t]) p[t] = (long) ((index[t] + 0.5) / count[h.session(t)] * (1L << 40));
         if (barrierVertex >= 0) p[barrierVertex] = Long.MIN_VALUE;
         return p;
+    }
+
+    /** At most this many violations besides the first one a reject reports (a verifier in rounds sets them all aside at once). */
+    static final int MORE_VIOLATIONS = 63;
+
+    /**
+     * Besides the reject's certificate: other violations found with it, each with its own certificate and transactions
+     * none of the others has (empty unless the reject was an anomaly of reads, or a cycle of the known graph).
+     */
+    List<Certificate> moreViolations = List.of();
+
+    /** The read anomalies after the first, one per reader the earlier ones do not name. */
+    private void moreReads(List<Anomaly> found) {
+        List<Certificate> more = new ArrayList<>();
+        java.util.Set<Integer> seen = new java.util.HashSet<>();
+        for (int t : found.get(0).txns()) seen.add(t);
+        for (int i = 1; i < found.size() && more.size() < MORE_VIOLATIONS; i++) {
+            Anomaly a = found.get(i);
+            boolean fresh = true;
+            for (int t : a.txns()) fresh &= !seen.contains(t);
+            if (!fresh) continue;
+            for (int t : a.txns()) seen.add(t);
+            more.add(certs().anomaly(List.of(a)));
+        }
+        moreViolations = more;
+    }
+
+    /**
+     * Other cycles of the known graph as pruning left it, with no transaction in common with {@code first} or one another
+     * (each found with the transactions of those before it taken out; the barrier and time points stay), made of observed
+     * edges only. A derived edge holds in every serial order of the history, but its derivation may go through the other
+     * violations' transactions: with them set aside it may not hold, and its cycle would be theirs, not a violation of its
+     * own. Such a cycle stops the search (the verifier checks again without the others, and finds it then if it stands).
+     */
+    private void moreCycles(int[] first) {
+        List<Certificate> more = new ArrayList<>();
+        boolean[] alive = live.clone();
+        int[] c = first;
+        KnownGraph.Csr out = null;
+        while (more.size() < MORE_VIOLATIONS) {
+            for (int e : c) {
+                int u = g.src.get(e), v = g.dst.get(e);
+                if (u < h.size()) alive[u] = false;
+                if (v < h.size()) alive[v] = false;
+            }
+            if (out == null) out = g.outCsr();
+            c = CycleFinder.findCycle(g, out, alive);
+            if (c == null) break;
+            Certificate cert = certs().cycle(c);
+            boolean observed = true;
+            for (Certificate.Edge e : cert.cycle()) observed &= e.derivedBecause() == null || e.kind().equals("rt") || e.kind().equals("past");
+            if (!observed) break;
+            more.add(cert);
+        }
+        moreViolations = more;
     }
 
     private Verdict reject(Certificate c) {

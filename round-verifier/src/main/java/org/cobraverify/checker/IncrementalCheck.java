@@ -1,5 +1,7 @@
 package org.cobraverify.checker;
 
+import java.util.List;
+
 import org.cobraverify.history.History;
 
 /**
@@ -16,7 +18,7 @@ public final class IncrementalCheck {
      * The round's verdict; what GC found (null unless the verdict is accept and GC was asked for); and,
      * on accept with a barrier, which transactions the collected past reaches in the facts (null otherwise).
      */
-    public record Result(Verdict verdict, GarbageCollection gc, boolean[] fromBarrier, boolean[] included) {}
+    public record Result(Verdict verdict, GarbageCollection gc, boolean[] fromBarrier, boolean[] included, List<Certificate> moreViolations) {}
 
     /**
      * Checks {@code h} with {@code barrier} (null: no past collected yet). On accept, when {@code old} is
@@ -27,8 +29,9 @@ public final class IncrementalCheck {
                              GarbageCollection.Rules rules, int synthetic) {
         Checker c = Checker.forRound(h, options, barrier);
         Verdict v = c.runForRound();
-        if (v.outcome() != Verdict.Outcome.ACCEPT || c.factEdges < 0) return new Result(v, null, null, null);
+        if (v.outcome() != Verdict.Outcome.ACCEPT || c.factEdges < 0) return new Result(v, null, null, null, c.moreViolations);
         boolean[] reached = barrier == null ? null : c.graph().csr(c.factEdges, false).reachedFrom(h.size(), c.barrierVertex);
-        return new Result(v, old == null ? null : GarbageCollection.analyze(c, old, entries, pinned, rules, synthetic), reached, c.readFrom().included.clone());
+        return new Result(v, old == null ? null : GarbageCollection.analyze(c, old, entries, pinned, rules, synthetic), reached, c.readFrom().included.clone(),
+                List.of());
     }
 }

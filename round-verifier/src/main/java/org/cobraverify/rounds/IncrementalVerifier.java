@@ -284,11 +284,22 @@ public final class IncrementalVerifier implements AutoCloseable {
         long t1 = a.t1();
         Verdict first = a.r() == null ? null : a.r().verdict();
         while (a.failure() == null && a.r().verdict().outcome() == Verdict.Outcome.REJECT) {
-            Certificate c = a.r().verdict().certificate();
-            roundViolations.add(c);
-            Set<String> ids = SetAside.of(c, held.byId);
-            if (ids.isEmpty())
+            // the reject's violation, and those found with it (each with transactions of its own): all set aside at once
+            List<Certificate> found = new ArrayList<>();
+            found.add(a.r().verdict().certificate());
+            found.addAll(a.r().moreViolations());
+            Set<String> ids = new java.util.LinkedHashSet<>();
+            for (Certificate c : found) {
+                if (roundViolations.size() >= MAX_VIOLATIONS_PER_ROUND) break;
+                Set<String> named = SetAside.of(c, held.byId);
+                if (named.isEmpty()) continue;
+                roundViolations.add(c);
+                ids.addAll(named);
+            }
+            if (ids.isEmpty()) {
+                roundViolations.add(found.get(0));
                 return terminal(roundNo, "the violation names no transaction the verifier holds, so none can be set aside", first, thisRound, a.h().size(), t0, t1);
+            }
             if (roundViolations.size() >= MAX_VIOLATIONS_PER_ROUND)
                 return terminal(roundNo, "round " + roundNo + " holds at least " + MAX_VIOLATIONS_PER_ROUND + " violations (more than are set aside one by one)",
                         first, thisRound, a.h().size(), t0, t1);
@@ -405,8 +416,8 @@ public final class IncrementalVerifier implements AutoCloseable {
         return result(roundNo, outcome, reason, shown, thisRound, h.size(), t0, t1, t2, t3, collectedNow, gcNote);
     }
 
-    /** Violations set aside one by one in a round; past this many, verification stops (the database is broken wholesale). */
-    static final int MAX_VIOLATIONS_PER_ROUND = 16;
+    /** Violations set aside in one round; past this many, verification stops (the database is broken wholesale). */
+    static final int MAX_VIOLATIONS_PER_ROUND = 256;
 
     /**
      * One build and check of the round's history. {@code failure}: why the check did not run to a verdict (an internal
