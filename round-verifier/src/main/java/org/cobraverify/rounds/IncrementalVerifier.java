@@ -280,7 +280,7 @@ public final class IncrementalVerifier implements AutoCloseable {
         // what GC may take (on accept). A violation's transactions are set aside and the rest is checked again (and GC
         // planned again), until the check accepts (docs/DESIGN.md §7.10).
         roundViolations = new ArrayList<>();
-        Attempt a = attempt(roundNo, admitted, staleNow, oldEpochMax, ended, settings.check());
+        Attempt a = attempt(roundNo, admitted, staleNow, oldEpochMax, ended, settings.check(), false);
         long t1 = a.t1();
         Verdict first = a.r() == null ? null : a.r().verdict();
         while (a.failure() == null && a.r().verdict().outcome() == Verdict.Outcome.REJECT) {
@@ -314,7 +314,7 @@ public final class IncrementalVerifier implements AutoCloseable {
                 return result(roundNo, Verdict.Outcome.UNKNOWN, "the check's budget ran out while the round's violations were set aside; the rest of"
                         + " the round is checked with the next one", first, thisRound, a.h().size(), t0, t1, now, now, 0, null);
             }
-            a = attempt(roundNo, admitted, staleNow, oldEpochMax, ended, left);
+            a = attempt(roundNo, admitted, staleNow, oldEpochMax, ended, left, false);
         }
         if (a.failure() != null) {
             long now = System.nanoTime();
@@ -350,6 +350,21 @@ public final class IncrementalVerifier implements AutoCloseable {
         if (staleSetAside) {
             roundViolations.addAll(judged.rejects());
             setAside(new java.util.LinkedHashSet<>(judged.readers()), roundNo, admitted, staleNow);
+            // checked again without them, so that garbage collection analyses the history it will collect from (the check
+            // accepted with them, so it accepts without them unless the budget runs out)
+            CheckOptions left = remaining(settings.check(), t1);
+            Attempt again = left == null ? null : attempt(roundNo, admitted, staleNow, oldEpochMax, ended, left, true);
+            if (again != null && again.failure() == null && again.r().verdict().outcome() == Verdict.Outcome.ACCEPT) {
+                a = again;
+                h = a.h();
+                order = a.order();
+                index = a.index();
+                plan = a.plan();
+                r = a.r();
+                v = r.verdict();
+                inc = r.included();
+                staleSetAside = false;
+            }
         }
         uncheckedReads += judged.unchecked();
         if (judged.unknown() != null) {
@@ -378,8 +393,7 @@ public final class IncrementalVerifier implements AutoCloseable {
             reason = "serializable as far as it can be checked, but no round can be accepted since " + lostProof;
         }
         // 7. collect (not after stale readers were set aside: the analysis saw them; a violation the check found was set
-        // aside before the check that GC analysed). Not in a batch of rounds that found a violation either: the batch is
-        // then decided again round by round, from its snapshot, so that each round's verdict is its own.
+        // aside before the check that GC analysed).
         String gcNote = plan == null ? null : plan.skip() != null ? plan.skip() : r.gc() != null ? r.gc().skipped : null;
         int collectedNow = 0;
         lastSuperseded = r.gc() == null ? 0 : r.gc().superseded;
@@ -427,14 +441,15 @@ public final class IncrementalVerifier implements AutoCloseable {
                            CollectionPlanner.Plan plan, IncrementalCheck.Result r, long t1, String failure, boolean outOfMemory) {}
 
     /**
-     * Builds the round's history from the retained and {@code admitted} transactions, with the frontier records they
+     * Builds the round's history from the retained and {@code admitted} transactions ({@code retainedAlready}: those are
+     * among the retained now), with the frontier records they
      * touch, plans garbage collection, and checks it against the collected past (analysing what GC may take, on accept).
      */
     private Attempt attempt(long roundNo, List<Transaction> admitted, List<StaleReads.StaleRead> staleNow, long oldEpochMax, Predicate<String> ended,
-                            CheckOptions check) {
+                            CheckOptions check, boolean retainedAlready) {
         List<Transaction> all = new ArrayList<>(held.retained.size() + admitted.size());
         all.addAll(held.retained);
-        all.addAll(admitted);
+        if (!retainedAlready) all.addAll(admitted);
         List<Transaction> order = SessionOrder.of(all);
         Map<String, Integer> index = new HashMap<>(order.size() * 2);
         HistoryBuilder hb = new HistoryBuilder();

@@ -153,9 +153,14 @@ public final class RoundVerifier implements AutoCloseable {
                 // the check accepted and garbage was collected before the outcome turned unknown (a transaction waiting
                 // too long, one the collected past does not cover, the retained bound): the state before the batch is
                 // gone, so the batch is not decided again round by round; each round says unknown, which is never wrong
+                // (or, with new violations in the batch, unknown for its own transactions: the violations are the last round's;
+                // a reject of the history only if it had violations before the batch)
+                long before0 = before.counters().violations();
                 for (int i = 0; i < closed.size() - 1; i++) {
-                    Verdict v = base(closed.get(i), r.violationsTotal() > 0 ? Outcome.REJECT : Outcome.UNKNOWN,
+                    Verdict v = base(closed.get(i), before0 > 0 ? Outcome.REJECT : Outcome.UNKNOWN,
                             "decided with round " + last.roundNo() + ": " + r.reason(), r, null, true);
+                    v.setViolations(before0);
+                    v.setFirstViolationRound(before0 > 0 ? r.firstViolationRound() : -1);
                     v.setOwnOutcome(Outcome.UNKNOWN);
                     out.add(v);
                 }
