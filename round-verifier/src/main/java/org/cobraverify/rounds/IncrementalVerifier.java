@@ -372,11 +372,8 @@ public final class IncrementalVerifier implements AutoCloseable {
             held.noteUnincluded(order, inc);
             return result(roundNo, Verdict.Outcome.UNKNOWN, lostProof, shown, thisRound, h.size(), t0, t1, t2, t2, 0, null);
         }
+        // a read the baseline leaves undecidable (§7.10) makes this round's own outcome unknown; garbage collection goes on
         String untestable = SetAside.untestableRead(admitted, held, this::collectedEntry);
-        if (untestable != null) {
-            held.noteUnincluded(order, inc);
-            return result(roundNo, Verdict.Outcome.UNKNOWN, "round " + roundNo + ": " + untestable, shown, thisRound, h.size(), t0, t1, t2, t2, 0, null);
-        }
         String uncovered = uncovered(admitted, r.fromBarrier(), inc, index);
         if (uncovered != null) lostProof = "round " + roundNo + ": " + uncovered;
         held.noteUnincluded(order, inc);
@@ -387,6 +384,7 @@ public final class IncrementalVerifier implements AutoCloseable {
         if (pendingNote != null) {
             if (pendingTooLong) { outcome = Verdict.Outcome.UNKNOWN; reason = pendingNote; } else reason += "; " + pendingNote;
         }
+        if (untestable != null && outcome == Verdict.Outcome.ACCEPT) { outcome = Verdict.Outcome.UNKNOWN; reason = untestable; }
         if (uncovered != null) { outcome = Verdict.Outcome.UNKNOWN; reason = uncovered; }
         else if (lostProof != null && outcome == Verdict.Outcome.ACCEPT) {
             outcome = Verdict.Outcome.UNKNOWN;
