@@ -141,13 +141,16 @@ public final class DemoCommand implements Callable<Integer> {
                 long wl1 = System.nanoTime();
                 System.err.printf("cobra demo: workload done: %d transactions recorded (%d committed, %d aborted, %d unknown, %d fences) in %.1f s (%.0f txn/s); waiting for the last verdicts%n",
                         recorded, r.committed(), r.aborted(), r.unknown(), r.fences(), (wl1 - wl0) / 1e9, recorded / ((wl1 - wl0) / 1e9));
-                long deadline = System.nanoTime() + 120_000_000_000L;
+                // wait while the verdicts make progress: 120 s, renewed each time they cover more (after violations the
+                // verifier checks each round again per violation found, and may trail the workload by minutes)
+                long deadline = System.nanoTime() + 120_000_000_000L, coveredThen = covered(verdicts);
                 long nextReport = System.nanoTime() + 1_000_000_000L;
                 // verification goes on past violations (each round says whether it found a new one), to the end; only a
                 // verifier that stopped (a violation it could not set aside) ends the wait early
                 while (covered(verdicts) < recorded && System.nanoTime() < deadline && pipeline.verifierFailure() == null
-                        && verdicts.stream().noneMatch(v -> v.getOutcome() == Outcome.REJECT && (v.getOwnOutcome() == null || v.getReason().startsWith("verification stops")))) {
+                        && verdicts.stream().noneMatch(v -> v.getOutcome() == Outcome.REJECT && (v.getOwnOutcome() == null || v.getReason().contains("verification stop")))) {
                     Thread.sleep(50);
+                    if (covered(verdicts) > coveredThen) { coveredThen = covered(verdicts); deadline = System.nanoTime() + 120_000_000_000L; }
                     if (System.nanoTime() > nextReport) {
                         nextReport += 1_000_000_000L;
                         System.err.printf("  .. %d rounds verified, verdicts cover %d of %d; records behind: %s%n", verdicts.size(), covered(verdicts),
