@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import org.cobraverify.checker.AllViolations;
 import org.cobraverify.checker.Certificate;
 import org.cobraverify.checker.CheckOptions;
 import org.cobraverify.checker.Checker;
@@ -90,6 +91,10 @@ public final class VerifyCommand implements Callable<Integer> {
     @Option(names = "--cobra-timestamps", description = "Cobra logs: 'S' and 'C' records carry a timestamp.")
     boolean cobraTimestamps;
 
+    @Option(names = "--all", description = {"On reject, go on: report every independent violation, one certificate each (each one's transactions",
+            "set aside before the next is sought), within --certificate-budget seconds (0: no limit) and 100 violations."})
+    boolean all;
+
     @Option(names = "--rounds", paramLabel = "N", description = {"Verify in rounds of at least N transactions, cut on epoch boundaries,",
             "with garbage collection between rounds (the pipeline's verifier, on a file)."})
     int rounds;
@@ -118,12 +123,13 @@ public final class VerifyCommand implements Callable<Integer> {
                 int eq = a.indexOf('=');
                 if (eq > 0) { name = a.substring(0, eq); value = a.substring(eq + 1); }
                 if (!seen.add(name)) return null; // given twice: picocli's message
-                boolean flag = switch (name) { case "--json", "--strict", "--cobra-timestamps" -> true; default -> false; };
+                boolean flag = switch (name) { case "--json", "--strict", "--cobra-timestamps", "--all" -> true; default -> false; };
                 if (flag) {
                     if (value != null) return null;
                     switch (name) {
                         case "--json" -> c.json = true;
                         case "--strict" -> c.strict = true;
+                        case "--all" -> c.all = true;
                         default -> c.cobraTimestamps = true;
                     }
                     continue;
@@ -248,10 +254,35 @@ public final class VerifyCommand implements Callable<Integer> {
         }
         List<String> notes = new ArrayList<>(loaded.notes());
         notes.addAll(v.notes());
+        // --all: the other independent violations, each with its own certificate
+        List<JsonReport.Found> more = new ArrayList<>();
+        if (all && v.outcome() == Verdict.Outcome.REJECT) {
+            AllViolations.Result found;
+            try {
+                found = AllViolations.after(h, v.certificate(), options(), certificateSeconds, 100);
+            } catch (RuntimeException | StackOverflowError e) {
+                found = new AllViolations.Result(List.of(v.certificate()), null, "the search for more violations failed: " + e);
+            }
+            for (int i = 1; i < found.certificates().size(); i++) more.add(new JsonReport.Found(-1, found.certificates().get(i)));
+            notes.add(found.certificates().size() + (found.certificates().size() == 1 ? " violation" : " independent violations") + " found"
+                    + (found.note() != null ? " (" + found.note() + ")"
+                       : found.rest() != null && found.rest().outcome() == Verdict.Outcome.ACCEPT ? "; the rest of the history is serializable"
+                       : found.rest() != null ? "; the rest is undecided: " + found.rest().unknownReason() : ""));
+        }
         v = new Verdict(v.outcome(), v.certificate(), v.witness(), v.unknownReason(), v.stats(), notes);
         double millis = (System.nanoTime() - t0) / 1e6;
-        if (json) out.println(JsonReport.render(name, loaded.format().cliName(), v, h.size(), millis, (t1 - t0) / 1e6));
-        else out.print(TextReport.render(name, v, h.size(), millis, !headlinePrinted[0]));
+        if (json) {
+            if (all) {
+                List<JsonReport.Found> every = new ArrayList<>();
+                if (v.certificate() != null) every.add(new JsonReport.Found(-1, v.certificate()));
+                every.addAll(more);
+                out.println(JsonReport.renderRounds(name, loaded.format().cliName(), v, h.size(), millis, (t1 - t0) / 1e6, Map.of(), every));
+            } else out.println(JsonReport.render(name, loaded.format().cliName(), v, h.size(), millis, (t1 - t0) / 1e6));
+        } else {
+            out.print(TextReport.render(name, v, h.size(), millis, !headlinePrinted[0]));
+            for (int i = 0; i < more.size(); i++)
+                out.print("  violation " + (i + 2) + ": " + more.get(i).certificate().kind().title() + "\n" + TextReport.certificate(more.get(i).certificate()));
+        }
         if (v.outcome() == Verdict.Outcome.ACCEPT && witness != null) {
             try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(witness, StandardCharsets.UTF_8))) {
                 for (int t : v.witness()) w.println(h.name(t));

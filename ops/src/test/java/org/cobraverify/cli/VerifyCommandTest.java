@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -159,6 +160,16 @@ public class VerifyCommandTest {
         // the text report lists them too
         Run text = cobra("verify", "--rounds", "20", planted.toString());
         assertTrue(text.out().contains("violations: 2 (first in round " + j.get("firstViolationRound").asLong() + ")"), text.out());
+        // one-shot --all reports both, one certificate each; without --all only the first
+        Run all = cobra("verify", "--all", "--json", planted.toString());
+        assertEquals(1, all.exit(), all.out() + all.err());
+        JsonNode a = new ObjectMapper().readTree(all.out().strip());
+        assertEquals(2, a.get("violations").size(), a.toString());
+        assertEquals("G1c (circular information flow)", a.get("violations").get(1).get("anomaly").asText(), a.toString());
+        assertTrue(a.get("notes").toString().contains("2 independent violations found; the rest of the history is serializable"), a.toString());
+        Run allText = cobra("verify", "--all", planted.toString());
+        assertTrue(allText.out().contains("violation 2: G1c (circular information flow)"), allText.out());
+        assertFalse(cobra("verify", "--json", planted.toString()).out().contains("\"violations\""));
         // an unknown anomaly, or a point outside the history, is refused with a clear error
         Run bad = cobra("plant", "--anomaly", "dirty-write@0.5", "--out", planted.toString(), ok.toString());
         assertEquals(2, bad.exit());

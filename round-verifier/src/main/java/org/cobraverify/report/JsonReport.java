@@ -29,7 +29,7 @@ public final class JsonReport {
         });
     }
 
-    /** A violation found in verification in rounds: the round that found it, and its certificate. */
+    /** A violation found: the round that found it (-1: a one-shot check), and its certificate. */
     public record Found(long round, Certificate certificate) {}
 
     /** As {@link #render}, with the figures of verification in rounds (numbers, arrays of numbers, and objects of numbers). */
@@ -62,7 +62,7 @@ public final class JsonReport {
             g.writeArrayFieldStart("violations");
             for (Found f : violations) {
                 g.writeStartObject();
-                g.writeNumberField("round", f.round());
+                if (f.round() >= 0) g.writeNumberField("round", f.round());
                 g.writeStringField("anomaly", f.certificate().kind().title());
                 g.writeStringField("kind", f.certificate().kind().name());
                 certificate(g, f.certificate());

@@ -140,6 +140,31 @@ class LifeAfterViolationTest {
         assertEquals(Verdict.Outcome.REJECT, Checker.check(toHistory(planted), CheckOptions.defaults()).outcome());
     }
 
+    /** One-shot, as Elle: every independent violation, one certificate each ({@code verify --all}). */
+    @Test
+    void oneShotReportsEachIndependentViolation() {
+        long seed = 11;
+        List<Transaction> planted = PlantedAnomalies.plant(serialHistory(seed, 5, 1500, 50),
+                List.of(new Plant(Kind.LOST_UPDATE, 0.2), new Plant(Kind.G1C, 0.5), new Plant(Kind.LONG_FORK, 0.8)));
+        History h = toHistory(planted);
+        Verdict v = Checker.check(h, CheckOptions.defaults());
+        assertEquals(Verdict.Outcome.REJECT, v.outcome());
+        org.cobraverify.checker.AllViolations.Result all = org.cobraverify.checker.AllViolations.after(h, v.certificate(), CheckOptions.defaults(), 0, 100);
+        assertEquals(3, all.certificates().size(), "seed " + seed + ": " + all.certificates().stream().map(Certificate::summary).toList());
+        assertEquals(Verdict.Outcome.ACCEPT, all.rest().outcome(), "without the three, the history is serializable");
+        java.util.Set<String> anomalies = new java.util.HashSet<>();
+        for (Certificate c : all.certificates()) {
+            String prefix = c.transactions().get(0).id().replaceAll(":T\\d+$", "");
+            assertTrue(c.transactions().stream().allMatch(t -> t.id().startsWith(prefix + ":")), "each certificate is one planted anomaly: " + c.summary());
+            anomalies.add(prefix.replaceAll("^planted:\\d+:", ""));
+        }
+        assertEquals(java.util.Set.of("lost-update", "g1c", "long-fork"), anomalies);
+        // with a budget of 1 violation the search stops and says so
+        org.cobraverify.checker.AllViolations.Result one = org.cobraverify.checker.AllViolations.after(h, v.certificate(), CheckOptions.defaults(), 0, 1);
+        assertEquals(1, one.certificates().size());
+        assertNotNull(one.note());
+    }
+
     /** Each kind of planted anomaly, on its own, is found in one round and nowhere else; seeded. */
     @ParameterizedTest
     @ValueSource(strings = {"lost-update", "write-skew", "g1c", "long-fork"})
