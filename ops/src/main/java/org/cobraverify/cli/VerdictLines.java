@@ -74,47 +74,46 @@ final class VerdictLines {
             g.writeNumberField("firstViolationRound", v.getFirstViolationRound());
             if (!v.getMoreCertificates().isEmpty()) {
                 g.writeArrayFieldStart("moreCertificates");
-                for (Certificate m : v.getMoreCertificates()) {
-                    g.writeStartObject();
-                    g.writeStringField("anomaly", m.getAnomaly());
-                    g.writeStringField("summary", m.getSummary());
-                    g.writeStringField("text", m.getText());
-                    g.writeEndObject();
-                }
+                for (Certificate m : v.getMoreCertificates()) certificate(g, m);
                 g.writeEndArray();
             }
-            Certificate c = v.getCertificate();
-            if (c != null) {
-                g.writeObjectFieldStart("certificate");
-                g.writeStringField("anomaly", c.getAnomaly());
-                g.writeStringField("summary", c.getSummary());
-                g.writeArrayFieldStart("cycle");
-                for (CycleEdge e : c.getCycle()) {
-                    g.writeStartObject();
-                    g.writeStringField("from", e.getFrom());
-                    g.writeStringField("to", e.getTo());
-                    g.writeStringField("kind", e.getKind());
-                    if (e.getKey() != null) g.writeStringField("key", e.getKey());
-                    if (e.getWhy() != null) g.writeStringField("why", e.getWhy());
-                    g.writeEndObject();
-                }
-                g.writeEndArray();
-                g.writeArrayFieldStart("transactions");
-                for (CertTxn t : c.getTransactions()) {
-                    g.writeStartObject();
-                    g.writeStringField("id", t.getId());
-                    g.writeStringField("session", t.getSession());
-                    g.writeStringField("ops", t.getOps());
-                    g.writeEndObject();
-                }
-                g.writeEndArray();
-                g.writeStringField("text", c.getText());
-                g.writeEndObject();
+            if (v.getCertificate() != null) {
+                g.writeFieldName("certificate");
+                certificate(g, v.getCertificate());
             }
             g.writeEndObject();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         return w.toString();
+    }
+
+    /** A certificate as one JSON object: anomaly, summary, cycle edges, transactions, text. */
+    private static void certificate(JsonGenerator g, Certificate c) throws IOException {
+        g.writeStartObject();
+        g.writeStringField("anomaly", c.getAnomaly());
+        g.writeStringField("summary", c.getSummary());
+        g.writeArrayFieldStart("cycle");
+        for (CycleEdge e : c.getCycle()) {
+            g.writeStartObject();
+            g.writeStringField("from", e.getFrom());
+            g.writeStringField("to", e.getTo());
+            g.writeStringField("kind", e.getKind());
+            if (e.getKey() != null) g.writeStringField("key", e.getKey());
+            if (e.getWhy() != null) g.writeStringField("why", e.getWhy());
+            g.writeEndObject();
+        }
+        g.writeEndArray();
+        g.writeArrayFieldStart("transactions");
+        for (CertTxn t : c.getTransactions()) {
+            g.writeStartObject();
+            g.writeStringField("id", t.getId());
+            g.writeStringField("session", t.getSession());
+            g.writeStringField("ops", t.getOps());
+            g.writeEndObject();
+        }
+        g.writeEndArray();
+        g.writeStringField("text", c.getText());
+        g.writeEndObject();
     }
 }

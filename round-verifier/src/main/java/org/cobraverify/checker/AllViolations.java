@@ -73,7 +73,7 @@ public final class AllViolations {
     }
 
     /** {@code h} without the transactions {@code aside} marks, and without every read of one of their writes. */
-    static History without(History h, boolean[] aside) {
+    public static History without(History h, boolean[] aside) {
         Set<Long> asideWrites = new HashSet<>();
         for (int t = 0; t < h.size(); t++)
             if (aside[t]) for (int op = h.opStart(t); op < h.opEnd(t); op++) if (h.kind(op) == History.WRITE) asideWrites.add(((long) h.key(op) << 32) | h.value(op));

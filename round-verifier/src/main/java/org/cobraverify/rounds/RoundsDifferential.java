@@ -446,39 +446,16 @@ public final class RoundsDifferential {
      * The oracle: the largest set of delivered transactions whose reads all resolve within it (remove, to a fixed
      * point, every transaction with a read whose writer is not delivered or removed), checked one-shot.
      */
-    static Verdict.Outcome oneShot(History h, boolean[] delivered, CheckOptions opts) {
-        int n = h.size();
-        Map<Long, Integer> writer = new HashMap<>();
-        for (int t = 0; t < n; t++)
-            if (delivered[t])
-                for (int op = h.opStart(t); op < h.opEnd(t); op++)
-                    if (h.kind(op) == History.WRITE) writer.putIfAbsent(((long) h.key(op) << 32) | h.value(op), t);
-        boolean[] in = delivered.clone();
-        for (boolean changed = true; changed; ) {
-            changed = false;
-            for (int t = 0; t < n; t++) {
-                if (!in[t]) continue;
-                boolean ok = true;
-                for (int op = h.opStart(t); op < h.opEnd(t) && ok; op++) {
-                    if (h.kind(op) != History.READ || h.value(op) == History.NIL) continue;
-                    Integer w = writer.get(((long) h.key(op) << 32) | h.value(op));
-                    ok = w != null && in[w];
-                }
-                if (!ok) { in[t] = false; changed = true; }
-            }
-        }
-        int[] keep = new int[count(in)];
-        for (int t = 0, k = 0; t < n; t++) if (in[t]) keep[k++] = t;
-        return Checker.check(h.restrict(keep), opts).outcome();
-    }
+    static Verdict.Outcome oneShot(History h, boolean[] delivered, CheckOptions opts) { return oneShotWithout(h, delivered, Set.of(), opts).outcome(); }
 
-    /**
-     * The one-shot verdict on the delivered transactions less {@code without}, each of whose writes is read by nobody
-     * (those reads are dropped, as the verifier drops reads of set-aside writes), closed under read-from as {@link #oneShot}.
-     */
     /** {@code -Dcobra.differentialTrace=true}: each round's verdict on standard error (to follow one seed). */
     private static final boolean TRACE = Boolean.getBoolean("cobra.differentialTrace");
 
+    /**
+     * The one-shot verdict on the delivered transactions less {@code without}, each of whose writes is read by nobody
+     * (those reads are dropped, as the verifier drops reads of set-aside writes), closed under read-from: a transaction
+     * with a read whose writer was not delivered is left out, and so are its readers.
+     */
     static Verdict oneShotWithout(History h, boolean[] delivered, Set<Integer> without, CheckOptions opts) {
         int n = h.size();
         Map<Long, Integer> writer = new HashMap<>();
@@ -501,21 +478,14 @@ public final class RoundsDifferential {
                 if (!ok) { in[t] = false; changed = true; }
             }
         }
-        org.cobraverify.history.HistoryBuilder b = new org.cobraverify.history.HistoryBuilder();
-        for (int t = 0; t < n; t++) {
-            if (!in[t]) continue;
-            b.begin(h.name(t), b.session(String.valueOf(h.sessionName(h.session(t)))), h.status(t), h.start(t), h.end(t), -1);
-            for (int op = h.opStart(t); op < h.opEnd(t); op++) {
-                int k = b.key(String.valueOf(h.keyName(h.key(op))));
-                if (h.kind(op) == History.WRITE) { b.write(k, b.value(String.valueOf(h.valueName(h.value(op))))); continue; }
-                if (h.value(op) == History.NIL) { b.read(k, History.NIL); continue; }
-                Integer w = writer.get(((long) h.key(op) << 32) | h.value(op));
-                if (w != null && without.contains(w)) continue; // a read of a set-aside write: not checked
-                b.read(k, b.value(String.valueOf(h.valueName(h.value(op)))));
-            }
-            b.end();
-        }
-        return Checker.check(b.build(), opts);
+        // the kept transactions and those set aside (whose writes mark the reads to drop), then without the latter
+        List<Integer> keep = new ArrayList<>();
+        for (int t = 0; t < n; t++) if (in[t] || without.contains(t)) keep.add(t);
+        History sub = h.restrict(keep.stream().mapToInt(Integer::intValue).toArray());
+        if (without.isEmpty()) return Checker.check(sub, opts);
+        boolean[] aside = new boolean[keep.size()];
+        for (int i = 0; i < keep.size(); i++) aside[i] = without.contains(keep.get(i));
+        return Checker.check(org.cobraverify.checker.AllViolations.without(sub, aside), opts);
     }
 
     /**
