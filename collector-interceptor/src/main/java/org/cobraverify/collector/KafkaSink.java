@@ -19,6 +19,8 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.cobraverify.schemas.OpKind;
 import org.cobraverify.schemas.Operation;
 import org.cobraverify.schemas.OperationBatch;
+import org.cobraverify.schemas.kafka.KafkaConnection;
+import org.cobraverify.schemas.kafka.KafkaRefusal;
 import org.cobraverify.schemas.serde.KafkaSchemaCatalog;
 import org.cobraverify.schemas.serde.WireFormat;
 
@@ -41,6 +43,8 @@ public final class KafkaSink implements HistorySink {
     private final WireFormat wire = WireFormat.standalone();
     private final Map<String, long[]> seqs = new ConcurrentHashMap<>();
     private final AtomicReference<String> failure = new AtomicReference<>();
+    /** The cluster and the settings this sink's producer was given (for messages: its principal). */
+    private final KafkaConnection kafka;
     private volatile boolean closed;
     private final LongAdder recorded = new LongAdder();
 
@@ -55,18 +59,26 @@ public final class KafkaSink implements HistorySink {
      *     record; false: one {@link Operation} record per operation
      */
     public KafkaSink(String bootstrap, String topic, boolean waitForAck, boolean batched, Properties overrides) {
+        this(KafkaConnection.plain(bootstrap), topic, waitForAck, batched, overrides);
+    }
+
+    /**
+     * @param kafka the cluster and its client settings (security.protocol, sasl.*, ssl.*: a {@code --kafka-config} file)
+     * @param overrides producer settings that replace the defaults and the connection's settings
+     */
+    public KafkaSink(KafkaConnection kafka, String topic, boolean waitForAck, boolean batched, Properties overrides) {
         this.topic = topic;
         this.batched = batched;
         this.waitForAck = waitForAck;
-        Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        this.kafka = kafka.with(overrides);
+        Properties p = kafka.properties();
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
         p.put(ProducerConfig.LINGER_MS_CONFIG, "5");
         p.put(ProducerConfig.BATCH_SIZE_CONFIG, Integer.toString(256 * 1024));
         p.put(ProducerConfig.CLIENT_ID_CONFIG, "cobra-interceptor");
         p.putAll(overrides);
-        KafkaSchemaCatalog.publish(bootstrap, wire.catalog());
+        KafkaSchemaCatalog.publish(this.kafka, wire.catalog());
         producer = new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer());
     }
 
@@ -103,7 +115,7 @@ public final class KafkaSink implements HistorySink {
         if (seq == null) seq = new long[1];
         Operation end = new Operation(session, ++seq[0], "", OpKind.END, null, null, System.currentTimeMillis() * 1_000_000L);
         producer.send(new ProducerRecord<>(topic, session, wire.encode(end)), (m, e) -> {
-            if (e != null) failure.compareAndSet(null, "the end of session " + session + ": " + e.getMessage());
+            if (e != null) failure.compareAndSet(null, "the end of session " + session + ": " + why(e));
         });
     }
 
@@ -114,7 +126,7 @@ public final class KafkaSink implements HistorySink {
     private void send(List<Future<RecordMetadata>> sent, TxnRecord t, byte[] value, String what) {
         Future<RecordMetadata> f = producer.send(new ProducerRecord<>(topic, t.session(), value), (m, e) -> {
             if (e != null) failure.compareAndSet(null, "operation " + what + " of transaction " + t.id()
-                    + " in session " + t.session() + " was not published to " + topic + ": " + e.getMessage());
+                    + " in session " + t.session() + " was not published to " + topic + ": " + why(e));
         });
         if (sent != null) sent.add(f);
     }
@@ -127,9 +139,15 @@ public final class KafkaSink implements HistorySink {
                 Thread.currentThread().interrupt();
                 throw new IOException("interrupted while publishing transaction " + txn, e);
             } catch (ExecutionException e) {
-                throw new IOException("transaction " + txn + " was not published to " + topic + ": " + e.getCause().getMessage(), e.getCause());
+                throw new IOException("transaction " + txn + " was not published to " + topic + ": " + why(e.getCause()), e.getCause());
             }
         }
+    }
+
+    /** Why a send failed: a refusal names the principal and the topic ({@link KafkaRefusal}); anything else, its message. */
+    private String why(Throwable e) {
+        String refused = KafkaRefusal.explain(e, kafka);
+        return refused != null ? refused : e.getMessage();
     }
 
     private void check() throws IOException {

@@ -1,13 +1,15 @@
 package org.cobraverify.cli;
 
 import java.util.Arrays;
+import org.cobraverify.schemas.kafka.KafkaConnection;
+import org.cobraverify.schemas.kafka.KafkaRefusal;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** The {@code cobra} command: checks histories of transactional key-value stores for serializability. */
 @Command(name = "cobra", mixinStandardHelpOptions = true, version = "cobra 0.1.0",
         description = "Black-box serializability checking of transactional key-value stores.",
-        subcommands = {VerifyCommand.class, FuzzCommand.class, DemoCommand.class, RecordCommand.class, TopologyCommand.class, VerifierCommand.class, VerdictsCommand.class, ReplayCommand.class, ExportCommand.class, PlantCommand.class, BenchCommand.class, OverheadCommand.class, BrokerCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {VerifyCommand.class, FuzzCommand.class, DemoCommand.class, RecordCommand.class, TopologyCommand.class, VerifierCommand.class, VerdictsCommand.class, ReplayCommand.class, ExportCommand.class, AclsCommand.class, PlantCommand.class, BenchCommand.class, OverheadCommand.class, BrokerCommand.class, CommandLine.HelpCommand.class})
 public final class CobraCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -53,6 +55,21 @@ public final class CobraCommand implements Runnable {
         e.printStackTrace();
     }
 
+    /** What went wrong with Kafka, said for a person (null: not a Kafka refusal nor bad client settings). */
+    static String kafkaProblem(Exception ex, CommandLine cmd) {
+        if (ex instanceof KafkaConnection.BadSettings) return ex.getMessage();
+        KafkaConnection kafka = null;
+        for (CommandLine.Model.CommandSpec mixin : cmd.getCommandSpec().mixins().values())
+            if (mixin.userObject() instanceof KafkaOptions o) {
+                try {
+                    kafka = o.connection();
+                } catch (KafkaConnection.BadSettings ignored) {
+                    // then no principal to name
+                }
+            }
+        return KafkaRefusal.explain(ex, kafka);
+    }
+
     /**
      * Runs the command line and returns its exit code (bad arguments: 2). {@code verify}, the command people
      * run most and on small files, skips picocli when its arguments are plain ({@link VerifyCommand#fastParse}),
@@ -67,6 +84,13 @@ public final class CobraCommand implements Runnable {
         CommandLine cl = verifyOnly ? new CommandLine(new VerifyCommand()).setCommandName("cobra verify") : new CommandLine(new CobraCommand());
         if (verifyOnly) args = Arrays.copyOfRange(args, 1, args.length);
         cl.setExitCodeExceptionMapper(e -> 2);
+        // a cluster that refuses us (credentials, ACLs) or settings that cannot be used: a sentence and exit 2, no stack trace
+        cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
+            String said = kafkaProblem(ex, cmd);
+            if (said == null) throw ex;
+            cmd.getErr().println(cmd.getCommandSpec().qualifiedName() + ": " + said);
+            return 2;
+        });
         cl.setParameterExceptionHandler((ex, a) -> {
             ex.getCommandLine().getErr().println("cobra: " + ex.getMessage());
             ex.getCommandLine().getErr().println("Try '" + ex.getCommandLine().getCommandSpec().qualifiedName() + " --help'.");

@@ -21,6 +21,7 @@ import org.cobraverify.collector.TxnRecord;
 import org.cobraverify.rounds.SessionOrder;
 import org.cobraverify.schemas.Transaction;
 import org.cobraverify.schemas.TxnOp;
+import org.cobraverify.schemas.kafka.KafkaConnection;
 import org.cobraverify.schemas.serde.KafkaSchemaCatalog;
 import org.cobraverify.schemas.serde.MalformedRecordException;
 import org.cobraverify.schemas.serde.SchemaCatalog;
@@ -39,8 +40,8 @@ import picocli.CommandLine.Option;
         description = {"Writes the transactions on a topic (default cobra.txns; cobra.rounds works too) as a cobra-jsonl history.",
                 "Then: cobra verify FILE"})
 public final class ExportCommand implements Callable<Integer> {
-    @Option(names = "--bootstrap", required = true, paramLabel = "SERVERS", description = "Kafka bootstrap servers.")
-    String bootstrap;
+    @picocli.CommandLine.Mixin
+    KafkaOptions kafkaOptions = new KafkaOptions();
 
     @Option(names = "--topic", description = "Topic to export (default: ${DEFAULT-VALUE}).")
     String topic = Topics.TXNS;
@@ -53,12 +54,13 @@ public final class ExportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        WireFormat wire = new WireFormat(KafkaSchemaCatalog.attach(new SchemaCatalog(), bootstrap));
+        KafkaConnection kafka = kafkaOptions.connection();
+        WireFormat wire = new WireFormat(KafkaSchemaCatalog.attach(new SchemaCatalog(), kafka));
         List<Transaction> txns = new ArrayList<>();
         int skipped = 0;
         List<ConsumerRecord<String, byte[]>> records;
         try {
-            records = TopicScan.readAll(bootstrap, topic, new ByteArrayDeserializer(), Duration.ofMinutes(10));
+            records = TopicScan.readAll(kafka, topic, new ByteArrayDeserializer(), Duration.ofMinutes(10));
         } catch (TopicScan.NoSuchTopic e) {
             System.err.println("cobra export: " + e.getMessage());
             return 2;

@@ -10,6 +10,7 @@ import org.cobraverify.collector.HistorySink;
 import org.cobraverify.collector.JdbcStore;
 import org.cobraverify.collector.JsonlSink;
 import org.cobraverify.collector.KafkaSink;
+import org.cobraverify.schemas.kafka.KafkaConnection;
 import org.cobraverify.collector.KvStore;
 import org.cobraverify.collector.Recorder;
 import org.cobraverify.collector.RocksDbStore;
@@ -82,6 +83,10 @@ public final class RecordCommand implements Callable<Integer> {
     @Option(names = "--kafka", paramLabel = "SERVERS", description = "Publish the operations to Kafka (topic cobra.ops) instead of writing a file.")
     String kafka;
 
+    @Option(names = "--kafka-config", paramLabel = "FILE", description = {"Kafka client settings for the collector's producer (security.protocol, sasl.*, ssl.*,",
+            "any producer setting); implies --kafka, whose servers may also come from bootstrap.servers here."})
+    Path kafkaConfig;
+
     @Option(names = "--wait-for-ack", description = "With --kafka: each transaction returns only once Kafka acknowledged its operations.")
     boolean waitForAck;
 
@@ -102,6 +107,13 @@ public final class RecordCommand implements Callable<Integer> {
             System.err.println("cobra record: " + e.getMessage());
             return 2;
         }
+        KafkaConnection connection;
+        try {
+            connection = kafka == null && kafkaConfig == null ? null : KafkaConnection.of(kafka, kafkaConfig);
+        } catch (IllegalArgumentException e) {
+            System.err.println("cobra record: " + e.getMessage());
+            return 2;
+        }
         Path rocksDir = db.startsWith("rocksdb") ? Files.createTempDirectory("cobra-rocksdb") : null;
         KvStore store;
         try {
@@ -113,11 +125,11 @@ public final class RecordCommand implements Callable<Integer> {
         }
         if (f != null) store = new FaultyStore(store, f, faultRate, seed);
         try (KvStore s = store) {
-            HistorySink sink = bare ? null : kafka != null
-                    ? new KafkaSink(kafka, Topics.OPS, waitForAck, new Properties())
+            HistorySink sink = bare ? null : connection != null
+                    ? new KafkaSink(connection, Topics.OPS, waitForAck, true, new Properties())
                     : new JsonlSink(out);
             Recorder rec = bare ? null : new Recorder(s, sink, Recorder.Options.adaptive(fenceEvery, maxFenceEvery));
-            String where = kafka != null ? "Kafka " + kafka + " (cobra.ops)" : out.toString();
+            String where = connection != null ? "Kafka " + connection + " (cobra.ops)" : out.toString();
             System.err.printf("cobra record: %s on %s, %d clients, %d transactions%s%n", w.name(), s.name(), clients, txns,
                     bare ? " (bare: not recorded)" : " -> " + where);
             WorkloadRunner.Result r;

@@ -21,6 +21,8 @@ import org.cobraverify.schemas.Outcome;
 import org.cobraverify.schemas.RoundEnd;
 import org.cobraverify.schemas.Transaction;
 import org.cobraverify.schemas.Verdict;
+import org.cobraverify.schemas.kafka.KafkaConnection;
+import org.cobraverify.schemas.kafka.KafkaRefusal;
 import org.cobraverify.schemas.serde.KafkaSchemaCatalog;
 import org.cobraverify.schemas.serde.MalformedRecordException;
 import org.cobraverify.schemas.serde.SchemaCatalog;
@@ -41,8 +43,8 @@ import picocli.CommandLine.Option;
         description = {"Re-verifies rounds N..M from cobra.rounds, starting from the verifier's checkpoint before round N.",
                 "Exit 0 if every round is accepted, 1 if one is rejected, 3 if the last is unknown, 2 on a usage or Kafka error."})
 public final class ReplayCommand implements Callable<Integer> {
-    @Option(names = "--bootstrap", required = true, paramLabel = "SERVERS", description = "Kafka bootstrap servers.")
-    String bootstrap;
+    @picocli.CommandLine.Mixin
+    KafkaOptions kafkaOptions = new KafkaOptions();
 
     @Option(names = "--from-round", required = true, paramLabel = "N", description = "First round to verify.")
     long from;
@@ -73,30 +75,37 @@ public final class ReplayCommand implements Callable<Integer> {
             return 2;
         }
         long t0 = System.nanoTime();
-        WireFormat wire = new WireFormat(KafkaSchemaCatalog.attach(new SchemaCatalog(), bootstrap));
+        KafkaConnection kafka = kafkaOptions.connection();
+        WireFormat wire = new WireFormat(KafkaSchemaCatalog.attach(new SchemaCatalog(), kafka));
         try (RoundVerifier rv = new RoundVerifier(check.settings(CheckOptions.defaults()));
-             KafkaConsumer<String, byte[]> cons = consumer();
-             KafkaProducer<String, byte[]> prod = outTopic == null ? null : producer()) {
+             KafkaConsumer<String, byte[]> cons = consumer(kafka);
+             KafkaProducer<String, byte[]> prod = outTopic == null ? null : producer(kafka)) {
             TopicPartition tp = new TopicPartition(Topics.ROUNDS, 0);
             cons.assign(List.of(tp));
             long begin = cons.beginningOffsets(List.of(tp)).get(tp), end = cons.endOffsets(List.of(tp)).get(tp);
             long startAt = 0;
             if (from > 0) {
-                Checkpoints.Found f = Checkpoints.find(bootstrap, Topics.GC_FRONTIERS, wire, verifier, from - 1);
-                if (f == null) {
-                    long oldest = Checkpoints.oldest(bootstrap, Topics.GC_FRONTIERS, wire, verifier);
+                Checkpoints.Found f = Checkpoints.find(kafka, Topics.GC_FRONTIERS, wire, verifier, from - 1);
+                if (f == null && begin == 0) {
+                    // no checkpoint that early, but the input is all there: rebuild from round 0, printing only what was asked
+                    System.err.println("cobra replay: no checkpoint of " + verifier + " before round " + from + " is retained on " + Topics.GC_FRONTIERS
+                            + "; " + Topics.ROUNDS + " still holds every round, so rounds 0 to " + (from - 1) + " are replayed first, without verdicts");
+                } else if (f == null) {
+                    long oldest = Checkpoints.oldest(kafka, Topics.GC_FRONTIERS, wire, verifier);
                     System.err.println("cobra replay: no checkpoint of " + verifier + " before round " + from + " is retained on " + Topics.GC_FRONTIERS
                             + (oldest < 0 ? " (there is none: is the verifier publishing checkpoints?)" : "; the oldest round that can be replayed is " + (oldest + 1)
                             + (begin == 0 ? " (or 0, from the beginning of " + Topics.ROUNDS + ")" : "")));
                     return 2;
                 }
+                if (f != null) {
                 rv.restore(f.chunks(), 0);
                 startAt = f.chunks().get(0).getInputOffset();
                 System.err.printf("cobra replay: starting from the checkpoint of round %d (%s@%d), %d held transactions, in %.2f s%n", f.round(),
                         Topics.GC_FRONTIERS, f.offset(), f.chunks().stream().mapToInt(c -> c.getHeld().size()).sum(), (System.nanoTime() - t0) / 1e9);
+                }
             }
             if (startAt < begin) {
-                long oldest = Checkpoints.oldest(bootstrap, Topics.GC_FRONTIERS, wire, verifier);
+                long oldest = Checkpoints.oldest(kafka, Topics.GC_FRONTIERS, wire, verifier);
                 System.err.println("cobra replay: round " + from + " is older than what " + Topics.ROUNDS + " retains (it starts at offset " + begin
                         + ")" + (oldest < 0 ? "" : "; the oldest round that can be replayed is about " + (oldest + 1)));
                 return 2;
@@ -136,14 +145,14 @@ public final class ReplayCommand implements Callable<Integer> {
             }
             return rejected > 0 ? 1 : last == Outcome.UNKNOWN ? 3 : 0;
         } catch (RuntimeException e) {
-            System.err.println("cobra replay: " + e.getMessage());
+            String refused = KafkaRefusal.explain(e, kafka);
+            System.err.println("cobra replay: " + (refused != null ? refused : e.getMessage()));
             return 2;
         }
     }
 
-    private KafkaConsumer<String, byte[]> consumer() {
-        Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    private static KafkaConsumer<String, byte[]> consumer(KafkaConnection kafka) {
+        Properties p = kafka.properties();
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         p.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, Integer.toString(32 << 20));
@@ -152,9 +161,8 @@ public final class ReplayCommand implements Callable<Integer> {
         return new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer());
     }
 
-    private KafkaProducer<String, byte[]> producer() {
-        Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    private static KafkaProducer<String, byte[]> producer(KafkaConnection kafka) {
+        Properties p = kafka.properties();
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         return new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer());

@@ -3,9 +3,12 @@ package org.cobraverify.cli;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 import org.cobraverify.ops.pipeline.TopicSetup;
+import org.cobraverify.schemas.kafka.KafkaConnection;
+import org.cobraverify.schemas.kafka.KafkaRefusal;
 import org.cobraverify.schemas.serde.KafkaSchemaCatalog;
 import org.cobraverify.schemas.serde.SchemaCatalog;
 import org.cobraverify.schemas.serde.WireFormat;
@@ -18,8 +21,8 @@ import picocli.CommandLine.Option;
 @Command(name = "topology", mixinStandardHelpOptions = true,
         description = "Runs the Kafka Streams topology: assembles operations into transactions, assigns epochs, cuts rounds.")
 public final class TopologyCommand implements Callable<Integer> {
-    @Option(names = "--bootstrap", required = true, paramLabel = "SERVERS", description = "Kafka bootstrap servers.")
-    String bootstrap;
+    @picocli.CommandLine.Mixin
+    KafkaOptions kafkaOptions = new KafkaOptions();
 
     @Option(names = "--application-id", description = "Kafka Streams application id (default: ${DEFAULT-VALUE}).")
     String applicationId = "cobra-topology";
@@ -55,15 +58,17 @@ public final class TopologyCommand implements Callable<Integer> {
             System.err.println("cobra topology: --retention-hours takes at least 1");
             return 2;
         }
-        var created = TopicSetup.ensure(bootstrap, partitions, replication, retentionHours);
+        KafkaConnection kafka = kafkaOptions.connection();
+        var created = TopicSetup.ensure(kafka, partitions, replication, retentionHours);
         if (!created.isEmpty()) System.err.println("cobra topology: created topics " + created);
-        WireFormat wire = new WireFormat(KafkaSchemaCatalog.attach(new SchemaCatalog(), bootstrap));
-        KafkaSchemaCatalog.publish(bootstrap, wire.catalog());
+        WireFormat wire = new WireFormat(KafkaSchemaCatalog.attach(new SchemaCatalog(), kafka));
+        KafkaSchemaCatalog.publish(kafka, wire.catalog());
         TopologySettings d = TopologySettings.defaults();
         TopologySettings ts = new TopologySettings(fenceKey, roundSize, sessionTimeoutMs, idleCutMs, d.fenceGapTimeoutMs(), d.punctuateMs(),
                 d.maxEarlyOps(), d.maxBufferedTxns());
         CountDownLatch stopped = new CountDownLatch(1);
-        try (KafkaStreams streams = new KafkaStreams(PipelineTopology.build(ts, wire), PipelineTopology.config(applicationId, bootstrap, stateDir.toString()))) {
+        AtomicReference<String> refused = new AtomicReference<>();
+        try (KafkaStreams streams = new KafkaStreams(PipelineTopology.build(ts, wire), PipelineTopology.config(applicationId, kafka, stateDir.toString()))) {
             streams.setStateListener((now, before) -> {
                 System.err.println("cobra topology: " + before + " -> " + now);
                 if (now == KafkaStreams.State.NOT_RUNNING || now == KafkaStreams.State.ERROR) stopped.countDown();
@@ -72,11 +77,21 @@ public final class TopologyCommand implements Callable<Integer> {
             // a stream thread that fails (a broker error on commit, say) is replaced: under exactly-once its tasks
             // restart from what was committed; stopping the whole topology would stop the verdicts
             streams.setUncaughtExceptionHandler(e -> {
+                // refused by the cluster (credentials, ACLs): a new thread would be refused again, forever
+                String why = KafkaRefusal.explain(e, kafka);
+                if (why != null) {
+                    refused.compareAndSet(null, why);
+                    return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+                }
                 System.err.println("cobra topology: a stream thread failed (" + e + "); replacing it");
                 return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
             });
             streams.start();
             stopped.await();
+        }
+        if (refused.get() != null) {
+            System.err.println("cobra topology: " + refused.get());
+            return 2;
         }
         return 0;
     }

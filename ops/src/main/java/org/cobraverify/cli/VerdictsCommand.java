@@ -24,6 +24,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.cobraverify.schemas.Outcome;
 import org.cobraverify.schemas.Verdict;
+import org.cobraverify.schemas.kafka.KafkaConnection;
 import org.cobraverify.schemas.serde.KafkaSchemaCatalog;
 import org.cobraverify.schemas.serde.MalformedRecordException;
 import org.cobraverify.schemas.serde.SchemaCatalog;
@@ -45,8 +46,8 @@ import picocli.CommandLine.Option;
         description = {"Prints the verdicts on cobra.verdicts. Exit 1 at the first violation, 3 if the last verdict is unknown, 0 otherwise.",
                 "--follow keeps waiting for new verdicts; --metrics-port serves Prometheus metrics."})
 public final class VerdictsCommand implements Callable<Integer> {
-    @Option(names = "--bootstrap", required = true, paramLabel = "SERVERS", description = "Kafka bootstrap servers.")
-    String bootstrap;
+    @picocli.CommandLine.Mixin
+    KafkaOptions kafkaOptions = new KafkaOptions();
 
     @Option(names = "--follow", description = "Keep following new verdicts after the end of the topic.")
     boolean follow;
@@ -99,9 +100,9 @@ public final class VerdictsCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         HttpServer http = metricsPort == null ? null : serveMetrics(metricsPort);
-        WireFormat wire = new WireFormat(KafkaSchemaCatalog.attach(new SchemaCatalog(), bootstrap));
-        Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        KafkaConnection kafka = kafkaOptions.connection();
+        WireFormat wire = new WireFormat(KafkaSchemaCatalog.attach(new SchemaCatalog(), kafka));
+        Properties p = kafka.properties();
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         Outcome last = null;

@@ -14,8 +14,8 @@ import picocli.CommandLine.Option;
 @Command(name = "verifier", mixinStandardHelpOptions = true,
         description = "Runs the round verifier: checks each round of cobra.rounds and publishes one verdict per round to cobra.verdicts.")
 public final class VerifierCommand implements Callable<Integer> {
-    @Option(names = "--bootstrap", required = true, paramLabel = "SERVERS", description = "Kafka bootstrap servers.")
-    String bootstrap;
+    @picocli.CommandLine.Mixin
+    KafkaOptions kafkaOptions = new KafkaOptions();
 
     @Option(names = "--id", description = "Transactional id (one running verifier per id; default: ${DEFAULT-VALUE}).")
     String id = "cobra-verifier-0";
@@ -47,11 +47,11 @@ public final class VerifierCommand implements Callable<Integer> {
         }
         ReachabilityEngine reach = GpuOption.resolve(gpu, "verifier", System.err);
         if (reach == null) return 2;
-        VerifierService.Settings s = new VerifierService.Settings(bootstrap, "cobra.rounds", "cobra.verdicts", "cobra.dead-letters", group, id)
+        VerifierService.Settings s = new VerifierService.Settings(kafkaOptions.connection(), "cobra.rounds", "cobra.verdicts", "cobra.dead-letters", group, id)
                 .withState(stateDir, checkpointEvery).withRememberHours(rememberHours);
         VerifierService v = new VerifierService(s, check.settings(CheckOptions.defaults().withReachability(reach)), x -> System.out.println(VerdictLines.full(x)));
         Runtime.getRuntime().addShutdownHook(new Thread(v::stop));
-        System.err.println("cobra verifier: consuming cobra.rounds on " + bootstrap + " as " + id + " (collected writes in " + stateDir + ")");
+        System.err.println("cobra verifier: consuming cobra.rounds on " + s.kafka() + " as " + id + " (collected writes in " + stateDir + ")");
         Thread report = new Thread(() -> {
             try {
                 while (v.resumedFromRound() < 0 && v.replayedRecords() == 0) Thread.sleep(200);

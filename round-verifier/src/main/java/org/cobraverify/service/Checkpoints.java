@@ -11,6 +11,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.cobraverify.schemas.VerifierCheckpoint;
+import org.cobraverify.schemas.kafka.KafkaConnection;
 import org.cobraverify.schemas.serde.MalformedRecordException;
 import org.cobraverify.schemas.serde.WireFormat;
 
@@ -29,9 +30,8 @@ public final class Checkpoints {
         public long round() { return chunks.get(0).getRound(); }
     }
 
-    private static KafkaConsumer<String, byte[]> consumer(String bootstrap) {
-        Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    private static KafkaConsumer<String, byte[]> consumer(KafkaConnection kafka) {
+        Properties p = kafka.properties();
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         p.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, Integer.toString(VerifierService.MAX_RECORD_BYTES));
@@ -44,8 +44,8 @@ public final class Checkpoints {
      * The whole checkpoint of {@code verifier}'s round {@code round} whose chunk 0 is at {@code offset}.
      * Throws {@link IllegalStateException} naming the topic and offset if it is not there within {@code timeout}.
      */
-    public static List<VerifierCheckpoint> read(String bootstrap, String topic, WireFormat wire, String verifier, long offset, long round, Duration timeout) {
-        try (KafkaConsumer<String, byte[]> c = consumer(bootstrap)) {
+    public static List<VerifierCheckpoint> read(KafkaConnection kafka, String topic, WireFormat wire, String verifier, long offset, long round, Duration timeout) {
+        try (KafkaConsumer<String, byte[]> c = consumer(kafka)) {
             TopicPartition tp = new TopicPartition(topic, 0);
             c.assign(List.of(tp));
             c.seek(tp, offset);
@@ -98,8 +98,8 @@ public final class Checkpoints {
      * the offsets (the rounds of one verifier's checkpoints increase with them); null if every retained
      * checkpoint is later. Cost: a few dozen small reads, whatever the topic's length.
      */
-    public static Found find(String bootstrap, String topic, WireFormat wire, String verifier, long round) {
-        try (KafkaConsumer<String, byte[]> c = consumer(bootstrap)) {
+    public static Found find(KafkaConnection kafka, String topic, WireFormat wire, String verifier, long round) {
+        try (KafkaConsumer<String, byte[]> c = consumer(kafka)) {
             TopicPartition tp = new TopicPartition(topic, 0);
             c.assign(List.of(tp));
             long lo = c.beginningOffsets(List.of(tp)).get(tp), end = c.endOffsets(List.of(tp)).get(tp);
@@ -127,8 +127,8 @@ public final class Checkpoints {
     }
 
     /** The round of the oldest checkpoint of {@code verifier} still on the topic, or -1 if there is none. */
-    public static long oldest(String bootstrap, String topic, WireFormat wire, String verifier) {
-        try (KafkaConsumer<String, byte[]> c = consumer(bootstrap)) {
+    public static long oldest(KafkaConnection kafka, String topic, WireFormat wire, String verifier) {
+        try (KafkaConsumer<String, byte[]> c = consumer(kafka)) {
             TopicPartition tp = new TopicPartition(topic, 0);
             c.assign(List.of(tp));
             long lo = c.beginningOffsets(List.of(tp)).get(tp), end = c.endOffsets(List.of(tp)).get(tp);

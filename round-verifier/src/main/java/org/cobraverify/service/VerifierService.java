@@ -35,6 +35,7 @@ import org.cobraverify.schemas.RoundEnd;
 import org.cobraverify.schemas.Transaction;
 import org.cobraverify.schemas.Verdict;
 import org.cobraverify.schemas.VerifierCheckpoint;
+import org.cobraverify.schemas.kafka.KafkaConnection;
 import org.cobraverify.schemas.serde.KafkaSchemaCatalog;
 import org.cobraverify.schemas.serde.MalformedRecordException;
 import org.cobraverify.schemas.serde.Quarantine;
@@ -56,20 +57,25 @@ import org.cobraverify.schemas.serde.WireFormat;
  */
 public final class VerifierService implements AutoCloseable {
     /** Where to run: the servers, topics, the consumer group and the transactional id (one verifier per id). */
-    public record Settings(String bootstrap, String roundsTopic, String verdictsTopic, String deadLettersTopic, String group,
+    public record Settings(KafkaConnection kafka, String roundsTopic, String verdictsTopic, String deadLettersTopic, String group,
                            String transactionalId, String checkpointsTopic, Path stateDir, int checkpointEvery, double rememberHours) {
-        public Settings(String bootstrap, String roundsTopic, String verdictsTopic, String deadLettersTopic, String group, String transactionalId) {
-            this(bootstrap, roundsTopic, verdictsTopic, deadLettersTopic, group, transactionalId, "cobra.gc-frontiers", null, DEFAULT_CHECKPOINT_EVERY,
+        public Settings(KafkaConnection kafka, String roundsTopic, String verdictsTopic, String deadLettersTopic, String group, String transactionalId) {
+            this(kafka, roundsTopic, verdictsTopic, deadLettersTopic, group, transactionalId, "cobra.gc-frontiers", null, DEFAULT_CHECKPOINT_EVERY,
                     RocksDbCollectedWrites.DEFAULT_HORIZON_MILLIS / 3_600_000.0);
         }
 
-        public static Settings defaults(String bootstrap) {
-            return new Settings(bootstrap, "cobra.rounds", "cobra.verdicts", "cobra.dead-letters", "cobra-verifier", "cobra-verifier-0");
+        public static Settings defaults(String bootstrap) { return defaults(KafkaConnection.plain(bootstrap)); }
+
+        public static Settings defaults(KafkaConnection kafka) {
+            return new Settings(kafka, "cobra.rounds", "cobra.verdicts", "cobra.dead-letters", "cobra-verifier", "cobra-verifier-0");
         }
+
+        /** The bootstrap servers. */
+        public String bootstrap() { return kafka.bootstrap(); }
 
         /** Where collected writes live on disk (null: a temporary directory, lost with the process) and how often to checkpoint (0: never). */
         public Settings withState(Path dir, int every) {
-            return new Settings(bootstrap, roundsTopic, verdictsTopic, deadLettersTopic, group, transactionalId, checkpointsTopic, dir, every, rememberHours);
+            return new Settings(kafka, roundsTopic, verdictsTopic, deadLettersTopic, group, transactionalId, checkpointsTopic, dir, every, rememberHours);
         }
 
         /**
@@ -77,7 +83,7 @@ public final class VerifierService implements AutoCloseable {
          * a read of a write collected longer ago makes the verdict unknown, not a stale-read reject.
          */
         public Settings withRememberHours(double hours) {
-            return new Settings(bootstrap, roundsTopic, verdictsTopic, deadLettersTopic, group, transactionalId, checkpointsTopic, stateDir, checkpointEvery, hours);
+            return new Settings(kafka, roundsTopic, verdictsTopic, deadLettersTopic, group, transactionalId, checkpointsTopic, stateDir, checkpointEvery, hours);
         }
     }
 
@@ -120,15 +126,14 @@ public final class VerifierService implements AutoCloseable {
         this.settings = settings;
         this.verifierSettings = verifierSettings;
         this.listener = listener;
-        this.wire = new WireFormat(KafkaSchemaCatalog.attach(new SchemaCatalog(), settings.bootstrap()));
+        this.wire = new WireFormat(KafkaSchemaCatalog.attach(new SchemaCatalog(), settings.kafka()));
     }
 
 
     /** Runs until {@link #stop}; throws if Kafka fails in a way a restart must handle. */
     public void run() {
         TopicPartition tp = new TopicPartition(settings.roundsTopic(), 0);
-        Properties c = new Properties();
-        c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrap());
+        Properties c = settings.kafka().properties();
         c.put(ConsumerConfig.GROUP_ID_CONFIG, settings.group());
         c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
@@ -138,8 +143,7 @@ public final class VerifierService implements AutoCloseable {
         c.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, Integer.toString(32 << 20)); // several rounds per fetch when behind
         c.put(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, Integer.toString(64 << 20));
         c.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "100000");
-        Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrap());
+        Properties p = settings.kafka().properties();
         p.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, settings.transactionalId());
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
         p.put(ProducerConfig.ACKS_CONFIG, "all");
@@ -385,7 +389,7 @@ public final class VerifierService implements AutoCloseable {
         if (at < 0) return 0;
         long t0 = System.nanoTime();
         try {
-            List<VerifierCheckpoint> chunks = Checkpoints.read(settings.bootstrap(), settings.checkpointsTopic(), wire,
+            List<VerifierCheckpoint> chunks = Checkpoints.read(settings.kafka(), settings.checkpointsTopic(), wire,
                     settings.transactionalId(), at, round, Duration.ofSeconds(30));
             verifier.restore(chunks, restarts);
             checkpointAt = at;

@@ -3,6 +3,7 @@ package org.cobraverify.topology;
 import java.util.Properties;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsConfig;
+import org.cobraverify.schemas.kafka.KafkaConnection;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.state.Stores;
 import org.cobraverify.schemas.CutterMeta;
@@ -68,11 +69,18 @@ public final class PipelineTopology {
         return t;
     }
 
-    /** Streams configuration: exactly-once v2, the application id, and the given bootstrap servers. */
+    /** Streams configuration: exactly-once v2, the application id, and the given bootstrap servers (PLAINTEXT). */
     public static Properties config(String applicationId, String bootstrap, String stateDir) {
-        Properties p = new Properties();
+        return config(applicationId, KafkaConnection.plain(bootstrap), stateDir);
+    }
+
+    /**
+     * Streams configuration: the connection's client settings (security, any client setting; they reach Streams' own
+     * producers, consumers and admin), then exactly-once v2, the application id and this topology's tuning.
+     */
+    public static Properties config(String applicationId, KafkaConnection kafka, String stateDir) {
+        Properties p = kafka.properties();
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
-        p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir);
         p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, Integer.getInteger("cobra.streams.commitMs", 100));

@@ -6,10 +6,16 @@ import java.io.PrintStream;
 import java.io.Writer;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Properties;
 import java.util.stream.Stream;
 import kafka.server.KafkaConfig;
@@ -19,10 +25,11 @@ import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.utils.Time;
 
 /**
- * A real single-node Kafka broker in KRaft mode (combined broker and controller), started in this
- * JVM from the Kafka jars on Maven Central: the storage directory is formatted with the storage tool,
- * then {@code KafkaRaftServer} starts on loopback ports. Replication settings suit one node
- * (internal topics with one replica), so transactions and exactly-once processing work.
+ * A real Kafka node in KRaft mode (combined broker and controller), started in this JVM from the Kafka jars on
+ * Maven Central: the storage directory is formatted with the storage tool, then {@code KafkaRaftServer} starts on
+ * loopback ports. Alone it is a single-node cluster; with a quorum of three ({@link Node}), three of them, in three
+ * processes ({@code cobra broker}), are a real cluster. Replication settings follow the quorum's size, so
+ * transactions and exactly-once processing work on one node and survive the loss of one of three.
  * {@link #close()} stops it and, for a temporary directory, deletes its data.
  */
 public final class EmbeddedKafka implements AutoCloseable {
@@ -39,50 +46,115 @@ public final class EmbeddedKafka implements AutoCloseable {
     }
 
     /**
+     * One node of a cluster: its id, the quorum of controller voters ({@code 1@127.0.0.1:9093,2@...}; null for a
+     * single-node cluster whose only voter is this node), the client and controller ports (0: a free one), the data
+     * directory (null: a temporary one), any other broker settings (they win over the defaults: security, say), the
+     * cluster id (null: derived from the quorum, so that every node of one quorum agrees), and SCRAM credentials to
+     * create when the storage is formatted ({@code SCRAM-SHA-256=[name=admin,password=...]}, as the storage tool takes
+     * them; the inter-broker user of a SASL cluster must exist before the nodes can reach each other).
+     */
+    public record Node(int nodeId, String quorum, int port, int controllerPort, Path dir, Properties settings, String clusterId, List<String> scram) {
+        public static Node single(int port, Path dir) { return new Node(1, null, port, 0, dir, new Properties(), null, List.of()); }
+
+        public Node withSettings(Properties more) {
+            Properties p = new Properties();
+            p.putAll(settings);
+            p.putAll(more);
+            return new Node(nodeId, quorum, port, controllerPort, dir, p, clusterId, scram);
+        }
+
+        public Node withScram(List<String> credentials) { return new Node(nodeId, quorum, port, controllerPort, dir, settings, clusterId, credentials); }
+
+        /** How many voters the quorum names (1 without one). */
+        public int voters() { return quorum == null ? 1 : quorum.split(",").length; }
+    }
+
+    /**
      * Starts a broker. {@code port} 0 picks a free loopback port; {@code dataDir} null uses a new
      * temporary directory (deleted on close), otherwise an existing formatted directory is reused.
      */
-    public static EmbeddedKafka start(int port, Path dataDir) throws IOException {
+    public static EmbeddedKafka start(int port, Path dataDir) throws IOException { return start(Node.single(port, dataDir)); }
+
+    /**
+     * Starts one node. The client listener is named CLIENT (PLAINTEXT unless the settings map it to SASL_PLAINTEXT,
+     * SSL or SASL_SSL) and also carries inter-broker traffic; the controller listener is CONTROLLER, PLAINTEXT, on
+     * loopback. Internal topics get min(3, voters) replicas and, from three, two in sync.
+     */
+    public static EmbeddedKafka start(Node node) throws IOException {
+        Path dataDir = node.dir();
         boolean temporary = dataDir == null;
         Path dir = temporary ? Files.createTempDirectory("cobra-kafka") : dataDir;
         Files.createDirectories(dir);
-        int brokerPort = port != 0 ? port : freePort();
-        int controllerPort = freePort();
+        int brokerPort = node.port() != 0 ? node.port() : freePort();
+        int controllerPort = node.controllerPort() != 0 ? node.controllerPort() : freePort();
+        int voters = node.voters();
+        String replicas = Integer.toString(Math.min(3, voters)), inSync = voters >= 3 ? "2" : "1";
         Properties p = new Properties();
         p.put("process.roles", "broker,controller");
-        p.put("node.id", "1");
-        p.put("controller.quorum.bootstrap.servers", "127.0.0.1:" + controllerPort);
-        p.put("listeners", "PLAINTEXT://127.0.0.1:" + brokerPort + ",CONTROLLER://127.0.0.1:" + controllerPort);
-        p.put("advertised.listeners", "PLAINTEXT://127.0.0.1:" + brokerPort);
+        p.put("node.id", Integer.toString(node.nodeId()));
+        if (node.quorum() == null) p.put("controller.quorum.bootstrap.servers", "127.0.0.1:" + controllerPort);
+        else p.put("controller.quorum.voters", node.quorum());
+        p.put("listeners", "CLIENT://127.0.0.1:" + brokerPort + ",CONTROLLER://127.0.0.1:" + controllerPort);
+        p.put("advertised.listeners", "CLIENT://127.0.0.1:" + brokerPort);
+        p.put("inter.broker.listener.name", "CLIENT");
         p.put("controller.listener.names", "CONTROLLER");
-        p.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+        p.put("listener.security.protocol.map", "CLIENT:PLAINTEXT,CONTROLLER:PLAINTEXT");
         p.put("log.dirs", dir.resolve("logs").toString());
-        p.put("offsets.topic.replication.factor", "1");
+        p.put("offsets.topic.replication.factor", replicas);
         p.put("offsets.topic.num.partitions", "4");
-        p.put("transaction.state.log.replication.factor", "1");
-        p.put("transaction.state.log.min.isr", "1");
+        p.put("transaction.state.log.replication.factor", replicas);
+        p.put("transaction.state.log.min.isr", inSync);
         p.put("transaction.state.log.num.partitions", "4");
-        p.put("share.coordinator.state.topic.replication.factor", "1");
+        p.put("share.coordinator.state.topic.replication.factor", replicas);
+        p.put("default.replication.factor", replicas);
+        p.put("min.insync.replicas", inSync);
         p.put("group.initial.rebalance.delay.ms", "0");
         p.put("auto.create.topics.enable", "false");
+        p.putAll(node.settings());
         // any broker setting, from a system property cobra.kafka.<setting> (for example -Dcobra.kafka.num.io.threads=2)
         for (String name : System.getProperties().stringPropertyNames())
             if (name.startsWith("cobra.kafka.")) p.put(name.substring("cobra.kafka.".length()), System.getProperty(name));
         Path cfg = dir.resolve("server.properties");
         try (Writer w = Files.newBufferedWriter(cfg, StandardCharsets.UTF_8)) {
-            p.store(w, "written by cobra: an embedded single-node KRaft broker");
+            p.store(w, "written by cobra: a KRaft node (combined broker and controller)");
         }
+        restrictToOwner(cfg); // it may hold the inter-broker user's password
         if (!Files.exists(dir.resolve("logs").resolve("meta.properties"))) {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
+            String clusterId = node.clusterId() != null ? node.clusterId() : node.quorum() == null ? Uuid.randomUuid().toString() : clusterId(node.quorum());
+            List<String> args = new ArrayList<>(List.of("format", "-t", clusterId, "-c", cfg.toString()));
+            if (node.quorum() == null) args.add("--standalone");
             // transaction.version=1: with version 2, the first transactional batches of Kafka Streams' producers on new
             // partitions were refused with OutOfOrderSequenceException (retried, but logged as errors); version 1 is clean
-            int rc = StorageTool.execute(new String[] {"format", "-t", Uuid.randomUuid().toString(), "-c", cfg.toString(), "--standalone", "--feature", "transaction.version=1"},
-                    new PrintStream(out, true, StandardCharsets.UTF_8));
-            if (rc != 0) throw new IOException("formatting Kafka storage in " + dir + " failed: " + out.toString(StandardCharsets.UTF_8));
+            args.addAll(List.of("--feature", "transaction.version=1"));
+            for (String c : node.scram()) args.addAll(List.of("--add-scram", c));
+            int rc = StorageTool.execute(args.toArray(String[]::new), new PrintStream(out, true, StandardCharsets.UTF_8));
+            if (rc != 0) throw new IOException("formatting Kafka storage in " + dir + " failed: " + redact(out.toString(StandardCharsets.UTF_8)));
         }
         KafkaRaftServer server = new KafkaRaftServer(KafkaConfig.fromProps(p), Time.SYSTEM);
         server.startup();
         return new EmbeddedKafka(dir, temporary, brokerPort, server);
+    }
+
+    /** The cluster id every node of {@code quorum} derives alike: a UUID from the quorum's SHA-256, base64 as Kafka writes it. */
+    public static String clusterId(String quorum) {
+        try {
+            byte[] h = MessageDigest.getInstance("SHA-256").digest(quorum.trim().getBytes(StandardCharsets.UTF_8));
+            ByteBuffer b = ByteBuffer.wrap(h);
+            return new Uuid(b.getLong(), b.getLong()).toString();
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static String redact(String s) { return s.replaceAll("password=[^,\\]\\s]*", "password=****"); }
+
+    private static void restrictToOwner(Path f) {
+        try {
+            Files.setPosixFilePermissions(f, PosixFilePermissions.fromString("rw-------"));
+        } catch (IOException | UnsupportedOperationException ignored) {
+            // not a POSIX file system: the directory's own permissions protect it
+        }
     }
 
     /** {@code 127.0.0.1:<port>}, for {@code bootstrap.servers}. */

@@ -12,16 +12,17 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.cobraverify.schemas.kafka.KafkaConnection;
 import org.cobraverify.topology.Topics;
 
 /** How far the topology and the verifier are behind their input topics (records not yet committed as consumed). */
 public final class LagProbe implements AutoCloseable {
     private final Admin admin;
 
-    public LagProbe(String bootstrap) {
-        Properties p = new Properties();
-        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        admin = Admin.create(p);
+    public LagProbe(String bootstrap) { this(KafkaConnection.plain(bootstrap)); }
+
+    public LagProbe(KafkaConnection kafka) {
+        admin = Admin.create(kafka.properties());
     }
 
     /** Records behind, per input topic: the topology's on cobra.ops and cobra.txns; the verifier's on cobra.rounds. */

@@ -23,6 +23,8 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.cobraverify.rounds.IncrementalVerifier;
 import org.cobraverify.schemas.FenceChainHead;
 import org.cobraverify.schemas.Verdict;
+import org.cobraverify.schemas.kafka.KafkaConnection;
+import org.cobraverify.schemas.kafka.KafkaRefusal;
 import org.cobraverify.schemas.serde.KafkaSchemaCatalog;
 import org.cobraverify.schemas.serde.SchemaCatalog;
 import org.cobraverify.schemas.serde.WireFormat;
@@ -39,15 +41,15 @@ public final class Pipeline implements AutoCloseable {
     private VerifierService verifier;
     private Thread verifierThread;
     private final List<Verdict> verdicts = new CopyOnWriteArrayList<>();
-    private final String bootstrap;
+    private final KafkaConnection kafka;
     private final IncrementalVerifier.Settings verifierSettings;
     private final Consumer<Verdict> listener;
     private volatile Throwable verifierFailure;
     /** Where the verifier keeps its collected writes (beside the topology's state), so a restart finds them. */
     private final Path verifierStateDir;
 
-    private Pipeline(String bootstrap, KafkaStreams streams, IncrementalVerifier.Settings verifierSettings, Consumer<Verdict> listener, Path verifierStateDir) {
-        this.bootstrap = bootstrap;
+    private Pipeline(KafkaConnection kafka, KafkaStreams streams, IncrementalVerifier.Settings verifierSettings, Consumer<Verdict> listener, Path verifierStateDir) {
+        this.kafka = kafka;
         this.verifierStateDir = verifierStateDir;
         this.streams = streams;
         this.verifierSettings = verifierSettings;
@@ -57,16 +59,36 @@ public final class Pipeline implements AutoCloseable {
     /** Creates missing topics, publishes the schemas, starts the topology and the verifier. */
     public static Pipeline start(String bootstrap, Path stateDir, int partitions, TopologySettings topology,
                                  IncrementalVerifier.Settings verifier, Consumer<Verdict> listener) {
-        TopicSetup.ensure(bootstrap, partitions, (short) 1);
-        WireFormat wire = new WireFormat(KafkaSchemaCatalog.attach(new SchemaCatalog(), bootstrap));
-        KafkaSchemaCatalog.publish(bootstrap, wire.catalog());
+        return start(KafkaConnection.plain(bootstrap), (short) 1, stateDir, partitions, topology, verifier, listener);
+    }
+
+    /** As above, on any cluster: topics created with {@code replication} replicas, every client with {@code kafka}'s settings. */
+    public static Pipeline start(KafkaConnection kafka, short replication, Path stateDir, int partitions, TopologySettings topology,
+                                 IncrementalVerifier.Settings verifier, Consumer<Verdict> listener) {
+        return start(kafka, kafka, replication, stateDir, partitions, topology, verifier, listener);
+    }
+
+    /**
+     * As above, with the topology and the verifier each under its own principal (a secured cluster with ACLs): the
+     * topology's connection also creates the topics and publishes the schemas.
+     */
+    public static Pipeline start(KafkaConnection topologyKafka, KafkaConnection verifierKafka, short replication, Path stateDir, int partitions,
+                                 TopologySettings topology, IncrementalVerifier.Settings verifier, Consumer<Verdict> listener) {
+        TopicSetup.ensure(topologyKafka, partitions, replication, TopicSetup.DEFAULT_RETENTION_HOURS);
+        WireFormat wire = new WireFormat(KafkaSchemaCatalog.attach(new SchemaCatalog(), topologyKafka));
+        KafkaSchemaCatalog.publish(topologyKafka, wire.catalog());
         Topology built = PipelineTopology.build(topology, wire);
-        KafkaStreams streams = new KafkaStreams(built, PipelineTopology.config("cobra-topology", bootstrap, stateDir.toString()));
-        Pipeline p = new Pipeline(bootstrap, streams, verifier, listener, stateDir.resolve("verifier"));
+        KafkaStreams streams = new KafkaStreams(built, PipelineTopology.config("cobra-topology", topologyKafka, stateDir.toString()));
+        Pipeline p = new Pipeline(verifierKafka, streams, verifier, listener, stateDir.resolve("verifier"));
         for (var sub : built.describe().subtopologies())
             for (var node : sub.nodes())
                 if (node instanceof TopologyDescription.Processor proc) p.storeNames.addAll(proc.stores());
         streams.setUncaughtExceptionHandler(e -> {
+            String refused = KafkaRefusal.explain(e, topologyKafka);
+            if (refused != null) { // a new thread would be refused again, forever
+                System.err.println("cobra: the topology stopped: " + refused);
+                return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+            }
             System.err.println("cobra: the topology failed: " + e);
             return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
         });
@@ -90,7 +112,7 @@ public final class Pipeline implements AutoCloseable {
     /** As {@link #startVerifier()}, with a crash point (tests). */
     public synchronized void startVerifier(VerifierService.CrashPoint crash) {
         verifierFailure = null;
-        VerifierService v = new VerifierService(VerifierService.Settings.defaults(bootstrap).withState(verifierStateDir, checkpointEvery), verifierSettings, x -> {
+        VerifierService v = new VerifierService(VerifierService.Settings.defaults(kafka).withState(verifierStateDir, checkpointEvery), verifierSettings, x -> {
             verdicts.add(x);
             listener.accept(x);
         });

@@ -17,6 +17,7 @@ import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.cobraverify.schemas.kafka.KafkaConnection;
 import org.cobraverify.service.VerifierService;
 import org.cobraverify.topology.Topics;
 
@@ -28,6 +29,10 @@ import org.cobraverify.topology.Topics;
  * <p>Retention (docs/DESIGN.md §9.3): the history topics (operations, transactions, rounds) keep
  * {@code retentionHours} hours, set on creation and re-set on existing topics (it is the replay horizon: a
  * window older than that cannot be re-verified); verdicts and dead letters keep the broker's default.
+ *
+ * <p>Durability: every topic gets {@code min.insync.replicas} from {@link #minInsyncReplicas} (2 of 3 replicas), and
+ * every producer of the pipeline uses {@code acks=all} with idempotence, so an acknowledged record survives the loss
+ * of any one broker.
  */
 public final class TopicSetup {
     private TopicSetup() {}
@@ -42,15 +47,28 @@ public final class TopicSetup {
 
     public static List<NewTopic> topics(int partitions, short replication, int retentionHours) {
         if (retentionHours < 1) throw new IllegalArgumentException("retention must be at least one hour, not " + retentionHours);
+        if (replication < 1) throw new IllegalArgumentException("replication must be at least 1, not " + replication);
         List<NewTopic> l = new ArrayList<>();
         Map<String, String> retained = Map.of(TopicConfig.RETENTION_MS_CONFIG, Long.toString(retentionHours * 3_600_000L));
-        l.add(new NewTopic(Topics.OPS, partitions, replication).configs(retained));
-        for (String t : List.of(Topics.TXNS, Topics.ROUNDS)) l.add(new NewTopic(t, 1, replication).configs(retained));
-        for (String t : List.of(Topics.VERDICTS, Topics.DEAD_LETTERS)) l.add(new NewTopic(t, 1, replication));
+        l.add(new NewTopic(Topics.OPS, partitions, replication).configs(with(retained, replication)));
+        for (String t : List.of(Topics.TXNS, Topics.ROUNDS)) l.add(new NewTopic(t, 1, replication).configs(with(retained, replication)));
+        for (String t : List.of(Topics.VERDICTS, Topics.DEAD_LETTERS)) l.add(new NewTopic(t, 1, replication).configs(with(Map.of(), replication)));
         Map<String, String> compacted = Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT);
-        l.add(new NewTopic(Topics.SCHEMAS, 1, replication).configs(compacted));
-        l.add(new NewTopic(Topics.GC_FRONTIERS, 1, replication).configs(checkpoints(retentionHours)));
+        l.add(new NewTopic(Topics.SCHEMAS, 1, replication).configs(with(compacted, replication)));
+        l.add(new NewTopic(Topics.GC_FRONTIERS, 1, replication).configs(with(checkpoints(retentionHours), replication)));
         return l;
+    }
+
+    /**
+     * The in-sync replicas a write with {@code acks=all} needs: 2 from three replicas up (one broker may be down and
+     * every acknowledged record is still on two), 1 below (with two replicas, 2 would stop writes at the first failure).
+     */
+    public static int minInsyncReplicas(short replication) { return replication >= 3 ? 2 : 1; }
+
+    private static Map<String, String> with(Map<String, String> configs, short replication) {
+        Map<String, String> m = new HashMap<>(configs);
+        m.put(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG, Integer.toString(minInsyncReplicas(replication)));
+        return m;
     }
 
     /**
@@ -89,9 +107,13 @@ public final class TopicSetup {
 
     /** Creates what is missing and sets the history topics' retention; returns the names created. */
     public static List<String> ensure(String bootstrap, int partitions, short replication, int retentionHours) {
-        Properties p = new Properties();
-        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        try (Admin admin = Admin.create(p)) {
+        return ensure(KafkaConnection.plain(bootstrap), partitions, replication, retentionHours);
+    }
+
+    /** As above, through {@code kafka}'s client settings. */
+    public static List<String> ensure(KafkaConnection kafka, int partitions, short replication, int retentionHours) {
+        String bootstrap = kafka.bootstrap();
+        try (Admin admin = Admin.create(kafka.properties())) {
             Set<String> existing = admin.listTopics().names().get();
             List<NewTopic> missing = topics(partitions, replication, retentionHours).stream().filter(t -> !existing.contains(t.name())).toList();
             if (!missing.isEmpty()) admin.createTopics(missing).all().get();

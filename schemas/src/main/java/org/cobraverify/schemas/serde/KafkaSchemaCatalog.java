@@ -12,6 +12,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.cobraverify.schemas.kafka.KafkaConnection;
 
 /**
  * The schema catalog topic: compacted, key = fingerprint (16 hex digits), value = the schema's JSON.
@@ -27,9 +28,11 @@ public final class KafkaSchemaCatalog {
     public static String key(long fingerprint) { return String.format("%016x", fingerprint); }
 
     /** Publishes every known schema (idempotent: same key, same value) and waits for the broker's ack. */
-    public static void publish(String bootstrap, SchemaCatalog catalog) {
-        Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    public static void publish(String bootstrap, SchemaCatalog catalog) { publish(KafkaConnection.plain(bootstrap), catalog); }
+
+    /** Publishes every known schema through {@code kafka} (idempotent) and waits for the broker's ack. */
+    public static void publish(KafkaConnection kafka, SchemaCatalog catalog) {
+        Properties p = kafka.properties();
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
         try (var producer = new KafkaProducer<>(p, new StringSerializer(), new StringSerializer())) {
@@ -39,24 +42,27 @@ public final class KafkaSchemaCatalog {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while publishing schemas", e);
         } catch (ExecutionException e) {
-            throw new IllegalStateException("cannot publish schemas to " + TOPIC + ": " + e.getCause().getMessage(), e.getCause());
+            throw new IllegalStateException("cannot publish schemas to " + TOPIC + " on " + kafka.bootstrap() + ": " + e.getCause().getMessage(), e.getCause());
         }
     }
 
     /** Makes {@code catalog} consult the catalog topic on a miss. */
-    public static SchemaCatalog attach(SchemaCatalog catalog, String bootstrap) {
+    public static SchemaCatalog attach(SchemaCatalog catalog, String bootstrap) { return attach(catalog, KafkaConnection.plain(bootstrap)); }
+
+    /** Makes {@code catalog} consult the catalog topic, read through {@code kafka}, on a miss. */
+    public static SchemaCatalog attach(SchemaCatalog catalog, KafkaConnection kafka) {
         catalog.fallback(fp -> {
-            for (Map.Entry<String, String> e : readAll(bootstrap).entrySet()) catalog.add(new Schema.Parser().parse(e.getValue()));
+            for (Map.Entry<String, String> e : readAll(kafka).entrySet()) catalog.add(new Schema.Parser().parse(e.getValue()));
             return catalog.known().stream().filter(s -> SchemaCatalog.fingerprint(s) == fp).findFirst().orElse(null);
         });
         return catalog;
     }
 
     /** The whole catalog topic, fingerprint to schema JSON (later records win); empty when there is no catalog topic. */
-    public static Map<String, String> readAll(String bootstrap) {
+    public static Map<String, String> readAll(KafkaConnection kafka) {
         Map<String, String> out = new HashMap<>();
         try {
-            for (ConsumerRecord<String, String> r : TopicScan.readAll(bootstrap, TOPIC, new StringDeserializer(), Duration.ofSeconds(30)))
+            for (ConsumerRecord<String, String> r : TopicScan.readAll(kafka, TOPIC, new StringDeserializer(), Duration.ofSeconds(30)))
                 if (r.value() != null) out.put(r.key(), r.value());
         } catch (TopicScan.NoSuchTopic e) {
             // nothing published yet: only this build's schemas are known

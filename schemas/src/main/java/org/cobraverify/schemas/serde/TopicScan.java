@@ -11,6 +11,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import org.cobraverify.schemas.kafka.KafkaConnection;
 
 /**
  * Reads a whole topic as it stands now: every committed record of every partition, from the beginning
@@ -26,8 +27,12 @@ public final class TopicScan {
     }
 
     public static <V> List<ConsumerRecord<String, V>> readAll(String bootstrap, String topic, Deserializer<V> values, Duration timeout) {
-        Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        return readAll(KafkaConnection.plain(bootstrap), topic, values, timeout);
+    }
+
+    public static <V> List<ConsumerRecord<String, V>> readAll(KafkaConnection kafka, String topic, Deserializer<V> values, Duration timeout) {
+        String bootstrap = kafka.bootstrap();
+        Properties p = kafka.properties();
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         List<ConsumerRecord<String, V>> out = new ArrayList<>();
