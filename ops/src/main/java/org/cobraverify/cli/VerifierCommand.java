@@ -3,6 +3,8 @@ package org.cobraverify.cli;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.cobraverify.checker.CheckOptions;
 import org.cobraverify.checker.ReachabilityEngine;
 import org.cobraverify.gc.store.RocksDbCollectedWrites;
@@ -17,7 +19,8 @@ public final class VerifierCommand implements Callable<Integer> {
     @picocli.CommandLine.Mixin
     KafkaOptions kafkaOptions = new KafkaOptions();
 
-    @Option(names = "--id", description = "Transactional id (one running verifier per id; default: ${DEFAULT-VALUE}).")
+    @Option(names = "--id", description = {"Transactional id (default: ${DEFAULT-VALUE}). Several verifiers with one id: one works,",
+            "the others stand by and one takes over (from the checkpoint) when it goes; give them the same --state-dir where they share a disk."})
     String id = "cobra-verifier-0";
 
     @Option(names = "--group", description = "Consumer group holding the committed offset (default: ${DEFAULT-VALUE}).")
@@ -49,9 +52,33 @@ public final class VerifierCommand implements Callable<Integer> {
         if (reach == null) return 2;
         VerifierService.Settings s = new VerifierService.Settings(kafkaOptions.connection(), "cobra.rounds", "cobra.verdicts", "cobra.dead-letters", group, id)
                 .withState(stateDir, checkpointEvery).withRememberHours(rememberHours);
-        VerifierService v = new VerifierService(s, check.settings(CheckOptions.defaults().withReachability(reach)), x -> System.out.println(VerdictLines.full(x)));
-        Runtime.getRuntime().addShutdownHook(new Thread(v::stop));
+        var checkSettings = check.settings(CheckOptions.defaults().withReachability(reach));
+        AtomicReference<VerifierService> current = new AtomicReference<>();
+        AtomicBoolean stopping = new AtomicBoolean();
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            stopping.set(true);
+            VerifierService v = current.get();
+            if (v != null) v.stop();
+        }));
         System.err.println("cobra verifier: consuming cobra.rounds on " + s.kafka() + " as " + id + " (collected writes in " + stateDir + ")");
+        // active or standby: whichever verifier of this id owns cobra.rounds works; one that loses it (fenced, or paused past
+        // its session) publishes nothing more and stands by again, with a fresh service
+        while (!stopping.get()) {
+            VerifierService v = new VerifierService(s, checkSettings, x -> System.out.println(VerdictLines.full(x)));
+            current.set(v);
+            if (stopping.get()) break;
+            report(v);
+            try {
+                v.run();
+                break;
+            } catch (VerifierService.OwnershipLost e) {
+                System.err.println("cobra verifier: " + e.getMessage() + "; standing by");
+            }
+        }
+        return 0;
+    }
+
+    private static void report(VerifierService v) {
         Thread report = new Thread(() -> {
             try {
                 while (v.resumedFromRound() < 0 && v.replayedRecords() == 0) Thread.sleep(200);
@@ -64,7 +91,5 @@ public final class VerifierCommand implements Callable<Integer> {
         }, "cobra-verifier-report");
         report.setDaemon(true);
         report.start();
-        v.run();
-        return 0;
     }
 }

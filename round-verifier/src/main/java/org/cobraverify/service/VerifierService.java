@@ -3,6 +3,7 @@ package org.cobraverify.service;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -11,7 +12,10 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
+import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -21,6 +25,9 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.FencedInstanceIdException;
+import org.apache.kafka.common.errors.InvalidProducerEpochException;
+import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -130,11 +137,71 @@ public final class VerifierService implements AutoCloseable {
     }
 
 
-    /** Runs until {@link #stop}; throws if Kafka fails in a way a restart must handle. */
+    /**
+     * This verifier lost cobra.rounds to another one with the same id (it was fenced, or left the group while
+     * paused): it must publish nothing more. A new service started afterwards stands by until it owns the
+     * partition again.
+     */
+    public static final class OwnershipLost extends RuntimeException {
+        OwnershipLost(String message, Throwable cause) { super(message, cause); }
+    }
+
+    /**
+     * Which verifier works: the member of the consumer group that owns cobra.rounds' one partition (sticky, so a
+     * standby joining does not move it). Set by the consumer's rebalance callbacks, inside its polls.
+     */
+    private static final class Ownership implements ConsumerRebalanceListener {
+        private final TopicPartition tp;
+        private final KafkaConsumer<String, byte[]> consumer;
+        volatile boolean owned, rebalanced;
+
+        Ownership(TopicPartition tp, KafkaConsumer<String, byte[]> consumer) {
+            this.tp = tp;
+            this.consumer = consumer;
+        }
+
+        @Override
+        public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+            rebalanced = true;
+            if (!partitions.contains(tp)) return;
+            owned = true;
+            // a position for the poll that brought the assignment (with no committed offset and no reset policy it would
+            // throw); what that poll returns is thrown away, and work() seeks where resuming starts
+            consumer.seek(tp, consumer.beginningOffsets(List.of(tp)).get(tp));
+        }
+
+        @Override
+        public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+            if (partitions.contains(tp)) owned = false;
+        }
+
+        @Override
+        public void onPartitionsLost(Collection<TopicPartition> partitions) {
+            if (partitions.contains(tp)) owned = false;
+        }
+    }
+
+    private volatile boolean standingBy;
+
+    /** Whether this verifier is waiting while another one with its id owns cobra.rounds. */
+    public boolean standingBy() { return standingBy; }
+
+    /**
+     * Runs until {@link #stop}; throws if Kafka fails in a way a restart must handle, and {@link OwnershipLost} when
+     * another verifier with this id took over. Active and standby: verifiers with the same id and group all join the
+     * group; the one assigned cobra.rounds' partition works, the others stand by (doing nothing but heartbeats) and
+     * one of them takes over, from the committed offset and checkpoint, when the owner dies or leaves. Only the owner
+     * calls {@code initTransactions}, which fences the producer of any earlier owner.
+     */
     public void run() {
         TopicPartition tp = new TopicPartition(settings.roundsTopic(), 0);
-        Properties c = settings.kafka().properties();
+        Properties c = new Properties();
+        // a dead owner is noticed after the session timeout; 6 s is the broker's default minimum (a --kafka-config may set more)
+        c.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, "6000");
+        c.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, "1500");
+        c.putAll(settings.kafka().properties());
         c.put(ConsumerConfig.GROUP_ID_CONFIG, settings.group());
+        c.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, CooperativeStickyAssignor.class.getName());
         c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         // never jump silently: a position retention has deleted throws, and the loss is recorded (inputLost)
@@ -153,19 +220,57 @@ public final class VerifierService implements AutoCloseable {
              KafkaProducer<String, byte[]> prod = new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer())) {
             consumer = cons;
             if (!running.get()) return;
-            prod.initTransactions(); // fences any earlier incarnation and aborts its open transaction
-            cons.assign(List.of(tp));
-            OffsetAndMetadata committed = cons.committed(Set.of(tp)).get(tp);
-            long resumeAt = committed == null ? 0 : committed.offset();
-            restarts = committed == null ? 0 : restartsIn(committed.metadata()) + 1;
-            replayedRecords = 0;
-            resumedFromRound = -1;
-            checkpointAt = -1;
-            checkpointRound = -1;
-            CollectedWrites store = settings.stateDir() == null ? null
-                    : new RocksDbCollectedWrites(settings.stateDir().resolve(settings.transactionalId()).resolve("collected-writes"), false,
-                            (long) (settings.rememberHours() * 3_600_000L), System::currentTimeMillis);
-            try (RoundVerifier verifier = new RoundVerifier(verifierSettings, store)) {
+            Ownership own = new Ownership(tp, cons);
+            cons.subscribe(List.of(settings.roundsTopic()), own);
+            if (!awaitOwnership(cons, own)) return;
+            try {
+                work(cons, prod, tp, own);
+            } catch (ProducerFencedException | InvalidProducerEpochException | CommitFailedException | FencedInstanceIdException e) {
+                throw new OwnershipLost("another verifier with id " + settings.transactionalId() + " took over cobra.rounds; this one was fenced ("
+                        + e.getClass().getSimpleName() + ") and published nothing more", e);
+            }
+        } catch (WakeupException e) {
+            if (running.get()) throw e;
+        } finally {
+            consumer = null;
+            standingBy = false;
+        }
+    }
+
+    /** Polls (throwing away anything polled) until this member owns the partition; false when stopped first. */
+    private boolean awaitOwnership(KafkaConsumer<String, byte[]> cons, Ownership own) {
+        boolean said = false;
+        while (running.get()) {
+            cons.poll(Duration.ofMillis(200));
+            if (own.owned) {
+                if (said) System.err.println("cobra verifier: " + settings.transactionalId() + " now owns " + settings.roundsTopic() + ": taking over");
+                standingBy = false;
+                return true;
+            }
+            if (own.rebalanced && !said) {
+                said = true;
+                standingBy = true;
+                System.err.println("cobra verifier: standing by: another verifier with id " + settings.transactionalId() + " (group " + settings.group()
+                        + ") owns " + settings.roundsTopic() + "; this one takes over when it goes");
+            }
+        }
+        return false;
+    }
+
+    /** The owner's work: resume from the committed offset and checkpoint, then decide rounds as they come. */
+    private void work(KafkaConsumer<String, byte[]> cons, KafkaProducer<String, byte[]> prod, TopicPartition tp, Ownership own) {
+        prod.initTransactions(); // fences any earlier owner and aborts its open transaction
+        OffsetAndMetadata committed = cons.committed(Set.of(tp)).get(tp);
+        long resumeAt = committed == null ? 0 : committed.offset();
+        restarts = committed == null ? 0 : restartsIn(committed.metadata()) + 1;
+        replayedRecords = 0;
+        resumedFromRound = -1;
+        checkpointAt = -1;
+        checkpointRound = -1;
+        CollectedWrites store = settings.stateDir() == null ? null
+                : new RocksDbCollectedWrites(settings.stateDir().resolve(settings.transactionalId()).resolve("collected-writes"), false,
+                        (long) (settings.rememberHours() * 3_600_000L), System::currentTimeMillis);
+        try (RoundVerifier verifier = new RoundVerifier(verifierSettings, store)) {
             verifier.incarnation(restarts);
             long startAt = committed == null ? 0 : resume(verifier, committed.metadata());
             long logStart = cons.beginningOffsets(List.of(tp)).get(tp);
@@ -186,6 +291,8 @@ public final class VerifierService implements AutoCloseable {
                 List<ConsumerRecord<String, byte[]>> polled;
                 try {
                     polled = drain(cons);
+                    if (!own.owned) throw new OwnershipLost("cobra.rounds was assigned to another verifier with id " + settings.transactionalId()
+                            + " (this one missed its heartbeats, or left the group); it publishes nothing more", null);
                 } catch (OffsetOutOfRangeException e) {
                     // the verifier fell further behind than the retention: the records it was about to read are gone
                     long from = e.offsetOutOfRangePartitions().getOrDefault(tp, -1L), to = cons.beginningOffsets(List.of(tp)).get(tp);
@@ -230,11 +337,6 @@ public final class VerifierService implements AutoCloseable {
                 if (!replayed.isEmpty()) { verifier.replay(replayed); replayed.clear(); }
                 if (!ends.isEmpty()) publish(prod, cons, tp, verifier, ends, commitAt);
             }
-            }
-        } catch (WakeupException e) {
-            if (running.get()) throw e;
-        } finally {
-            consumer = null;
         }
     }
 

@@ -51,26 +51,10 @@ import org.junit.jupiter.api.Test;
  * embedded RocksDB, the topology under exactly-once, the verifier; checked against one-shot verification.
  */
 class PipelineTest extends BrokerPerTest {
-    static final WireFormat WIRE = WireFormat.standalone();
 
     Pipeline start(int roundSize) {
         TopologySettings ts = TopologySettings.defaults().withRoundSize(roundSize).withIdleCutMs(500);
         return Pipeline.start(kafka.bootstrapServers(), dir.resolve("streams"), 2, ts, IncrementalVerifier.Settings.defaults().withCheck(CheckOptions.defaults()), v -> {});
-    }
-
-    /** Runs a workload through the interceptor; returns how many transactions were published. */
-    long run(String workload, FaultyStore.Fault fault, int clients, int txns) throws Exception {
-        try (KvStore rocks = new RocksDbStore(dir.resolve("db-" + System.nanoTime()).toString(), false)) {
-            KvStore store = fault == null ? rocks : new FaultyStore(rocks, fault, 0.05, 3);
-            KafkaSink sink = new KafkaSink(kafka.bootstrapServers(), Topics.OPS, false, new Properties());
-            Recorder rec = new Recorder(store, sink, Recorder.Options.defaults());
-            try {
-                WorkloadRunner.run(Workload.byName(workload, 1.0), store, rec, clients, txns, 1, new WorkloadRunner.Progress());
-            } finally {
-                rec.close();
-            }
-            return sink.recorded();
-        }
     }
 
     static boolean waitFor(Pipeline p, long txns, Predicate<Verdict> orStopAt) throws InterruptedException {
@@ -84,10 +68,6 @@ class PipelineTest extends BrokerPerTest {
             Thread.sleep(100);
         }
         return false;
-    }
-
-    List<Verdict> committedVerdicts() {
-        return Topic.readAll(kafka.bootstrapServers(), Topics.VERDICTS).stream().map(r -> WIRE.decode(r.value(), Verdict.class)).toList();
     }
 
     @Test
