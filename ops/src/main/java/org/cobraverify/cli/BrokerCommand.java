@@ -48,6 +48,10 @@ public final class BrokerCommand implements Callable<Integer> {
             "for example SASL_PLAINTEXT with SCRAM and StandardAuthorizer (see ops/config/broker-sasl.properties)."})
     Path config;
 
+    @Option(names = "--host", paramLabel = "NAME", description = {"Listen on all interfaces and advertise this host name to clients",
+            "(a container: --host kafka-1); default: loopback only."})
+    String host;
+
     @Option(names = "--scram-users", paramLabel = "FILE", description = {"name=password lines: SCRAM-SHA-256 users created when the storage is formatted",
             "(the inter-broker user of a SASL cluster must exist before the nodes start; add the others later with cobra acls --add-user)."})
     Path scramUsers;
@@ -94,7 +98,13 @@ public final class BrokerCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--controller-port " + controllerPort + " disagrees with the quorum, which names " + mine + " for node " + nodeId);
             if (port == 0) throw new IllegalArgumentException("a node of a quorum needs a fixed --port (the others find it in the metadata)");
         }
-        Properties settings = config == null ? new Properties() : load(config);
+        Properties settings = new Properties();
+        if (host != null && controllerPort == 0) throw new IllegalArgumentException("--host needs a fixed --controller-port (or a --quorum naming it)");
+        if (host != null) {
+            settings.put("listeners", "CLIENT://0.0.0.0:" + port + ",CONTROLLER://0.0.0.0:" + controllerPort);
+            settings.put("advertised.listeners", "CLIENT://" + host + ":" + port);
+        }
+        if (config != null) settings.putAll(load(config));
         List<String> scram = new ArrayList<>();
         if (scramUsers != null) {
             Properties users = load(scramUsers);

@@ -4,8 +4,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Callable;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.common.TopicPartition;
 import org.cobraverify.checker.CheckOptions;
 import org.cobraverify.collector.KafkaSink;
 import org.cobraverify.collector.KvStore;
@@ -18,6 +22,7 @@ import org.cobraverify.ops.pipeline.StateProbe;
 import org.cobraverify.rounds.IncrementalVerifier;
 import org.cobraverify.schemas.Outcome;
 import org.cobraverify.schemas.Verdict;
+import org.cobraverify.schemas.kafka.KafkaConnection;
 import org.cobraverify.topology.Topics;
 import org.cobraverify.topology.TopologySettings;
 import org.cobraverify.workloads.FaultyStore;
@@ -79,6 +84,12 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--quiet", description = "No per-round lines; the summary only.")
     boolean quiet;
 
+    @picocli.CommandLine.Mixin
+    KafkaOptions kafkaOptions = new KafkaOptions();
+
+    @Option(names = "--replication", description = "With --bootstrap: replicas of the topics it creates (default: ${DEFAULT-VALUE}; 3 on a three-node cluster).")
+    short replication = 1;
+
     @Option(names = "--keep", description = "Keep the broker's data and the RocksDB directory (their path is printed).")
     boolean keep;
 
@@ -95,18 +106,29 @@ public final class DemoCommand implements Callable<Integer> {
         }
         Path dir = Files.createTempDirectory("cobra-demo");
         long t0 = System.nanoTime();
-        try (EmbeddedKafka kafka = EmbeddedKafka.start(0, dir.resolve("kafka"))) {
-            String bootstrap = kafka.bootstrapServers();
-            System.err.printf("cobra demo: Kafka broker (KRaft, in-process) on %s, data in %s (%.1f s)%n", bootstrap, dir, (System.nanoTime() - t0) / 1e9);
+        KafkaConnection external = kafkaOptions.bootstrap != null || kafkaOptions.config != null ? kafkaOptions.connection() : null;
+        if (external != null) {
+            String used = alreadyUsed(external);
+            if (used != null) {
+                System.err.println("cobra demo: " + used);
+                RecordCommand.deleteTree(dir);
+                return 2;
+            }
+        }
+        try (EmbeddedKafka kafka = external != null ? null : EmbeddedKafka.start(0, dir.resolve("kafka"))) {
+            KafkaConnection connection = external != null ? external : KafkaConnection.plain(kafka.bootstrapServers());
+            if (kafka != null)
+                System.err.printf("cobra demo: Kafka broker (KRaft, in-process) on %s, data in %s (%.1f s)%n", kafka.bootstrapServers(), dir, (System.nanoTime() - t0) / 1e9);
+            else System.err.printf("cobra demo: on the cluster at %s, topics with %d replicas%n", connection, replication);
             TopologySettings ts = TopologySettings.defaults().withRoundSize(roundSize).withIdleCutMs(500);
             CheckOptions co = CheckOptions.defaults().withTimeout(60);
             if (strict) co = co.withStrict(CheckOptions.DEFAULT_DRIFT_NANOS);
             // one partition of cobra.ops: on one machine a single assembler task keeps up, and two drifted apart under load
             // (a fence waiting behind the slower one holds the other's sessions). Measured, 300k at 5,000 txn/s from a cold
             // JVM: end to end 3,217 txn/s with one, 2,539 with two. -Dcobra.demo.partitions=N to compare.
-            try (Pipeline pipeline = Pipeline.start(bootstrap, dir.resolve("streams"), Integer.getInteger("cobra.demo.partitions", 1), ts, IncrementalVerifier.Settings.defaults().withCheck(co), v -> {
+            try (Pipeline pipeline = Pipeline.start(connection, replication, dir.resolve("streams"), Integer.getInteger("cobra.demo.partitions", 1), ts, IncrementalVerifier.Settings.defaults().withCheck(co), v -> {
                 if (!quiet) System.err.println("  " + VerdictLines.line(v));
-            }); LagProbe lag = new LagProbe(bootstrap)) {
+            }); LagProbe lag = new LagProbe(connection)) {
                 List<Verdict> verdicts = pipeline.verdicts();
                 System.err.printf("cobra demo: topology and verifier running; %s, %d clients, %d transactions on RocksDB%s%n",
                         w.name(), clients, txns, f == null ? "" : " with fault " + fault + " (rate " + faultRate + ")");
@@ -119,7 +141,7 @@ public final class DemoCommand implements Callable<Integer> {
                 long[] nextStats = {statsEvery};
                 long wl0;
                 try (KvStore s = store) {
-                    KafkaSink sink = new KafkaSink(bootstrap, Topics.OPS, false, new Properties());
+                    KafkaSink sink = new KafkaSink(connection, Topics.OPS, false, true, new Properties());
                     Recorder rec = new Recorder(s, sink, Recorder.Options.adaptive(fenceEvery, maxFenceEvery));
                     wl0 = System.nanoTime();
                     try {
@@ -171,6 +193,20 @@ public final class DemoCommand implements Callable<Integer> {
         } finally {
             if (keep) System.err.println("cobra demo: data kept in " + dir);
             else RecordCommand.deleteTree(dir);
+        }
+    }
+
+    /**
+     * Why a cluster cannot take a demo (null: it can): a pipeline already ran there, and the demo's verifier would resume
+     * its rounds and mix them into this run's figures.
+     */
+    static String alreadyUsed(KafkaConnection kafka) throws Exception {
+        try (Admin admin = Admin.create(kafka.properties())) {
+            if (!admin.listTopics().names().get().contains(Topics.ROUNDS)) return null;
+            var tp = new TopicPartition(Topics.ROUNDS, 0);
+            long end = admin.listOffsets(Map.of(tp, OffsetSpec.latest())).partitionResult(tp).get().offset();
+            return end == 0 ? null : Topics.ROUNDS + " on " + kafka.bootstrap() + " already holds " + end + " records: the demo needs a cluster"
+                    + " no pipeline has run on (its verifier would resume those rounds); run cobra topology and cobra verifier there instead";
         }
     }
 

@@ -93,6 +93,9 @@ public final class RecordCommand implements Callable<Integer> {
     @Option(names = "--bare", description = "Run the workload without the collector (no ids, fences or recording): the overhead baseline.")
     boolean bare;
 
+    @Option(names = "--rate", paramLabel = "TXN/S", description = "Offer at most this many transactions per second (default: as fast as the clients go).")
+    double rate;
+
     @Option(names = "--seed", description = "Random seed (default: ${DEFAULT-VALUE}).")
     long seed = 1;
 
@@ -134,7 +137,7 @@ public final class RecordCommand implements Callable<Integer> {
                     bare ? " (bare: not recorded)" : " -> " + where);
             WorkloadRunner.Result r;
             try {
-                r = WorkloadRunner.runWithProgress(w, s, rec, clients, txns, seed, 0, sessionTxns,
+                r = WorkloadRunner.runWithProgress(w, s, rec, clients, txns, seed, rate, sessionTxns,
                         p -> System.err.printf("  %d committed, %d aborted, %d unknown%n", p.committed.get(), p.aborted.get(), p.unknown.get()));
             } catch (Exception e) {
                 System.err.println("cobra record: the run failed: " + e.getMessage());

@@ -94,6 +94,7 @@ public final class EmbeddedKafka implements AutoCloseable {
         p.put("node.id", Integer.toString(node.nodeId()));
         if (node.quorum() == null) p.put("controller.quorum.bootstrap.servers", "127.0.0.1:" + controllerPort);
         else p.put("controller.quorum.voters", node.quorum());
+        // loopback unless the settings say otherwise (a container: listeners on 0.0.0.0, advertised under its host name)
         p.put("listeners", "CLIENT://127.0.0.1:" + brokerPort + ",CONTROLLER://127.0.0.1:" + controllerPort);
         p.put("advertised.listeners", "CLIENT://127.0.0.1:" + brokerPort);
         p.put("inter.broker.listener.name", "CLIENT");

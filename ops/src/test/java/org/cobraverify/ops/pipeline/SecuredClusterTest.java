@@ -55,15 +55,10 @@ class SecuredClusterTest {
     @BeforeAll
     static void securedBroker() throws Exception {
         dir = Files.createTempDirectory("cobra-secured-test");
+        // the shipped example (ops/config/broker-sasl.properties, the secure compose overlay's), with a password
         Properties broker = new Properties();
-        broker.put("listener.security.protocol.map", "CLIENT:SASL_PLAINTEXT,CONTROLLER:PLAINTEXT");
-        broker.put("sasl.enabled.mechanisms", "SCRAM-SHA-256");
-        broker.put("sasl.mechanism.inter.broker.protocol", "SCRAM-SHA-256");
-        broker.put("listener.name.client.scram-sha-256.sasl.jaas.config", String.format(JAAS, "admin", ADMIN_PASSWORD));
-        broker.put("authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer");
-        // the controller listener is PLAINTEXT on loopback: the node's own requests on it come as ANONYMOUS
-        broker.put("super.users", "User:admin;User:ANONYMOUS");
-        broker.put("allow.everyone.if.no.acl.found", "false");
+        broker.load(new java.io.StringReader(Files.readString(Path.of("config", "broker-sasl.properties")).replace("CHANGE-ME", ADMIN_PASSWORD)));
+        assertEquals("false", broker.getProperty("allow.everyone.if.no.acl.found"));
         kafka = EmbeddedKafka.start(EmbeddedKafka.Node.single(0, dir.resolve("kafka")).withSettings(broker)
                 .withScram(List.of("SCRAM-SHA-256=[name=admin,password=" + ADMIN_PASSWORD + "]")));
         admin = client("admin", ADMIN_PASSWORD);
