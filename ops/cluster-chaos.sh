@@ -10,7 +10,9 @@
 # While TXNS transactions are recorded it kills, with kill -9, one after another:
 #   1. the broker leading cobra.rounds partition 0, restarted RESTART_AFTER seconds later;
 #   2. one topology instance, restarted RESTART_AFTER seconds later;
-#   3. the active verifier, restarted RESTART_AFTER seconds later (it comes back as the standby).
+#   3. the active verifier, restarted RESTART_AFTER seconds later (it comes back as the standby);
+#   4. then the new active one is paused with SIGSTOP until the other has taken over, and resumed: a zombie, which
+#      must find itself fenced, publish nothing, and stand by.
 # For each kill it reports the time to the next verdict.
 #
 # Afterwards it checks (ops/check-verdicts.py):
@@ -109,7 +111,7 @@ VN=0
 start_verifier() { # $1: which of the two (1 or 2); its incarnations are numbered across both
   VN=$((VN + 1))
   now >"$WORK/verifier-$VN.start"
-  "$COBRA" verifier --bootstrap "$BOOT" --id "$VERIFIER_ID" --state-dir "$WORK/verifier" >"$WORK/verifier-$VN.out" 2>"$WORK/verifier-$VN.err" &
+  "$COBRA" verifier --bootstrap "$BOOT" --id "$VERIFIER_ID" --checkpoint-every "$CHECKPOINT_EVERY" --state-dir "$WORK/verifier" >"$WORK/verifier-$VN.out" 2>"$WORK/verifier-$VN.err" &
   VPID[$1]=$!; VINC[$1]=$VN; pids+=("${VPID[$1]}")
   local n=$VN
   ( for _ in $(seq 1 6000); do [ -s "$WORK/verifier-$n.out" ] && { now >"$WORK/verifier-$n.first"; break; }; sleep 0.1; done ) &
@@ -161,6 +163,18 @@ echo "cluster-chaos: killing the active verifier (process $A, incarnation ${VINC
 kill -9 "${VPID[$A]}"; wait "${VPID[$A]}" 2>/dev/null
 echo "cluster-chaos: next verdict $(next_verdict_after_kill) after the active verifier was killed (the standby's takeover)"
 sleep "$RESTART_AFTER"; start_verifier "$A"; echo "cluster-chaos: verifier $A restarted (incarnation ${VINC[$A]})"
+
+# a zombie: the new active verifier is paused (SIGSTOP) past its session, the other takes over, then it resumes: it
+# must find itself fenced or out of the group, publish nothing more, and stand by
+for _ in $(seq 1 600); do grep -q "standing by" "$WORK/verifier-${VINC[$A]}.err" && break; sleep 0.2; done
+more_verdicts 2
+Z=$(active_verifier)
+echo "cluster-chaos: pausing the active verifier (process $Z, incarnation ${VINC[$Z]}) with SIGSTOP"
+kill -STOP "${VPID[$Z]}"
+echo "cluster-chaos: next verdict $(next_verdict_after_kill) after the active verifier was paused (the other's takeover)"
+kill -CONT "${VPID[$Z]}"
+for _ in $(seq 1 300); do grep -q "this one was fenced\|assigned to another verifier" "$WORK/verifier-${VINC[$Z]}.err" && break; sleep 0.2; done
+echo "cluster-chaos: the paused verifier resumed and said: $(grep -h "this one was fenced\|assigned to another verifier" "$WORK/verifier-${VINC[$Z]}.err" | tail -1 | cut -c1-160)"
 
 wait "$REC"; t1=$(now)
 TOTAL=$(total_of "$WORK/record.log")

@@ -76,7 +76,10 @@ class DeploymentConfigTest {
             assertEquals(c.getProperty("PARTITIONS"), t.option("--partitions"), t.args().toString());
         }
         for (Service v : s.stream().filter(x -> x.name().equals("verifier")).toList())
+        {
             assertEquals(c.getProperty("VERIFIER_ID"), v.option("--id"), "active and standby share one id: " + v.args());
+            assertEquals(c.getProperty("CHECKPOINT_EVERY"), v.option("--checkpoint-every"), "what a takeover re-decides: " + v.args());
+        }
         assertEquals(Integer.parseInt(c.getProperty("MIN_INSYNC")), TopicSetup.minInsyncReplicas(Short.parseShort(c.getProperty("REPLICATION"))),
                 "the topics' min.insync.replicas for that replication");
     }
@@ -85,7 +88,7 @@ class DeploymentConfigTest {
     void theCampaignRunsTheSameShape() throws Exception {
         String script = Files.readString(Path.of("cluster-chaos.sh"));
         assertTrue(script.contains(". \"$HERE/config/cluster.env\""), "ops/cluster-chaos.sh reads ops/config/cluster.env");
-        for (String v : List.of("$REPLICATION", "$PARTITIONS", "$VERIFIER_ID", "$NODES"))
+        for (String v : List.of("$REPLICATION", "$PARTITIONS", "$VERIFIER_ID", "$NODES", "$CHECKPOINT_EVERY"))
             assertTrue(script.contains(v), "ops/cluster-chaos.sh uses " + v);
     }
 

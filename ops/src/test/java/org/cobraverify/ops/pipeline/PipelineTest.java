@@ -138,6 +138,10 @@ class PipelineTest extends BrokerPerTest {
             List<String> rebuilt = noCheckpoint.out().lines().toList();
             assertEquals(2, rebuilt.size(), noCheckpoint.out());
             assertTrue(rebuilt.get(0).startsWith("round 2: accept") && rebuilt.get(1).startsWith("round 3: accept"), noCheckpoint.out());
+            // a demo on a cluster a pipeline already ran on would mix that history into its own: refused, saying why
+            VerifyCommandTest.Run demo = VerifyCommandTest.cobra("demo", "--bootstrap", kafka.bootstrapServers(), "--txns", "100", "--quiet");
+            assertEquals(2, demo.exit(), demo.err());
+            assertTrue(demo.err().contains("cobra.rounds on " + kafka.bootstrapServers() + " already holds"), demo.err());
         }
     }
 
