@@ -48,6 +48,7 @@ import org.cobraverify.schemas.serde.MalformedRecordException;
 import org.cobraverify.schemas.serde.Quarantine;
 import org.cobraverify.schemas.serde.SchemaCatalog;
 import org.cobraverify.schemas.serde.WireFormat;
+import org.rocksdb.RocksDBException;
 
 /**
  * The round-verifier service: a thin Kafka shell over {@link RoundVerifier}. It reads the rounds topic
@@ -199,6 +200,9 @@ public final class VerifierService implements AutoCloseable {
         // a dead owner is noticed after the session timeout; 6 s is the broker's default minimum (a --kafka-config may set more)
         c.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, "6000");
         c.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, "1500");
+        // a round's check may take minutes (its --timeout, a backlog decided in batches): the group must not move the
+        // partition away from a live owner for that; a dead one is found by its session timeout
+        c.put(ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG, "1800000");
         c.putAll(settings.kafka().properties());
         c.put(ConsumerConfig.GROUP_ID_CONFIG, settings.group());
         c.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, CooperativeStickyAssignor.class.getName());
@@ -237,6 +241,39 @@ public final class VerifierService implements AutoCloseable {
         }
     }
 
+    /** How long a new owner waits for the collected-writes store's lock before it takes a store of its own. */
+    static final long STORE_LOCK_WAIT_MILLIS = 5_000;
+
+    /**
+     * The collected-writes store under {@code --state-dir}. A former owner on this host that stopped responding (paused,
+     * say) may still hold its lock: the new owner waits a few seconds for it, then works with a fresh store of its own
+     * (deleted when it stops). That loses only what the former owner collected: a later read of one of those writes waits
+     * and ends unknown, never a false verdict (A5), as on another disk.
+     */
+    private CollectedWrites openStore() {
+        Path dir = settings.stateDir().resolve(settings.transactionalId()).resolve("collected-writes");
+        long horizon = (long) (settings.rememberHours() * 3_600_000L);
+        long deadline = System.nanoTime() + STORE_LOCK_WAIT_MILLIS * 1_000_000L;
+        while (true) {
+            try {
+                return new RocksDbCollectedWrites(dir, false, horizon, System::currentTimeMillis);
+            } catch (IllegalStateException e) {
+                if (!(e.getCause() instanceof RocksDBException r) || r.getMessage() == null || !r.getMessage().toLowerCase().contains("lock")) throw e;
+                if (System.nanoTime() > deadline || !running.get()) break;
+                try {
+                    Thread.sleep(250);
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+            }
+        }
+        Path own = dir.resolveSibling("collected-writes-" + ProcessHandle.current().pid() + "-" + System.currentTimeMillis());
+        System.err.println("cobra verifier: the collected-writes store in " + dir + " is still locked by another process (a former owner that stopped"
+                + " responding?); working with a store of its own in " + own + ": a read of a write the former owner collected will be unknown");
+        return new RocksDbCollectedWrites(own, true, horizon, System::currentTimeMillis);
+    }
+
     /** Polls (throwing away anything polled) until this member owns the partition; false when stopped first. */
     private boolean awaitOwnership(KafkaConsumer<String, byte[]> cons, Ownership own) {
         boolean said = false;
@@ -267,9 +304,7 @@ public final class VerifierService implements AutoCloseable {
         resumedFromRound = -1;
         checkpointAt = -1;
         checkpointRound = -1;
-        CollectedWrites store = settings.stateDir() == null ? null
-                : new RocksDbCollectedWrites(settings.stateDir().resolve(settings.transactionalId()).resolve("collected-writes"), false,
-                        (long) (settings.rememberHours() * 3_600_000L), System::currentTimeMillis);
+        CollectedWrites store = settings.stateDir() == null ? null : openStore();
         try (RoundVerifier verifier = new RoundVerifier(verifierSettings, store)) {
             verifier.incarnation(restarts);
             long startAt = committed == null ? 0 : resume(verifier, committed.metadata());

@@ -2,11 +2,13 @@ package org.cobraverify.ops.pipeline;
 
 import static org.junit.jupiter.api.Assertions.*;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.cobraverify.checker.CheckOptions;
+import org.cobraverify.gc.store.RocksDbCollectedWrites;
 import org.cobraverify.rounds.IncrementalVerifier;
 import org.cobraverify.schemas.Outcome;
 import org.cobraverify.schemas.Verdict;
@@ -72,6 +74,34 @@ class StandbyVerifierTest extends BrokerPerTest {
             }
             for (int i = 0; i < rounds.size(); i++) assertEquals(i, rounds.get(i), "one committed verdict per round, in order: " + rounds);
             assertTrue(rounds.size() > 4, "rounds after the takeover: " + rounds);
+        }
+    }
+
+    @Test
+    @Timeout(value = 300, unit = TimeUnit.SECONDS)
+    void aNewOwnerWhoseStoreIsStillLockedByAFormerOneWorksWithItsOwn() throws Exception {
+        TopologySettings ts = TopologySettings.defaults().withRoundSize(300).withIdleCutMs(500);
+        IncrementalVerifier.Settings check = IncrementalVerifier.Settings.defaults().withCheck(CheckOptions.defaults());
+        Path stateDir = dir.resolve("streams").resolve("verifier");
+        try (Pipeline p = Pipeline.start(kafka.bootstrapServers(), dir.resolve("streams"), 2, ts, check, v -> {})) {
+            p.stopVerifier();
+            // a former owner that stopped responding still holds the store's lock
+            try (RocksDbCollectedWrites stuck = new RocksDbCollectedWrites(stateDir.resolve("cobra-verifier-0").resolve("collected-writes"), false)) {
+                List<Verdict> next = new CopyOnWriteArrayList<>();
+                VerifierService owner = new VerifierService(VerifierService.Settings.defaults(kafka.bootstrapServers()).withState(stateDir, 2), check, next::add);
+                Thread t = new Thread(owner::run, "new-owner");
+                t.start();
+                try {
+                    long second = run("blindw-rm", null, 4, 2000);
+                    long deadline = System.nanoTime() + 120_000_000_000L;
+                    while (covered(next) < second && System.nanoTime() < deadline) Thread.sleep(100);
+                    assertEquals(second, covered(next), "the new owner works with a store of its own: " + next);
+                    for (Verdict v : next) assertEquals(Outcome.ACCEPT, v.getOutcome(), v.getReason());
+                } finally {
+                    owner.stop();
+                    t.join(30_000);
+                }
+            }
         }
     }
 
