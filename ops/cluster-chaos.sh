@@ -136,6 +136,12 @@ next_verdict_after_kill() {
   done
   echo "none within 300 s"
 }
+# in the background: the moment verifier $1's log says it resumed from a checkpoint once more than now, into $2
+watch_resume() {
+  local e="$WORK/verifier-${VINC[$1]}.err" n; n=$(grep -c "resumed from the checkpoint" "$e")
+  ( for _ in $(seq 1 3000); do [ "$(grep -c "resumed from the checkpoint" "$e")" -gt "$n" ] && { now >"$2"; break; }; sleep 0.1; done ) &
+}
+since() { [ -s "$1" ] && printf "%.1f s" "$(echo "$(cat "$1") - $(cat "$1.killed")" | bc)" || echo "(not seen)"; }
 active_verifier() { # the one of the two whose latest incarnation is not standing by
   for i in 1 2; do
     local e="$WORK/verifier-${VINC[$i]}.err"
@@ -160,8 +166,11 @@ sleep "$RESTART_AFTER"; start_topology 1; echo "cluster-chaos: topology instance
 more_verdicts 3
 A=$(active_verifier)
 echo "cluster-chaos: killing the active verifier (process $A, incarnation ${VINC[$A]})"
-kill -9 "${VPID[$A]}"; wait "${VPID[$A]}" 2>/dev/null
-echo "cluster-chaos: next verdict $(next_verdict_after_kill) after the active verifier was killed (the standby's takeover)"
+B=$((3 - A))
+watch_resume "$B" "$WORK/takeover-1"
+kill -9 "${VPID[$A]}"; wait "${VPID[$A]}" 2>/dev/null; now >"$WORK/takeover-1.killed"
+echo "cluster-chaos: next verdict $(next_verdict_after_kill) after the active verifier was killed"
+echo "cluster-chaos: the standby had taken over and loaded its checkpoint $(since "$WORK/takeover-1") after the kill"
 sleep "$RESTART_AFTER"; start_verifier "$A"; echo "cluster-chaos: verifier $A restarted (incarnation ${VINC[$A]})"
 
 # a zombie: the new active verifier is paused (SIGSTOP) past its session, the other takes over, then it resumes: it
@@ -170,9 +179,14 @@ for _ in $(seq 1 600); do grep -q "standing by" "$WORK/verifier-${VINC[$A]}.err"
 more_verdicts 2
 Z=$(active_verifier)
 echo "cluster-chaos: pausing the active verifier (process $Z, incarnation ${VINC[$Z]}) with SIGSTOP"
-kill -STOP "${VPID[$Z]}"
-echo "cluster-chaos: next verdict $(next_verdict_after_kill) after the active verifier was paused (the other's takeover)"
+O=$((3 - Z))
+watch_resume "$O" "$WORK/takeover-2"
+kill -STOP "${VPID[$Z]}"; now >"$WORK/takeover-2.killed"
+# resumed once the other has taken the partition (its session expired): it must then find itself fenced
+for _ in $(seq 1 600); do [ "$(grep -c "taking over" "$WORK/verifier-${VINC[$O]}.err")" -ge 1 ] && break; sleep 0.1; done
 kill -CONT "${VPID[$Z]}"
+echo "cluster-chaos: next verdict $(next_verdict_after_kill) after the active verifier was paused (the other's takeover)"
+echo "cluster-chaos: the other had taken over and loaded its checkpoint $(since "$WORK/takeover-2") after the pause"
 for _ in $(seq 1 300); do grep -q "this one was fenced\|assigned to another verifier" "$WORK/verifier-${VINC[$Z]}.err" && break; sleep 0.2; done
 echo "cluster-chaos: the paused verifier resumed and said: $(grep -h "this one was fenced\|assigned to another verifier" "$WORK/verifier-${VINC[$Z]}.err" | tail -1 | cut -c1-160)"
 

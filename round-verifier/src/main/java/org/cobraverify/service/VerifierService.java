@@ -229,9 +229,13 @@ public final class VerifierService implements AutoCloseable {
             if (!awaitOwnership(cons, own)) return;
             try {
                 work(cons, prod, tp, own);
-            } catch (ProducerFencedException | InvalidProducerEpochException | CommitFailedException | FencedInstanceIdException e) {
+            } catch (OwnershipLost e) {
+                throw e;
+            } catch (RuntimeException e) {
+                Throwable fenced = fencing(e);
+                if (fenced == null) throw e;
                 throw new OwnershipLost("another verifier with id " + settings.transactionalId() + " took over cobra.rounds; this one was fenced ("
-                        + e.getClass().getSimpleName() + ") and published nothing more", e);
+                        + fenced.getClass().getSimpleName() + ") and published nothing more", e);
             }
         } catch (WakeupException e) {
             if (running.get()) throw e;
@@ -241,8 +245,20 @@ public final class VerifierService implements AutoCloseable {
         }
     }
 
-    /** How long a new owner waits for the collected-writes store's lock before it takes a store of its own. */
-    static final long STORE_LOCK_WAIT_MILLIS = 5_000;
+    /** The fencing of a former owner in {@code e}'s cause chain (wherever a send, checkpoint or commit met it); null if none. */
+    static Throwable fencing(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause())
+            if (t instanceof ProducerFencedException || t instanceof InvalidProducerEpochException || t instanceof CommitFailedException
+                    || t instanceof FencedInstanceIdException) return t;
+        return null;
+    }
+
+    /**
+     * How long a new owner waits for the collected-writes store's lock before it takes a store of its own: a former
+     * owner that was paused finds itself fenced when it resumes and closes the store; one that never resumes would
+     * otherwise hold verification up forever.
+     */
+    static final long STORE_LOCK_WAIT_MILLIS = Long.getLong("cobra.storeLockWaitMillis", 60_000);
 
     /**
      * The collected-writes store under {@code --state-dir}. A former owner on this host that stopped responding (paused,
@@ -254,12 +270,18 @@ public final class VerifierService implements AutoCloseable {
         Path dir = settings.stateDir().resolve(settings.transactionalId()).resolve("collected-writes");
         long horizon = (long) (settings.rememberHours() * 3_600_000L);
         long deadline = System.nanoTime() + STORE_LOCK_WAIT_MILLIS * 1_000_000L;
+        boolean said = false;
         while (true) {
             try {
                 return new RocksDbCollectedWrites(dir, false, horizon, System::currentTimeMillis);
             } catch (IllegalStateException e) {
                 if (!(e.getCause() instanceof RocksDBException r) || r.getMessage() == null || !r.getMessage().toLowerCase().contains("lock")) throw e;
                 if (System.nanoTime() > deadline || !running.get()) break;
+                if (!said) {
+                    said = true;
+                    System.err.println("cobra verifier: the collected-writes store in " + dir + " is locked by another process (a former owner that"
+                            + " stopped responding?); waiting up to " + STORE_LOCK_WAIT_MILLIS / 1000 + " s for it");
+                }
                 try {
                     Thread.sleep(250);
                 } catch (InterruptedException ie) {

@@ -88,6 +88,7 @@ class StandbyVerifierTest extends BrokerPerTest {
             // a former owner that stopped responding still holds the store's lock
             try (RocksDbCollectedWrites stuck = new RocksDbCollectedWrites(stateDir.resolve("cobra-verifier-0").resolve("collected-writes"), false)) {
                 List<Verdict> next = new CopyOnWriteArrayList<>();
+                // (it waits -Dcobra.storeLockWaitMillis for the lock: 3 s in the build's tests, 60 s in service)
                 VerifierService owner = new VerifierService(VerifierService.Settings.defaults(kafka.bootstrapServers()).withState(stateDir, 2), check, next::add);
                 Thread t = new Thread(owner::run, "new-owner");
                 t.start();
