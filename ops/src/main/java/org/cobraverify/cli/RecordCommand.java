@@ -39,8 +39,9 @@ public final class RecordCommand implements Callable<Integer> {
     @Option(names = "--user", description = "Database user (default: postgres for PostgreSQL, root for MariaDB).")
     String user;
 
-    @Option(names = "--password", description = "Database password (default: empty).")
-    String password = "";
+    @Option(names = "--password-env", paramLabel = "VAR", description = {"The environment variable that holds the database password",
+            "(default: ${DEFAULT-VALUE}; unset: no password). A password never goes on a command line."})
+    String passwordEnv = "COBRA_DB_PASSWORD";
 
     @Option(names = "--table", description = "Table for keys and values; created afresh (default: ${DEFAULT-VALUE}).")
     String table = "cobra_kv";
@@ -120,6 +121,7 @@ public final class RecordCommand implements Callable<Integer> {
         Path rocksDir = db.startsWith("rocksdb") ? Files.createTempDirectory("cobra-rocksdb") : null;
         KvStore store;
         try {
+            String password = System.getenv(passwordEnv) == null ? "" : System.getenv(passwordEnv);
             store = openStore(db, rocksDir, jdbcUrl, user, password, table, JdbcStore.Isolation.parse(isolation));
         } catch (IllegalArgumentException | StoreException e) {
             System.err.println("cobra record: " + e.getMessage());
