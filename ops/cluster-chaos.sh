@@ -185,7 +185,7 @@ kill -STOP "${VPID[$Z]}"; now >"$WORK/takeover-2.killed"
 # resumed once the other has taken the partition (its session expired): it must then find itself fenced
 for _ in $(seq 1 600); do [ "$(grep -c "taking over" "$WORK/verifier-${VINC[$O]}.err")" -ge 1 ] && break; sleep 0.1; done
 kill -CONT "${VPID[$Z]}"
-echo "cluster-chaos: next verdict $(next_verdict_after_kill) after the active verifier was paused (the other's takeover)"
+echo "cluster-chaos: next verdict $(next_verdict_after_kill) after the paused verifier was resumed (the other had taken over)"
 echo "cluster-chaos: the other had taken over and loaded its checkpoint $(since "$WORK/takeover-2") after the pause"
 for _ in $(seq 1 300); do grep -q "this one was fenced\|assigned to another verifier" "$WORK/verifier-${VINC[$Z]}.err" && break; sleep 0.2; done
 echo "cluster-chaos: the paused verifier resumed and said: $(grep -h "this one was fenced\|assigned to another verifier" "$WORK/verifier-${VINC[$Z]}.err" | tail -1 | cut -c1-160)"
