@@ -28,6 +28,7 @@ import org.cobraverify.io.HistoryFormat;
 import org.cobraverify.io.HistoryReaders;
 import org.cobraverify.io.MalformedHistoryException;
 import org.cobraverify.report.DotReport;
+import org.cobraverify.report.HtmlReport;
 import org.cobraverify.report.JsonReport;
 import org.cobraverify.report.TextReport;
 import org.cobraverify.rounds.EpochAssigner;
@@ -65,6 +66,10 @@ public final class VerifyCommand implements Callable<Integer> {
 
     @Option(names = "--dot", paramLabel = "FILE", description = "On reject, write the certificate as a Graphviz graph (dot -Tsvg FILE > cert.svg).")
     Path dot;
+
+    @Option(names = "--html", paramLabel = "FILE", description = {"On reject, write the certificate as one self-contained web page (the cycle drawn",
+            "in inline SVG, each edge's reason, the transactions, sessions, the proof's cases; it loads nothing)."})
+    Path html;
 
     @Option(names = "--timeout", paramLabel = "SECONDS", description = "Give up with 'unknown' (exit 3) after this long per history.")
     double timeout;
@@ -142,6 +147,7 @@ public final class VerifyCommand implements Callable<Integer> {
                     case "--format" -> c.format = value;
                     case "--witness" -> c.witness = Paths.get(value);
                     case "--dot" -> c.dot = Paths.get(value);
+                    case "--html" -> c.html = Paths.get(value);
                     case "--timeout" -> c.timeout = Double.parseDouble(value);
                     case "--max-heap" -> c.maxHeapMb = Long.parseLong(value);
                     case "--drift" -> c.driftMillis = Double.parseDouble(value);
@@ -180,8 +186,8 @@ public final class VerifyCommand implements Callable<Integer> {
             err.println("cobra verify: --witness needs a one-shot check (without --rounds): collected transactions leave no serial order to print");
             return 2;
         }
-        if ((witness != null || dot != null) && paths.size() > 1) {
-            err.println("cobra verify: --witness and --dot take exactly one history");
+        if ((witness != null || dot != null || html != null) && paths.size() > 1) {
+            err.println("cobra verify: --witness, --dot and --html take exactly one history");
             return 2;
         }
         HistoryFormat fmt = null;
@@ -291,7 +297,7 @@ public final class VerifyCommand implements Callable<Integer> {
                 return 2;
             }
         }
-        return writeDot(v) ? v.outcome().exitCode() : 2;
+        return writeDot(v) && writeHtml(v, name) ? v.outcome().exitCode() : 2;
     }
 
     /** Reports why {@code name} could not be read (bad input names its place; an internal error says what it was); exit 2. */
@@ -342,7 +348,7 @@ public final class VerifyCommand implements Callable<Integer> {
             out.print(TextReport.render(name, v, transactions, millis));
             out.print(sum.text());
         }
-        return writeDot(v) ? v.outcome().exitCode() : 2;
+        return writeDot(v) && writeHtml(v, name) ? v.outcome().exitCode() : 2;
     }
 
     /** The run with the lines of its certificates' transactions, found by one more pass over the file. */
@@ -381,6 +387,18 @@ public final class VerifyCommand implements Callable<Integer> {
             return true;
         } catch (IOException e) {
             err.println("cobra verify: cannot write the graph to " + dot + ": " + e.getMessage());
+            return false;
+        }
+    }
+
+    /** {@code --html}: on reject, the certificate as a self-contained page; false (after saying why) if it cannot be written. */
+    private boolean writeHtml(Verdict v, String name) {
+        if (v.outcome() != Verdict.Outcome.REJECT || html == null) return true;
+        try {
+            Files.writeString(html, HtmlReport.render(v.certificate(), name), StandardCharsets.UTF_8);
+            return true;
+        } catch (IOException e) {
+            err.println("cobra verify: cannot write the page to " + html + ": " + e.getMessage());
             return false;
         }
     }

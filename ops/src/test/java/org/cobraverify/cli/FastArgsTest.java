@@ -29,7 +29,7 @@ class FastArgsTest {
     /** Every option of VerifyCommand, as picocli sees it, with a generator of valid values (null: a flag). */
     static final List<String[]> OPTIONS = List.of(
             new String[] {"--json", null}, new String[] {"--strict", null}, new String[] {"--cobra-timestamps", null}, new String[] {"--all", null},
-            new String[] {"--format", "word"}, new String[] {"--witness", "path"}, new String[] {"--dot", "path"},
+            new String[] {"--format", "word"}, new String[] {"--witness", "path"}, new String[] {"--dot", "path"}, new String[] {"--html", "path"},
             new String[] {"--timeout", "double"}, new String[] {"--max-heap", "long"}, new String[] {"--drift", "double"},
             new String[] {"--solver", "word"}, new String[] {"--rounds", "int"}, new String[] {"--fence-key", "word"},
             new String[] {"--certificate-budget", "double"}, new String[] {"--gpu", "word"});

@@ -1,0 +1,233 @@
+package org.cobraverify.report;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.cobraverify.checker.AnomalyKind;
+import org.cobraverify.checker.Certificate;
+
+/**
+ * A certificate as one self-contained HTML page: inline SVG and CSS, no script and nothing fetched, so it opens from
+ * an attachment or an air-gapped laptop. The page shows the anomaly with a sentence on what it means; the cycle as a
+ * graph (our own circular layout: a certificate's cycle is a simple cycle, so a circle never crosses edges, and its
+ * radius grows with the cycle so nodes never overlap), each edge labelled ({@code wr(x)}, {@code ww(x)}, {@code rw(x)},
+ * {@code so}, {@code rt}), derived edges dashed, each edge's reason on hover and listed below; each transaction's
+ * operations, session, status and file line; the certificate's transactions in one lane per session, in file order;
+ * the "why, case by case" of a proof by search and the reduction status.
+ *
+ * <p>Invariant: every string taken from the history (ids, sessions, keys, values, operations) is HTML-escaped before it
+ * is written, so user data is shown as text and never runs.
+ */
+public final class HtmlReport {
+    private HtmlReport() {}
+
+    /** What each anomaly means, in one sentence for the person reading the page. */
+    static final Map<AnomalyKind, String> MEANING = new HashMap<>();
+    static {
+        MEANING.put(AnomalyKind.UNWRITTEN_READ, "A transaction read a value that no transaction ever wrote: the database returned data from nowhere.");
+        MEANING.put(AnomalyKind.G1A, "A transaction read a write of a transaction that aborted: it saw data that never existed (dirty read).");
+        MEANING.put(AnomalyKind.G1B, "A transaction read a value that its writer later overwrote in the same transaction: it saw an intermediate state.");
+        MEANING.put(AnomalyKind.STALE_READ, "A transaction read a value that had already been overwritten before it started: a stale read.");
+        MEANING.put(AnomalyKind.INTERNAL, "A transaction did not see its own write, or read one key twice with different results.");
+        MEANING.put(AnomalyKind.LOST_UPDATE, "Two transactions read the same version of a key and both wrote it: one update was lost.");
+        MEANING.put(AnomalyKind.INCOMPATIBLE_ORDER, "Reads disagree on the order of a key's versions: no single history of that key explains them.");
+        MEANING.put(AnomalyKind.G0, "Writes of two or more transactions interleave in a cycle: no order of the transactions explains the final values.");
+        MEANING.put(AnomalyKind.G1C, "Information flows in a circle: each transaction saw (or overwrote) the next one's effects.");
+        MEANING.put(AnomalyKind.G_SINGLE, "A transaction saw some effects of another transaction but missed others (read skew).");
+        MEANING.put(AnomalyKind.WRITE_SKEW, "Two transactions each read what the other then changed, and both committed: together they broke what each checked.");
+        MEANING.put(AnomalyKind.LONG_FORK, "Two readers saw two independent writes in opposite orders: the database forked.");
+        MEANING.put(AnomalyKind.G2, "A cycle of dependencies with anti-dependencies (a read followed by another's overwrite): no serial order exists.");
+        MEANING.put(AnomalyKind.SESSION_CYCLE, "The dependencies close a cycle through a session's own order: a client saw its own later work undone.");
+        MEANING.put(AnomalyKind.UNSERIALIZABLE, "No serial order of these transactions exists; proved by exhausting every order of the writes.");
+    }
+
+    /** The page for {@code c}; {@code source} names the history (a file), shown in the title. */
+    public static String render(Certificate c, String source) {
+        StringBuilder b = new StringBuilder(16_384);
+        String title = c.kind().title();
+        b.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>").append(esc("cobra: " + title + " in " + source)).append("</title>\n");
+        b.append("<style>\n").append(CSS).append("</style>\n</head><body>\n");
+        b.append("<h1>Not serializable: ").append(esc(title)).append("</h1>\n");
+        b.append("<p class=\"meaning\">").append(esc(MEANING.getOrDefault(c.kind(), ""))).append("</p>\n");
+        b.append("<p class=\"summary\">").append(esc(c.summary())).append("</p>\n");
+        b.append("<p class=\"source\">History: ").append(esc(source)).append("</p>\n");
+        if (!c.cycle().isEmpty()) {
+            b.append("<h2>The cycle</h2>\n");
+            b.append(Legend.HTML);
+            svg(b, c);
+            b.append("<h3>Each edge, and why it holds</h3>\n<ol class=\"edges\">\n");
+            for (Certificate.Edge e : c.cycle()) {
+                b.append("<li><span class=\"k-").append(kindClass(e.kind())).append("\">").append(esc(e.from())).append(" \u2192 ").append(esc(e.to()))
+                        .append(" : ").append(esc(e.label())).append("</span> ");
+                b.append(e.derivedBecause() == null ? "<span class=\"why\">observed: " + esc(observed(e)) + "</span>"
+                        : "<span class=\"why derived\">derived: " + esc(e.derivedBecause()) + "</span>");
+                b.append("</li>\n");
+            }
+            b.append("</ol>\n");
+        }
+        b.append("<h2>Transactions</h2>\n<table class=\"txns\"><thead><tr><th>transaction</th><th>session</th><th>status</th><th>line</th><th>operations</th></tr></thead><tbody>\n");
+        for (Certificate.Txn t : c.transactions())
+            b.append("<tr><td>").append(esc(t.label())).append("</td><td>").append(esc(t.session())).append("</td><td>").append(esc(t.status()))
+                    .append("</td><td>").append(t.line() > 0 ? Integer.toString(t.line()) : "").append("</td><td><code>").append(esc(t.ops())).append("</code></td></tr>\n");
+        b.append("</tbody></table>\n");
+        sessions(b, c);
+        if (!c.cases().isEmpty()) {
+            b.append("<h2>Why, case by case</h2>\n<ol class=\"cases\">\n");
+            for (String l : c.cases()) b.append("<li>").append(esc(l)).append("</li>\n");
+            b.append("</ol>\n");
+        }
+        if (c.reduction() != null) b.append("<p class=\"reduction\">Reduction: ").append(esc(c.reduction().describe())).append("</p>\n");
+        if (!c.subHistory().isEmpty())
+            b.append("<p class=\"sub\">A non-serializable sub-history: ").append(esc(String.join(", ", c.subHistory()))).append("</p>\n");
+        for (String also : c.alsoFound()) b.append("<p class=\"also\">Also found: ").append(esc(also)).append("</p>\n");
+        b.append("<footer>Written by cobra. This page loads nothing: its picture is inline SVG.</footer>\n</body></html>\n");
+        return b.toString();
+    }
+
+    private static String observed(Certificate.Edge e) {
+        return switch (e.kind()) {
+            case "wr" -> e.to() + " read " + (e.key() == null ? "a value" : e.key()) + " as " + e.from() + " wrote it";
+            case "ww" -> e.from() + "'s write of " + e.key() + " was overwritten by " + e.to() + "'s";
+            case "rw" -> e.from() + " read " + e.key() + " before " + e.to() + " overwrote it";
+            case "so" -> e.from() + " came before " + e.to() + " in one session";
+            case "rt" -> e.from() + " ended before " + e.to() + " began (real time)";
+            default -> e.label();
+        };
+    }
+
+    private static String kindClass(String kind) {
+        return switch (kind) {
+            case "wr", "ww", "rw", "so", "rt" -> kind;
+            default -> "other";
+        };
+    }
+
+    /** The cycle on a circle: node i at angle 2πi/n, edges as arcs bent outward, labels at their middles. */
+    private static void svg(StringBuilder b, Certificate c) {
+        List<String> nodes = new ArrayList<>();
+        for (Certificate.Edge e : c.cycle()) {
+            if (!nodes.contains(e.from())) nodes.add(e.from());
+            if (!nodes.contains(e.to())) nodes.add(e.to());
+        }
+        int n = nodes.size();
+        double r = Math.max(140, n * 34.0);
+        double w = 2 * r + 320, h = 2 * r + 160, cx = w / 2, cy = h / 2;
+        Map<String, double[]> at = new LinkedHashMap<>();
+        for (int i = 0; i < n; i++) {
+            double a = -Math.PI / 2 + 2 * Math.PI * i / n;
+            at.put(nodes.get(i), new double[] {cx + r * Math.cos(a), cy + r * Math.sin(a)});
+        }
+        b.append(String.format(Locale.ROOT, "<svg class=\"cycle\" viewBox=\"0 0 %.0f %.0f\" width=\"%.0f\" height=\"%.0f\" role=\"img\" aria-label=\"%s\">%n",
+                w, h, Math.min(w, 1100), Math.min(w, 1100) * h / w, esc("the cycle of " + c.kind().title())));
+        b.append("<defs>");
+        for (String k : List.of("wr", "ww", "rw", "so", "rt", "other"))
+            b.append("<marker id=\"arrow-").append(k).append("\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" orient=\"auto-start-reverse\">")
+                    .append("<path d=\"M0,0 L10,5 L0,10 z\" class=\"head-").append(k).append("\"/></marker>");
+        b.append("</defs>\n");
+        for (Certificate.Edge e : c.cycle()) {
+            double[] p = at.get(e.from()), q = at.get(e.to());
+            double mx = (p[0] + q[0]) / 2, my = (p[1] + q[1]) / 2;
+            // bend outward from the centre, so an edge and its reverse do not overlap
+            double ox = mx - cx, oy = my - cy, len = Math.max(1, Math.hypot(ox, oy));
+            double bend = Math.min(60, Math.hypot(q[0] - p[0], q[1] - p[1]) * 0.25);
+            double kx = mx + ox / len * bend, ky = my + oy / len * bend;
+            if (Math.hypot(ox, oy) < 1) { kx = mx + (q[1] - p[1]) * 0.25; ky = my - (q[0] - p[0]) * 0.25; }
+            // stop short of the node's box
+            double[] end = shorten(kx, ky, q[0], q[1], 22), start = shorten(kx, ky, p[0], p[1], 22);
+            String k = kindClass(e.kind());
+            String why = e.derivedBecause() != null ? "derived: " + e.derivedBecause() : "observed: " + observed(e);
+            b.append("<g class=\"edge k-").append(k).append(e.derivedBecause() != null ? " derived" : "").append("\"><title>").append(esc(e.label() + " \u2014 " + why)).append("</title>");
+            b.append(String.format(Locale.ROOT, "<path d=\"M%.1f,%.1f Q%.1f,%.1f %.1f,%.1f\" marker-end=\"url(#arrow-%s)\"/>", start[0], start[1], kx, ky, end[0], end[1], k));
+            double lx = 0.25 * p[0] + 0.5 * kx + 0.25 * q[0], ly = 0.25 * p[1] + 0.5 * ky + 0.25 * q[1];
+            b.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%.1f\" class=\"elabel\">%s</text></g>%n", lx, ly - 4, esc(e.label())));
+        }
+        Map<String, Certificate.Txn> txns = new HashMap<>();
+        for (Certificate.Txn t : c.transactions()) txns.put(t.label(), t);
+        for (String node : nodes) {
+            double[] p = at.get(node);
+            Certificate.Txn t = txns.get(node);
+            String tip = t == null ? node : node + " (session " + t.session() + ", " + t.status() + (t.line() > 0 ? ", line " + t.line() : "") + "): " + t.ops();
+            int chars = Math.min(28, node.length());
+            double bw = Math.max(44, chars * 7.4 + 16);
+            b.append("<g class=\"node\"><title>").append(esc(tip)).append("</title>");
+            b.append(String.format(Locale.ROOT, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"26\" rx=\"5\"/>", p[0] - bw / 2, p[1] - 13, bw));
+            String shown = node.length() > 28 ? node.substring(0, 27) + "\u2026" : node;
+            b.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%.1f\" class=\"nlabel\">%s</text></g>%n", p[0], p[1] + 4, esc(shown)));
+        }
+        b.append("</svg>\n");
+    }
+
+    private static double[] shorten(double fx, double fy, double tx, double ty, double by) {
+        double dx = tx - fx, dy = ty - fy, len = Math.max(1, Math.hypot(dx, dy));
+        return new double[] {tx - dx / len * by, ty - dy / len * by};
+    }
+
+    /** One lane per session, the certificate's transactions in file order (their start and end are not recorded in it). */
+    private static void sessions(StringBuilder b, Certificate c) {
+        Map<String, List<Certificate.Txn>> lanes = new LinkedHashMap<>();
+        for (Certificate.Txn t : c.transactions()) lanes.computeIfAbsent(t.session(), s -> new ArrayList<>()).add(t);
+        for (List<Certificate.Txn> l : lanes.values()) l.sort((x, y) -> Integer.compare(x.line(), y.line()));
+        b.append("<h2>Sessions</h2>\n<p class=\"note\">One lane per session, in the order of the history file (the certificate does not record start and end times).");
+        boolean rt = c.cycle().stream().anyMatch(e -> e.kind().equals("rt"));
+        if (rt) b.append(" Real-time edges of the cycle are marked <span class=\"k-rt\">rt</span>.");
+        b.append("</p>\n<div class=\"lanes\">\n");
+        for (Map.Entry<String, List<Certificate.Txn>> lane : lanes.entrySet()) {
+            b.append("<div class=\"lane\"><span class=\"session\">").append(esc(lane.getKey())).append("</span>");
+            for (Certificate.Txn t : lane.getValue()) {
+                boolean inRt = c.cycle().stream().anyMatch(e -> e.kind().equals("rt") && (e.from().equals(t.label()) || e.to().equals(t.label())));
+                b.append("<span class=\"t").append(inRt ? " rt" : "").append("\" title=\"").append(esc(t.ops())).append("\">").append(esc(t.label())).append("</span>");
+            }
+            b.append("</div>\n");
+        }
+        b.append("</div>\n");
+    }
+
+    /** HTML-escapes text for element content and attribute values. */
+    static String esc(String s) {
+        if (s == null) return "";
+        StringBuilder o = new StringBuilder(s.length() + 16);
+        for (int i = 0; i < s.length(); i++) {
+            char ch = s.charAt(i);
+            switch (ch) {
+                case '&' -> o.append("&amp;");
+                case '<' -> o.append("&lt;");
+                case '>' -> o.append("&gt;");
+                case '"' -> o.append("&quot;");
+                case '\'' -> o.append("&#39;");
+                default -> o.append(ch);
+            }
+        }
+        return o.toString();
+    }
+
+    private static final class Legend {
+        static final String HTML = "<p class=\"legend\"><span class=\"k-wr\">wr</span> read from &nbsp; <span class=\"k-ww\">ww</span> overwrote &nbsp; "
+                + "<span class=\"k-rw\">rw</span> read before another overwrote (anti-dependency) &nbsp; <span class=\"k-so\">so</span> session order &nbsp; "
+                + "<span class=\"k-rt\">rt</span> real time &nbsp; dashed: derived, not observed (hover an edge for why)</p>\n";
+    }
+
+    private static final String CSS = """
+            body { font: 15px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 1150px; padding: 0 1em; color: #222; }
+            h1 { color: #a40000; font-size: 1.5em; } h2 { margin-top: 1.6em; border-bottom: 1px solid #ddd; }
+            .meaning { font-size: 1.1em; } .summary, .source, .note { color: #555; }
+            svg.cycle { display: block; margin: 1em 0; max-width: 100%; height: auto; background: #fcfcfc; border: 1px solid #eee; }
+            .node rect { fill: #fff; stroke: #333; stroke-width: 1.2; } .nlabel { font: 12px monospace; text-anchor: middle; }
+            .edge path { fill: none; stroke-width: 2; } .edge.derived path { stroke-dasharray: 6 4; }
+            .elabel { font: 12px monospace; text-anchor: middle; paint-order: stroke; stroke: #fff; stroke-width: 3px; }
+            .k-wr path, .head-wr { stroke: #1f5fbf; fill: #1f5fbf; } .k-ww path, .head-ww { stroke: #7a3db8; fill: #7a3db8; }
+            .k-rw path, .head-rw { stroke: #c62828; fill: #c62828; } .k-so path, .head-so { stroke: #777; fill: #777; }
+            .k-rt path, .head-rt { stroke: #e07b00; fill: #e07b00; } .k-other path, .head-other { stroke: #333; fill: #333; }
+            .edge path[marker-end] { fill: none; }
+            span.k-wr { color: #1f5fbf; } span.k-ww { color: #7a3db8; } span.k-rw { color: #c62828; } span.k-so { color: #777; } span.k-rt { color: #e07b00; }
+            .legend { font-size: .9em; color: #444; } .why { color: #555; } .why.derived { font-style: italic; }
+            table.txns { border-collapse: collapse; width: 100%; } .txns th, .txns td { border: 1px solid #ddd; padding: .3em .5em; text-align: left; vertical-align: top; }
+            .txns code { white-space: pre-wrap; word-break: break-all; }
+            .lanes .lane { margin: .3em 0; } .lane .session { display: inline-block; min-width: 9em; font-weight: 600; }
+            .lane .t { display: inline-block; border: 1px solid #999; border-radius: 4px; padding: 0 .4em; margin-right: .5em; font-family: monospace; }
+            .lane .t.rt { border-color: #e07b00; background: #fff3e0; }
+            footer { margin-top: 3em; color: #888; font-size: .85em; }
+            """;
+}
