@@ -90,6 +90,9 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--replication", description = "With --bootstrap: replicas of the topics it creates (default: ${DEFAULT-VALUE}; 3 on a three-node cluster).")
     short replication = 1;
 
+    @Option(names = "--serve", paramLabel = "PORT", description = "Serve the live page of the verdicts on PORT (0: a free one, printed) while the demo runs.")
+    Integer servePort;
+
     @Option(names = "--keep", description = "Keep the broker's data and the RocksDB directory (their path is printed).")
     boolean keep;
 
@@ -115,6 +118,8 @@ public final class DemoCommand implements Callable<Integer> {
                 return 2;
             }
         }
+        VerdictServer page = servePort == null ? null : VerdictServer.start("127.0.0.1", servePort);
+        if (page != null) System.err.println("cobra demo: the live page is at " + page.url());
         try (EmbeddedKafka kafka = external != null ? null : EmbeddedKafka.start(0, dir.resolve("kafka"))) {
             KafkaConnection connection = external != null ? external : KafkaConnection.plain(kafka.bootstrapServers());
             if (kafka != null)
@@ -127,6 +132,7 @@ public final class DemoCommand implements Callable<Integer> {
             // (a fence waiting behind the slower one holds the other's sessions). Measured, 300k at 5,000 txn/s from a cold
             // JVM: end to end 3,217 txn/s with one, 2,539 with two. -Dcobra.demo.partitions=N to compare.
             try (Pipeline pipeline = Pipeline.start(connection, replication, dir.resolve("streams"), Integer.getInteger("cobra.demo.partitions", 1), ts, IncrementalVerifier.Settings.defaults().withCheck(co), v -> {
+                if (page != null) page.add(v);
                 if (!quiet) System.err.println("  " + VerdictLines.line(v));
             }); LagProbe lag = new LagProbe(connection)) {
                 List<Verdict> verdicts = pipeline.verdicts();
@@ -191,6 +197,7 @@ public final class DemoCommand implements Callable<Integer> {
                 return summary(List.copyOf(verdicts), recorded, wl0, wl1, done);
             }
         } finally {
+            if (page != null) page.close();
             if (keep) System.err.println("cobra demo: data kept in " + dir);
             else RecordCommand.deleteTree(dir);
         }

@@ -1,5 +1,9 @@
 package org.cobraverify.cli;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Properties;
@@ -16,6 +20,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.cobraverify.checker.CheckOptions;
+import org.cobraverify.report.HtmlReport;
 import org.cobraverify.rounds.RoundVerifier;
 import org.cobraverify.schemas.Outcome;
 import org.cobraverify.schemas.RoundEnd;
@@ -57,6 +62,9 @@ public final class ReplayCommand implements Callable<Integer> {
 
     @Option(names = "--json", description = "One JSON object per verdict, one per line.")
     boolean json;
+
+    @Option(names = "--html", paramLabel = "FILE", description = "Write the certificate of the first new violation replayed as a self-contained web page.")
+    Path html;
 
     @Option(names = "--out-topic", paramLabel = "TOPIC", description = "Publish the verdicts to this topic as well (never cobra.verdicts).")
     String outTopic;
@@ -112,6 +120,7 @@ public final class ReplayCommand implements Callable<Integer> {
             }
             cons.seek(tp, startAt);
             int rejected = 0, decided = 0;
+            boolean pageWritten = false;
             Outcome last = null;
             boolean done = false;
             while (!done && cons.position(tp) < end) {
@@ -132,6 +141,17 @@ public final class ReplayCommand implements Callable<Integer> {
                     decided++;
                     last = v.getOutcome();
                     if (last == Outcome.REJECT) rejected++;
+                    if (html != null && !pageWritten && v.getCertificate() != null) {
+                        try {
+                            Files.writeString(html, HtmlReport.render(VerdictServer.certificate(v.getCertificate()), Topics.ROUNDS + ", round " + v.getRound()),
+                                    StandardCharsets.UTF_8);
+                        } catch (IOException io) {
+                            System.err.println("cobra replay: cannot write the page to " + html + ": " + io.getMessage());
+                            return 2;
+                        }
+                        pageWritten = true;
+                        System.err.println("cobra replay: the certificate of round " + v.getRound() + " is in " + html);
+                    }
                     System.out.println(json ? VerdictLines.json(v) : VerdictLines.full(v));
                     if (prod != null) prod.send(new ProducerRecord<>(outTopic, Long.toString(v.getRound()), wire.encode(v)));
                     if (to != null && e.getRound() >= to) { done = true; break; }

@@ -66,6 +66,7 @@ final class VerdictLines {
             g.writeNumberField("lastEpoch", v.getLastEpoch());
             if (v.getRoundLatestEnd() > 0) g.writeNumberField("lagSeconds", Math.round(lagSeconds(v) * 1000) / 1000.0);
             g.writeNumberField("verifierRestarts", v.getVerifierRestarts());
+            if (v.getVerifiedAt() > 0) g.writeNumberField("verifiedAt", v.getVerifiedAt());
             g.writeBooleanField("strict", v.getStrict());
             // after a violation: the history stays rejected; what this round's own transactions came to, and the count so far
             g.writeStringField("own", VerdictsCommand.own(v));

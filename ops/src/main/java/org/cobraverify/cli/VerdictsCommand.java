@@ -58,6 +58,13 @@ public final class VerdictsCommand implements Callable<Integer> {
     @Option(names = "--metrics-port", paramLabel = "PORT", description = "Serve Prometheus metrics on http://0.0.0.0:PORT/metrics.")
     Integer metricsPort;
 
+    @Option(names = "--serve", paramLabel = "PORT", description = {"Serve a live web page of the verdicts (rounds, charts of lag, retained and",
+            "throughput, violations with their certificates; JSON under /api/) on PORT (0: a free one, printed). Implies --follow."})
+    Integer servePort;
+
+    @Option(names = "--bind", paramLabel = "HOST", description = "The address --serve listens on (default: ${DEFAULT-VALUE}, this machine only).")
+    String bind = "127.0.0.1";
+
     @Option(names = "--json", description = "One JSON object per verdict, one per line (round, verdict, reason, transactions, retained, millis, certificate...).")
     boolean json;
 
@@ -100,6 +107,11 @@ public final class VerdictsCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         HttpServer http = metricsPort == null ? null : serveMetrics(metricsPort);
+        VerdictServer page = servePort == null ? null : VerdictServer.start(bind, servePort);
+        if (page != null) {
+            follow = true;
+            System.err.println("cobra verdicts: the live page is at " + page.url());
+        }
         KafkaConnection kafka = kafkaOptions.connection();
         WireFormat wire = new WireFormat(KafkaSchemaCatalog.attach(new SchemaCatalog(), kafka));
         Properties p = kafka.properties();
@@ -121,6 +133,7 @@ public final class VerdictsCommand implements Callable<Integer> {
                         continue;
                     }
                     count(v);
+                    if (page != null) page.add(v);
                     last = v.getOutcome();
                     System.out.println(json ? VerdictLines.json(v) : VerdictLines.full(v));
                     System.out.flush();
@@ -132,6 +145,7 @@ public final class VerdictsCommand implements Callable<Integer> {
             }
         } finally {
             if (http != null) http.stop(0);
+            if (page != null) page.close();
         }
         if (counts.get(Outcome.REJECT).get() > 0) return 1;
         return last == Outcome.UNKNOWN ? 3 : 0;

@@ -38,7 +38,7 @@ class HtmlPageTest {
         assertTrue(svgStart >= 0 && svgEnd > svgStart, "an inline svg");
         String svg = html.substring(svgStart, svgEnd);
         assertTrue(svg.contains(">alice-leaves<") && svg.contains(">bob-leaves<"), "both transactions are nodes of the picture");
-        assertEquals(2, count(svg, "class=\"elabel\">rw("), "both rw edges are labelled: " + svg);
+        assertEquals(2, count(svg, "\">rw("), "both rw edges are labelled: " + svg);
         assertTrue(html.contains("write skew"), "the anomaly is named");
         assertTrue(html.contains("line") && html.contains("<td>3</td>") && html.contains("<td>4</td>"), "each transaction's file line");
         loadsNothing(html);

@@ -142,7 +142,10 @@ public final class HtmlReport {
             b.append("<g class=\"edge k-").append(k).append(e.derivedBecause() != null ? " derived" : "").append("\"><title>").append(esc(e.label() + " \u2014 " + why)).append("</title>");
             b.append(String.format(Locale.ROOT, "<path d=\"M%.1f,%.1f Q%.1f,%.1f %.1f,%.1f\" marker-end=\"url(#arrow-%s)\"/>", start[0], start[1], kx, ky, end[0], end[1], k));
             double lx = 0.25 * p[0] + 0.5 * kx + 0.25 * q[0], ly = 0.25 * p[1] + 0.5 * ky + 0.25 * q[1];
-            b.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%.1f\" class=\"elabel\">%s</text></g>%n", lx, ly - 4, esc(e.label())));
+            // the label beside its arc, on the side away from the centre, so that the labels of opposite arcs never overlap
+            String anchor = lx < cx - 1 ? "end" : lx > cx + 1 ? "start" : "middle";
+            double shift = anchor.equals("end") ? -6 : anchor.equals("start") ? 6 : 0;
+            b.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%.1f\" class=\"elabel\" text-anchor=\"%s\">%s</text></g>%n", lx + shift, ly + 4, anchor, esc(e.label())));
         }
         Map<String, Certificate.Txn> txns = new HashMap<>();
         for (Certificate.Txn t : c.transactions()) txns.put(t.label(), t);
@@ -216,7 +219,7 @@ public final class HtmlReport {
             svg.cycle { display: block; margin: 1em 0; max-width: 100%; height: auto; background: #fcfcfc; border: 1px solid #eee; }
             .node rect { fill: #fff; stroke: #333; stroke-width: 1.2; } .nlabel { font: 12px monospace; text-anchor: middle; }
             .edge path { fill: none; stroke-width: 2; } .edge.derived path { stroke-dasharray: 6 4; }
-            .elabel { font: 12px monospace; text-anchor: middle; paint-order: stroke; stroke: #fff; stroke-width: 3px; }
+            .elabel { font: 12px monospace; paint-order: stroke; stroke: #fff; stroke-width: 3px; }
             .k-wr path, .head-wr { stroke: #1f5fbf; fill: #1f5fbf; } .k-ww path, .head-ww { stroke: #7a3db8; fill: #7a3db8; }
             .k-rw path, .head-rw { stroke: #c62828; fill: #c62828; } .k-so path, .head-so { stroke: #777; fill: #777; }
             .k-rt path, .head-rt { stroke: #e07b00; fill: #e07b00; } .k-other path, .head-other { stroke: #333; fill: #333; }

@@ -169,8 +169,11 @@ class PipelineTest extends BrokerPerTest {
             assertEquals(1, CobraCommand.execute("verdicts", "--bootstrap", kafka.bootstrapServers()), "the alerting consumer stops at the violation");
             // a replay up to the rejected round rejects it too, with the same anomaly
             VerifyCommandTest.Run replay = VerifyCommandTest.cobra("replay", "--bootstrap", kafka.bootstrapServers(),
-                    "--from-round", "0", "--to-round", Long.toString(first.getRound()), "--json");
+                    "--from-round", "0", "--to-round", Long.toString(first.getRound()), "--json", "--html", dir.resolve("replay.html").toString());
             assertEquals(1, replay.exit(), replay.err() + replay.out());
+            String page = Files.readString(dir.resolve("replay.html"));
+            assertTrue(page.contains("<svg") || page.contains("<table class=\"txns\">"), "the replayed violation's page: " + page);
+            assertTrue(page.contains("round " + first.getRound()), "the page names the round");
             List<String> lines = replay.out().lines().toList();
             JsonNode j = new ObjectMapper().readTree(lines.get(lines.size() - 1));
             assertEquals(first.getRound(), j.get("round").asLong());

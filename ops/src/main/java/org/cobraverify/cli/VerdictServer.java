@@ -1,0 +1,223 @@
+package org.cobraverify.cli;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.concurrent.Executors;
+import org.cobraverify.checker.AnomalyKind;
+import org.cobraverify.checker.Certificate;
+import org.cobraverify.report.HtmlReport;
+import org.cobraverify.schemas.CertTxn;
+import org.cobraverify.schemas.CycleEdge;
+import org.cobraverify.schemas.Verdict;
+
+/**
+ * A small local web page of the verdict stream ({@code cobra verdicts --serve}, {@code cobra demo --serve}), served by
+ * the JDK's HTTP server:
+ * <ul>
+ *   <li>{@code /}: the page: rounds as they arrive (verdict, transactions, lag), charts over time of verdict lag,
+ *       retained transactions and throughput, and the violations, each linking to its certificate's page;</li>
+ *   <li>{@code /api/verdicts?from=N}: the verdicts from the N-th on, as JSON (the objects of {@code verdicts --json});</li>
+ *   <li>{@code /violation?round=R}: the certificate of round R's violation as the page of {@code verify --html}.</li>
+ * </ul>
+ * It binds to loopback unless told otherwise. The page builds everything it shows from the API with {@code textContent},
+ * never as markup, so keys and values (user data) are shown as text. It keeps the last {@link #KEPT} verdicts (the page
+ * of a long run shows those; the API says from which one it starts).
+ */
+final class VerdictServer implements AutoCloseable {
+    /** Verdicts kept for the page: a bound, so that a server that runs for months does not grow. */
+    static final int KEPT = 20_000;
+
+    private final HttpServer http;
+    private final Deque<Verdict> kept = new ArrayDeque<>();
+    private long dropped;
+
+    private VerdictServer(HttpServer http) { this.http = http; }
+
+    /** Starts serving on {@code bind}:{@code port} (port 0: a free one). */
+    static VerdictServer start(String bind, int port) throws IOException {
+        HttpServer s = HttpServer.create(new InetSocketAddress(InetAddress.getByName(bind), port), 0);
+        VerdictServer v = new VerdictServer(s);
+        s.createContext("/", v::page);
+        s.createContext("/api/verdicts", v::api);
+        s.createContext("/violation", v::violation);
+        s.setExecutor(Executors.newFixedThreadPool(2, r -> {
+            Thread t = new Thread(r, "cobra-web");
+            t.setDaemon(true);
+            return t;
+        }));
+        s.start();
+        return v;
+    }
+
+    int port() { return http.getAddress().getPort(); }
+
+    String url() { return "http://" + http.getAddress().getAddress().getHostAddress() + ":" + port() + "/"; }
+
+    synchronized void add(Verdict v) {
+        kept.addLast(v);
+        while (kept.size() > KEPT) {
+            kept.removeFirst();
+            dropped++;
+        }
+    }
+
+    private synchronized List<Verdict> from(long n) {
+        List<Verdict> out = new ArrayList<>();
+        long i = dropped;
+        for (Verdict v : kept) if (i++ >= n) out.add(v);
+        return out;
+    }
+
+    private synchronized Verdict round(long r) {
+        for (Verdict v : kept) if (v.getRound() == r) return v;
+        return null;
+    }
+
+    private void page(HttpExchange ex) throws IOException {
+        if (!ex.getRequestURI().getPath().equals("/")) { send(ex, 404, "text/plain", "not found"); return; }
+        send(ex, 200, "text/html; charset=utf-8", PAGE);
+    }
+
+    private void api(HttpExchange ex) throws IOException {
+        long from = Math.max(0, longParam(ex.getRequestURI(), "from"));
+        List<Verdict> vs = from(from);
+        long first;
+        synchronized (this) { first = Math.max(from, dropped); }
+        StringBuilder b = new StringBuilder("{\"from\":").append(first).append(",\"verdicts\":[");
+        for (int i = 0; i < vs.size(); i++) b.append(i == 0 ? "" : ",").append(VerdictLines.json(vs.get(i)));
+        send(ex, 200, "application/json", b.append("]}").toString());
+    }
+
+    private void violation(HttpExchange ex) throws IOException {
+        Verdict v = round(longParam(ex.getRequestURI(), "round"));
+        if (v == null || v.getCertificate() == null) { send(ex, 404, "text/plain", "no certificate for that round"); return; }
+        send(ex, 200, "text/html; charset=utf-8", HtmlReport.render(certificate(v.getCertificate()), "cobra.verdicts, round " + v.getRound()));
+    }
+
+    /** A certificate as a verdict carries it, for the page of {@code verify --html} (statuses and lines are not carried). */
+    static Certificate certificate(org.cobraverify.schemas.Certificate c) {
+        AnomalyKind kind = AnomalyKind.UNSERIALIZABLE;
+        for (AnomalyKind k : AnomalyKind.values()) if (k.title().equals(c.getAnomaly()) || k.name().equals(c.getAnomaly())) kind = k;
+        List<Certificate.Edge> edges = new ArrayList<>();
+        for (CycleEdge e : c.getCycle()) edges.add(new Certificate.Edge(e.getFrom(), e.getTo(), e.getKind(), e.getKey(), e.getWhy()));
+        List<Certificate.Txn> txns = new ArrayList<>();
+        for (CertTxn t : c.getTransactions()) txns.add(new Certificate.Txn(t.getId(), t.getSession(), "committed", t.getOps(), 0));
+        return new Certificate(kind, c.getSummary(), edges, txns, List.of(), List.of(), List.of());
+    }
+
+    private static long longParam(URI u, String name) {
+        String q = u.getRawQuery();
+        if (q == null) return -1;
+        for (String kv : q.split("&"))
+            if (kv.startsWith(name + "=")) {
+                try {
+                    return Long.parseLong(kv.substring(name.length() + 1));
+                } catch (NumberFormatException e) {
+                    return -1;
+                }
+            }
+        return -1;
+    }
+
+    private static void send(HttpExchange ex, int code, String type, String body) throws IOException {
+        byte[] b = body.getBytes(StandardCharsets.UTF_8);
+        ex.getResponseHeaders().add("Content-Type", type);
+        ex.getResponseHeaders().add("Cache-Control", "no-store");
+        ex.getResponseHeaders().add("Content-Security-Policy", "default-src 'self'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src 'self' data:");
+        ex.sendResponseHeaders(code, b.length);
+        try (OutputStream o = ex.getResponseBody()) { o.write(b); }
+    }
+
+    @Override
+    public void close() { http.stop(0); }
+
+    /** The live page: polls the API once a second and draws with DOM text nodes and SVG elements, nothing as markup. */
+    static final String PAGE = """
+            <!DOCTYPE html>
+            <html lang="en"><head><meta charset="utf-8"><title>cobra: verdicts</title>
+            <style>
+            body { font: 14px/1.4 system-ui, sans-serif; margin: 1.5em auto; max-width: 1200px; padding: 0 1em; color: #222; }
+            h1 { font-size: 1.4em; } #status { color: #555; }
+            .charts { display: flex; gap: 1em; flex-wrap: wrap; } .chart { border: 1px solid #ddd; padding: .5em; }
+            .chart h3 { margin: 0 0 .3em 0; font-size: 1em; } svg { background: #fcfcfc; }
+            polyline { fill: none; stroke: #1f5fbf; stroke-width: 1.8; }
+            table { border-collapse: collapse; width: 100%; margin-top: 1em; } td, th { border-bottom: 1px solid #eee; padding: .2em .5em; text-align: right; }
+            td.r, th.r { text-align: left; } .accept { color: #1b7f1b; } .reject { color: #c62828; font-weight: 600; } .unknown { color: #b26a00; }
+            #violations li { margin: .2em 0; }
+            </style></head><body>
+            <h1>cobra: the verdict stream</h1>
+            <p id="status">waiting for verdicts</p>
+            <div class="charts">
+              <div class="chart"><h3>verdict lag (s)</h3><svg id="lag" width="360" height="160"></svg></div>
+              <div class="chart"><h3>retained transactions</h3><svg id="retained" width="360" height="160"></svg></div>
+              <div class="chart"><h3>throughput (txn/s checked)</h3><svg id="throughput" width="360" height="160"></svg></div>
+            </div>
+            <h2>Violations</h2><ul id="violations"><li id="none">none so far</li></ul>
+            <h2>Rounds</h2>
+            <table><thead><tr><th>round</th><th class="r">verdict</th><th>transactions</th><th>checked</th><th>lag (s)</th><th>retained</th><th class="r">reason</th></tr></thead>
+            <tbody id="rounds"></tbody></table>
+            <script>
+            const all = []; let next = 0;
+            const NS = 'http://www.w3.org/2000/svg';
+            function cell(tr, text, cls) { const td = document.createElement('td'); td.textContent = text; if (cls) td.className = cls; tr.appendChild(td); }
+            function draw(id, points) {
+              const svg = document.getElementById(id); while (svg.firstChild) svg.removeChild(svg.firstChild);
+              if (points.length < 1) return;
+              const w = 360, h = 160, pad = 28;
+              const xs = points.map(p => p[0]), ys = points.map(p => p[1]);
+              const x0 = Math.min(...xs), x1 = Math.max(...xs), y1 = Math.max(1e-9, ...ys);
+              const line = document.createElementNS(NS, 'polyline');
+              line.setAttribute('points', points.map(p => ((p[0] - x0) / Math.max(1e-9, x1 - x0) * (w - 2 * pad) + pad).toFixed(1) + ',' + (h - pad - p[1] / y1 * (h - 2 * pad)).toFixed(1)).join(' '));
+              svg.appendChild(line);
+              const max = document.createElementNS(NS, 'text'); max.setAttribute('x', 2); max.setAttribute('y', 14); max.textContent = 'max ' + y1.toFixed(y1 < 10 ? 2 : 0); svg.appendChild(max);
+              const n = document.createElementNS(NS, 'text'); n.setAttribute('x', w - 90); n.setAttribute('y', h - 6); n.textContent = points.length + ' rounds'; svg.appendChild(n);
+            }
+            function render(vs) {
+              const body = document.getElementById('rounds');
+              for (const v of vs) {
+                const tr = document.createElement('tr');
+                cell(tr, v.round); cell(tr, v.verdict, 'r ' + v.verdict); cell(tr, v.transactions); cell(tr, v.checked);
+                cell(tr, v.lagSeconds === undefined ? '' : v.lagSeconds.toFixed(1)); cell(tr, v.retained); cell(tr, v.reason, 'r');
+                body.appendChild(tr);
+                if (v.newViolations > 0 && v.certificate) {
+                  const none = document.getElementById('none'); if (none) none.remove();
+                  const li = document.createElement('li'); const a = document.createElement('a');
+                  a.href = '/violation?round=' + encodeURIComponent(v.round);
+                  a.textContent = 'round ' + v.round + ': ' + v.certificate.anomaly + ' \\u2014 ' + v.certificate.summary;
+                  li.appendChild(a); document.getElementById('violations').appendChild(li);
+                }
+              }
+              draw('lag', all.filter(v => v.lagSeconds !== undefined).map(v => [v.round, v.lagSeconds]));
+              draw('retained', all.filter(v => v.retained >= 0).map(v => [v.round, v.retained]));
+              const tp = [];
+              for (let i = 1; i < all.length; i++) {
+                const a = all[i - 1], b = all[i];
+                if (a.verifiedAt && b.verifiedAt && b.verifiedAt > a.verifiedAt) tp.push([b.round, (b.checked - a.checked) / ((b.verifiedAt - a.verifiedAt) / 1000)]);
+              }
+              draw('throughput', tp);
+              const last = all[all.length - 1];
+              document.getElementById('status').textContent = all.length + ' rounds; the last, round ' + last.round + ', says ' + last.verdict
+                + ' and covers ' + last.checked + ' transactions';
+            }
+            async function poll() {
+              try {
+                const r = await fetch('/api/verdicts?from=' + next, {cache: 'no-store'});
+                const j = await r.json();
+                if (j.verdicts.length > 0) { next = j.from + j.verdicts.length; all.push(...j.verdicts); render(j.verdicts); }
+              } catch (e) { document.getElementById('status').textContent = 'the server went away: ' + e; }
+              setTimeout(poll, 1000);
+            }
+            poll();
+            </script></body></html>
+            """;
+}
