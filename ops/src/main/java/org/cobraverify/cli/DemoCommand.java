@@ -90,8 +90,12 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--replication", description = "With --bootstrap: replicas of the topics it creates (default: ${DEFAULT-VALUE}; 3 on a three-node cluster).")
     short replication = 1;
 
-    @Option(names = "--serve", paramLabel = "PORT", description = "Serve the live page of the verdicts on PORT (0: a free one, printed) while the demo runs.")
+    @Option(names = "--serve", paramLabel = "PORT", description = {"Serve the live page of the verdicts on PORT (0: a free one, printed) while the demo runs,",
+            "and for 30 s after its summary."})
     Integer servePort;
+
+    /** How long {@code --serve} keeps the page up after the summary ({@code -Dcobra.demo.serveAfterSeconds}). */
+    static final int SERVE_AFTER_SECONDS = Integer.getInteger("cobra.demo.serveAfterSeconds", 30);
 
     @Option(names = "--keep", description = "Keep the broker's data and the RocksDB directory (their path is printed).")
     boolean keep;
@@ -194,7 +198,12 @@ public final class DemoCommand implements Callable<Integer> {
                         System.out.printf("  %12d  %7.0f  %18.3f  %19d  %15.3f  %8d  %9d%n", x.transactions(), x.heapMb(), x.topologyMsPerRecord(),
                                 x.storeKeys(), x.verifierMsPerTxn(), x.retained(), x.collected());
                 }
-                return summary(List.copyOf(verdicts), recorded, wl0, wl1, done);
+                int rc = summary(List.copyOf(verdicts), recorded, wl0, wl1, done);
+                if (page != null && SERVE_AFTER_SECONDS > 0) { // time to look at the finished run before the page goes
+                    System.err.println("cobra demo: the live page stays up " + SERVE_AFTER_SECONDS + " s more at " + page.url());
+                    Thread.sleep(SERVE_AFTER_SECONDS * 1000L);
+                }
+                return rc;
             }
         } finally {
             if (page != null) page.close();

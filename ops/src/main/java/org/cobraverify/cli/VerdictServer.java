@@ -199,10 +199,14 @@ final class VerdictServer implements AutoCloseable {
               }
               draw('lag', all.filter(v => v.lagSeconds !== undefined).map(v => [v.round, v.lagSeconds]));
               draw('retained', all.filter(v => v.retained >= 0).map(v => [v.round, v.retained]));
-              const tp = [];
+              // transactions checked per second, over at least the last second before each verdict (rounds decided together
+              // share a moment, and a rate between them would mean nothing)
+              const tp = []; let j = 0;
               for (let i = 1; i < all.length; i++) {
-                const a = all[i - 1], b = all[i];
-                if (a.verifiedAt && b.verifiedAt && b.verifiedAt > a.verifiedAt) tp.push([b.round, (b.checked - a.checked) / ((b.verifiedAt - a.verifiedAt) / 1000)]);
+                const b = all[i]; if (!b.verifiedAt) continue;
+                while (j + 1 < i && all[j + 1].verifiedAt && all[j + 1].verifiedAt <= b.verifiedAt - 1000) j++;
+                const a = all[j];
+                if (a.verifiedAt && b.verifiedAt - a.verifiedAt >= 1000) tp.push([b.round, (b.checked - a.checked) / ((b.verifiedAt - a.verifiedAt) / 1000)]);
               }
               draw('throughput', tp);
               const last = all[all.length - 1];

@@ -133,7 +133,7 @@ class BrowserPagesTest {
                     KafkaSink sink = new KafkaSink(kafka.bootstrapServers(), Topics.OPS, false, new Properties());
                     Recorder rec = new Recorder(store, sink, Recorder.Options.defaults());
                     try {
-                        WorkloadRunner.run(Workload.byName("blindw-rm", 1.0), store, rec, 4, 8000, 1, new WorkloadRunner.Progress());
+                        WorkloadRunner.run(Workload.byName("blindw-rm", 1.0), store, rec, 4, 12000, 1, new WorkloadRunner.Progress());
                     } finally {
                         rec.close();
                     }
