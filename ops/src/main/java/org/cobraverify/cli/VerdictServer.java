@@ -205,8 +205,9 @@ final class VerdictServer implements AutoCloseable {
               for (let i = 1; i < all.length; i++) {
                 const b = all[i]; if (!b.verifiedAt) continue;
                 while (j + 1 < i && all[j + 1].verifiedAt && all[j + 1].verifiedAt <= b.verifiedAt - 1000) j++;
+                // (before a second has passed since the first verdict, the rate since the first one, over a quarter second at least)
                 const a = all[j];
-                if (a.verifiedAt && b.verifiedAt - a.verifiedAt >= 1000) tp.push([b.round, (b.checked - a.checked) / ((b.verifiedAt - a.verifiedAt) / 1000)]);
+                if (a.verifiedAt && b.verifiedAt - a.verifiedAt >= 250) tp.push([b.round, (b.checked - a.checked) / ((b.verifiedAt - a.verifiedAt) / 1000)]);
               }
               draw('throughput', tp);
               const last = all[all.length - 1];

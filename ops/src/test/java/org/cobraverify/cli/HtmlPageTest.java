@@ -68,6 +68,25 @@ class HtmlPageTest {
     }
 
     @Test
+    void aRealTimeViolationIsDrawnOnATimelineWithItsRtEdge() throws Exception {
+        Path history = dir.resolve("stale.jsonl");
+        Files.writeString(history, String.join("\n",
+                "{\"format\": \"cobra-jsonl\", \"version\": 1}",
+                "{\"id\": \"init\", \"session\": \"c\", \"status\": \"committed\", \"start\": 1000, \"end\": 2000, \"ops\": [[\"w\", \"x\", \"0\"]]}",
+                "{\"id\": \"write\", \"session\": \"a\", \"status\": \"committed\", \"start\": 3000000, \"end\": 4000000, \"ops\": [[\"r\", \"x\", \"0\"], [\"w\", \"x\", \"1\"]]}",
+                "{\"id\": \"late-read\", \"session\": \"b\", \"status\": \"committed\", \"start\": 9000000000, \"end\": 9001000000, \"ops\": [[\"r\", \"x\", \"0\"]]}") + "\n");
+        Path page = dir.resolve("stale.html");
+        var r = VerifyCommandTest.cobra("verify", "--strict", "--html", page.toString(), history.toString());
+        assertEquals(1, r.exit(), r.err() + r.out());
+        String html = Files.readString(page);
+        assertTrue(html.contains("Sessions, in real time"), "a timeline: the history has times");
+        String timeline = html.substring(html.indexOf("<svg class=\"timeline\""), html.indexOf("</svg>", html.indexOf("<svg class=\"timeline\"")));
+        assertTrue(timeline.contains(">write<") && timeline.contains(">late-read<"), "the cycle's transactions are bars: " + timeline);
+        assertTrue(timeline.contains("class=\"edge k-rt\""), "the real-time edge is drawn on the timeline: " + timeline);
+        loadsNothing(html);
+    }
+
+    @Test
     void anAcceptedHistoryWritesNoPage() throws Exception {
         Path page = dir.resolve("none.html");
         Path history = dir.resolve("ok.jsonl");

@@ -56,8 +56,20 @@ public record Certificate(AnomalyKind kind, String summary, List<Edge> cycle, Li
         public String label() { return key == null ? kind : kind + "(" + key + ")"; }
     }
 
-    /** One transaction of the certificate, as the history recorded it. */
-    public record Txn(String id, String session, String status, String ops, int line) {
+    /**
+     * One transaction of the certificate, as the history recorded it; {@code start} and {@code end} are its times in
+     * the history's clock (nanoseconds), {@link #NO_TIME} where the history has none.
+     */
+    public record Txn(String id, String session, String status, String ops, int line, long start, long end) {
+        /** No time recorded. */
+        public static final long NO_TIME = Long.MIN_VALUE;
+
+        /** A transaction without times. */
+        public Txn(String id, String session, String status, String ops, int line) { this(id, session, status, ops, line, NO_TIME, NO_TIME); }
+
+        /** Whether both its start and its end are known. */
+        public boolean timed() { return start != NO_TIME && end != NO_TIME && end >= start; }
+
         /** {@code T17} for a numeric id, the id itself otherwise (as cycles name transactions). */
         public String label() {
             return !id.isEmpty() && (Character.isDigit(id.charAt(0)) || id.charAt(0) == '-') ? "T" + id : id;

@@ -31,7 +31,8 @@ final class CertificateBuilder {
     String tx(int t) { return h.label(t); }
 
     Certificate.Txn txn(int t) {
-        return new Certificate.Txn(h.name(t), History.show(h.sessionName(h.session(t))), History.statusName(h.status(t)), h.describeOps(t), h.line(t));
+        return new Certificate.Txn(h.name(t), History.show(h.sessionName(h.session(t))), History.statusName(h.status(t)), h.describeOps(t), h.line(t),
+                h.start(t) == History.NO_TIME ? Certificate.Txn.NO_TIME : h.start(t), h.end(t) == History.NO_TIME ? Certificate.Txn.NO_TIME : h.end(t));
     }
 
     /** An immediate rejection: the first anomaly found, with the others listed. */

@@ -168,12 +168,67 @@ public final class HtmlReport {
         return new double[] {tx - dx / len * by, ty - dy / len * by};
     }
 
-    /** One lane per session, the certificate's transactions in file order (their start and end are not recorded in it). */
+    /**
+     * One lane per session. Where the history recorded times, a timeline: each transaction a bar from its start to its
+     * end, and each real-time edge of the cycle an arrow from the end of one to the start of the next; otherwise the
+     * transactions in file order.
+     */
     private static void sessions(StringBuilder b, Certificate c) {
+        if (c.transactions().stream().anyMatch(Certificate.Txn::timed)) timeline(b, c);
+        else lanes(b, c);
+    }
+
+    private static void timeline(StringBuilder b, Certificate c) {
+        Map<String, List<Certificate.Txn>> lanes = new LinkedHashMap<>();
+        for (Certificate.Txn t : c.transactions()) lanes.computeIfAbsent(t.session(), s -> new ArrayList<>()).add(t);
+        long t0 = Long.MAX_VALUE, t1 = Long.MIN_VALUE;
+        for (Certificate.Txn t : c.transactions()) if (t.timed()) { t0 = Math.min(t0, t.start()); t1 = Math.max(t1, t.end()); }
+        double span = Math.max(1, t1 - t0), left = 150, width = 820, laneH = 34;
+        double h = lanes.size() * laneH + 40;
+        b.append("<h2>Sessions, in real time</h2>\n<p class=\"note\">Each transaction from its start to its end, one lane per session; the span shown is ")
+                .append(esc(duration(span))).append(". Real-time edges of the cycle (strict serializability) are drawn in orange.</p>\n");
+        b.append(String.format(Locale.ROOT, "<svg class=\"timeline\" viewBox=\"0 0 %.0f %.0f\" width=\"%.0f\" height=\"%.0f\">%n", left + width + 170, h, left + width + 170, h));
+        b.append("<defs><marker id=\"arrow-rt-t\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" orient=\"auto\"><path d=\"M0,0 L10,5 L0,10 z\" class=\"head-rt\"/></marker></defs>\n");
+        Map<String, double[]> bars = new HashMap<>();
+        int lane = 0;
+        for (Map.Entry<String, List<Certificate.Txn>> e : lanes.entrySet()) {
+            double y = 20 + lane++ * laneH;
+            b.append(String.format(Locale.ROOT, "<text x=\"4\" y=\"%.1f\" class=\"session\">%s</text>%n", y + 15, esc(shortened(e.getKey(), 20))));
+            for (Certificate.Txn t : e.getValue()) {
+                if (!t.timed()) continue;
+                double x0 = left + (t.start() - t0) / span * width, x1 = Math.max(x0 + 3, left + (t.end() - t0) / span * width);
+                bars.put(t.label(), new double[] {x0, x1, y});
+                b.append("<g class=\"bar\"><title>").append(esc(t.label() + ": " + t.ops())).append("</title>");
+                b.append(String.format(Locale.ROOT, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"20\" rx=\"3\"/>", x0, y, x1 - x0));
+                b.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%.1f\" class=\"blabel\">%s</text></g>%n", x0 + 3, y + 14, esc(shortened(t.label(), 24))));
+            }
+        }
+        for (Certificate.Edge e : c.cycle()) {
+            if (!e.kind().equals("rt")) continue;
+            double[] from = bars.get(e.from()), to = bars.get(e.to());
+            if (from == null || to == null) continue;
+            b.append("<g class=\"edge k-rt\"><title>").append(esc(e.from() + " ended before " + e.to() + " began")).append("</title>");
+            b.append(String.format(Locale.ROOT, "<path d=\"M%.1f,%.1f L%.1f,%.1f\" marker-end=\"url(#arrow-rt-t)\"/></g>%n", from[1], from[2] + 10, to[0], to[2] + 10));
+        }
+        b.append("</svg>\n");
+        List<String> untimed = c.transactions().stream().filter(t -> !t.timed()).map(Certificate.Txn::label).toList();
+        if (!untimed.isEmpty()) b.append("<p class=\"note\">Without recorded times: ").append(esc(String.join(", ", untimed))).append("</p>\n");
+    }
+
+    private static String duration(double nanos) {
+        if (nanos >= 1e9) return String.format(Locale.ROOT, "%.2f s", nanos / 1e9);
+        if (nanos >= 1e6) return String.format(Locale.ROOT, "%.2f ms", nanos / 1e6);
+        return String.format(Locale.ROOT, "%.0f \u00b5s", nanos / 1e3);
+    }
+
+    private static String shortened(String s, int max) { return s.length() <= max ? s : s.substring(0, max - 1) + "\u2026"; }
+
+    /** One lane per session, the certificate's transactions in file order (the history recorded no times). */
+    private static void lanes(StringBuilder b, Certificate c) {
         Map<String, List<Certificate.Txn>> lanes = new LinkedHashMap<>();
         for (Certificate.Txn t : c.transactions()) lanes.computeIfAbsent(t.session(), s -> new ArrayList<>()).add(t);
         for (List<Certificate.Txn> l : lanes.values()) l.sort((x, y) -> Integer.compare(x.line(), y.line()));
-        b.append("<h2>Sessions</h2>\n<p class=\"note\">One lane per session, in the order of the history file (the certificate does not record start and end times).");
+        b.append("<h2>Sessions</h2>\n<p class=\"note\">One lane per session, in the order of the history file (the history recorded no start and end times).");
         boolean rt = c.cycle().stream().anyMatch(e -> e.kind().equals("rt"));
         if (rt) b.append(" Real-time edges of the cycle are marked <span class=\"k-rt\">rt</span>.");
         b.append("</p>\n<div class=\"lanes\">\n");
@@ -231,6 +286,9 @@ public final class HtmlReport {
             .lanes .lane { margin: .3em 0; } .lane .session { display: inline-block; min-width: 9em; font-weight: 600; }
             .lane .t { display: inline-block; border: 1px solid #999; border-radius: 4px; padding: 0 .4em; margin-right: .5em; font-family: monospace; }
             .lane .t.rt { border-color: #e07b00; background: #fff3e0; }
+            svg.timeline { display: block; max-width: 100%; height: auto; } .bar rect { fill: #e8eef9; stroke: #1f5fbf; }
+            .blabel { font: 11px monospace; } text.session { font: 600 12px system-ui, sans-serif; }
+            .timeline .edge path { stroke: #e07b00; stroke-width: 2; fill: none; }
             footer { margin-top: 3em; color: #888; font-size: .85em; }
             """;
 }

@@ -145,7 +145,7 @@ public final class HistoryRounds {
     private static Certificate withLines(Certificate c, Map<String, Integer> line) {
         List<Certificate.Txn> txns = new ArrayList<>();
         for (Certificate.Txn t : c.transactions())
-            txns.add(t.line() >= 0 || !line.containsKey(t.id()) ? t : new Certificate.Txn(t.id(), t.session(), t.status(), t.ops(), line.get(t.id())));
+            txns.add(t.line() >= 0 || !line.containsKey(t.id()) ? t : new Certificate.Txn(t.id(), t.session(), t.status(), t.ops(), line.get(t.id()), t.start(), t.end()));
         return new Certificate(c.kind(), c.summary(), c.cycle(), txns, c.subHistory(), c.cases(), c.alsoFound(), c.reduction());
     }
 
