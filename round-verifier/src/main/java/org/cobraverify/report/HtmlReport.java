@@ -106,9 +106,47 @@ public final class HtmlReport {
     }
 
     /** The cycle on a circle: node i at angle 2πi/n, edges as arcs bent outward, labels at their middles. */
+    /** Cycles longer than this have their runs of session-order edges folded into one node each. */
+    static final int FOLD_ABOVE = 12;
+
+    /**
+     * The edges to draw: the cycle's, except that in a long cycle each run of observed session-order edges becomes one
+     * node ("first \u2026 last (k in session s)"), so that a cycle through long sessions stays a small circle.
+     */
+    static List<Certificate.Edge> folded(List<Certificate.Edge> cycle, Map<String, List<String>> members) {
+        if (cycle.size() <= FOLD_ABOVE || cycle.stream().allMatch(HtmlReport::foldable)) return cycle;
+        int start = 0;
+        while (foldable(cycle.get(start))) start++; // begin at an edge that is not folded, so no run wraps around
+        List<Certificate.Edge> rotated = new ArrayList<>(cycle.subList(start, cycle.size()));
+        rotated.addAll(cycle.subList(0, start));
+        Map<String, String> nodeOf = new HashMap<>();
+        for (int i = 0; i < rotated.size(); i++) {
+            if (!foldable(rotated.get(i))) continue;
+            int j = i;
+            List<String> run = new ArrayList<>(List.of(rotated.get(i).from()));
+            while (j < rotated.size() && foldable(rotated.get(j))) run.add(rotated.get(j++).to());
+            String group = run.get(0) + " \u2026 " + run.get(run.size() - 1) + " (" + run.size() + " in session order)";
+            for (String t : run) nodeOf.put(t, group);
+            members.put(group, run);
+            i = j - 1;
+        }
+        List<Certificate.Edge> out = new ArrayList<>();
+        for (Certificate.Edge e : rotated) {
+            if (foldable(e)) continue;
+            out.add(new Certificate.Edge(nodeOf.getOrDefault(e.from(), e.from()), nodeOf.getOrDefault(e.to(), e.to()), e.kind(), e.key(), e.derivedBecause()));
+        }
+        return out;
+    }
+
+    private static boolean foldable(Certificate.Edge e) { return e.kind().equals("so") && e.derivedBecause() == null; }
+
     private static void svg(StringBuilder b, Certificate c) {
+        Map<String, List<String>> members = new HashMap<>();
+        List<Certificate.Edge> shown = folded(c.cycle(), members);
+        if (shown.size() < c.cycle().size())
+            b.append("<p class=\"note\">").append(c.cycle().size()).append(" edges; each run of session-order edges is drawn as one node (hover it for its transactions).</p>\n");
         List<String> nodes = new ArrayList<>();
-        for (Certificate.Edge e : c.cycle()) {
+        for (Certificate.Edge e : shown) {
             if (!nodes.contains(e.from())) nodes.add(e.from());
             if (!nodes.contains(e.to())) nodes.add(e.to());
         }
@@ -127,7 +165,7 @@ public final class HtmlReport {
             b.append("<marker id=\"arrow-").append(k).append("\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" orient=\"auto-start-reverse\">")
                     .append("<path d=\"M0,0 L10,5 L0,10 z\" class=\"head-").append(k).append("\"/></marker>");
         b.append("</defs>\n");
-        for (Certificate.Edge e : c.cycle()) {
+        for (Certificate.Edge e : shown) {
             double[] p = at.get(e.from()), q = at.get(e.to());
             double mx = (p[0] + q[0]) / 2, my = (p[1] + q[1]) / 2;
             // bend outward from the centre, so an edge and its reverse do not overlap
@@ -152,13 +190,14 @@ public final class HtmlReport {
         for (String node : nodes) {
             double[] p = at.get(node);
             Certificate.Txn t = txns.get(node);
-            String tip = t == null ? node : node + " (session " + t.session() + ", " + t.status() + (t.line() > 0 ? ", line " + t.line() : "") + "): " + t.ops();
-            int chars = Math.min(28, node.length());
+            String tip = members.containsKey(node) ? String.join(" \u2192 ", members.get(node))
+                    : t == null ? node : node + " (session " + t.session() + ", " + t.status() + (t.line() > 0 ? ", line " + t.line() : "") + "): " + t.ops();
+            int chars = Math.min(44, node.length());
             double bw = Math.max(44, chars * 7.4 + 16);
             b.append("<g class=\"node\"><title>").append(esc(tip)).append("</title>");
             b.append(String.format(Locale.ROOT, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"26\" rx=\"5\"/>", p[0] - bw / 2, p[1] - 13, bw));
-            String shown = node.length() > 28 ? node.substring(0, 27) + "\u2026" : node;
-            b.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%.1f\" class=\"nlabel\">%s</text></g>%n", p[0], p[1] + 4, esc(shown)));
+            String text = node.length() > 44 ? node.substring(0, 43) + "\u2026" : node;
+            b.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%.1f\" class=\"nlabel\">%s</text></g>%n", p[0], p[1] + 4, esc(text)));
         }
         b.append("</svg>\n");
     }
