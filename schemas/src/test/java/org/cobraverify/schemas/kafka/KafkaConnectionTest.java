@@ -55,6 +55,21 @@ class KafkaConnectionTest {
     }
 
     @Test
+    void aSecretComesFromTheEnvironmentThroughKafkasOwnConfigProvider() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(System.getenv("COBRA_TEST_KAFKA_SECRET") != null,
+                "COBRA_TEST_KAFKA_SECRET is set by the build's surefire configuration; run through Maven");
+        KafkaConnection k = KafkaConnection.of("b1:9092", file("config.providers=env\n"
+                + "config.providers.env.class=org.apache.kafka.common.config.provider.EnvVarConfigProvider\n"
+                + "client.id=${env:COBRA_TEST_KAFKA_SECRET}\n"
+                + "key.deserializer=org.apache.kafka.common.serialization.StringDeserializer\n"
+                + "value.deserializer=org.apache.kafka.common.serialization.StringDeserializer\n"));
+        assertEquals("${env:COBRA_TEST_KAFKA_SECRET}", k.properties().getProperty("client.id"), "the file holds a reference, not the secret");
+        assertEquals("from-the-environment", new org.apache.kafka.clients.consumer.ConsumerConfig(k.properties()).getString("client.id"),
+                "the client resolves it from the environment");
+        assertFalse(k.toString().contains("from-the-environment"));
+    }
+
+    @Test
     void plainConnectionsAreAnonymous() {
         assertTrue(KafkaConnection.plain("b:1").principal().startsWith("User:ANONYMOUS"));
         assertEquals("b:1", KafkaConnection.plain("b:1").toString());
