@@ -47,7 +47,12 @@ class RegistryClientTest {
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
         int rc = p.waitFor();
         Assumptions.assumeTrue(rc == 0, "no schema registry could be started here (ops/registry.sh: " + out + ")");
-        url = out.lines().filter(l -> l.startsWith("http://")).reduce((a, b) -> b).orElseThrow();
+        // the URL is the script's last word on stdout (Maven's own output, when it fetches, comes on stderr, merged here)
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("http://127\\.0\\.0\\.1:\\d+/apis/ccompat/v7").matcher(out);
+        String found = null;
+        while (m.find()) found = m.group();
+        assertNotNull(found, "ops/registry.sh printed its URL: " + out);
+        url = found;
     }
 
     @AfterAll
