@@ -187,6 +187,11 @@ public final class VerifierService implements AutoCloseable {
     /** Whether this verifier is waiting while another one with its id owns cobra.rounds. */
     public boolean standingBy() { return standingBy; }
 
+    private volatile boolean owning;
+
+    /** Whether this verifier owns cobra.rounds and works (from its ownership until it stops or loses it). */
+    public boolean owning() { return owning; }
+
     /**
      * Runs until {@link #stop}; throws if Kafka fails in a way a restart must handle, and {@link OwnershipLost} when
      * another verifier with this id took over. Active and standby: verifiers with the same id and group all join the
@@ -242,6 +247,7 @@ public final class VerifierService implements AutoCloseable {
         } finally {
             consumer = null;
             standingBy = false;
+            owning = false;
         }
     }
 
@@ -304,6 +310,7 @@ public final class VerifierService implements AutoCloseable {
             if (own.owned) {
                 if (said) System.err.println("cobra verifier: " + settings.transactionalId() + " now owns " + settings.roundsTopic() + ": taking over");
                 standingBy = false;
+                owning = true;
                 return true;
             }
             if (own.rebalanced && !said) {

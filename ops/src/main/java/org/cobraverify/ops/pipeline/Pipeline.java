@@ -151,6 +151,12 @@ public final class Pipeline implements AutoCloseable {
 
     public Throwable verifierFailure() { return verifierFailure; }
 
+    /** Whether the pipeline's verifier owns cobra.rounds (another with its id may hold it; tests start standbys after this). */
+    public synchronized boolean verifierOwning() {
+        VerifierService v = verifier;
+        return v != null && v.owning();
+    }
+
     private final Set<String> storeNames = new TreeSet<>();
 
     /**

@@ -39,6 +39,10 @@ class StandbyVerifierTest extends BrokerPerTest {
                     throw new IllegalStateException("killed at round " + round);
                 }
             });
+            // the active one owns cobra.rounds before the standby joins (else the standby could win the first assignment)
+            long owned = System.nanoTime() + 60_000_000_000L;
+            while (!p.verifierOwning() && System.nanoTime() < owned) Thread.sleep(20);
+            assertTrue(p.verifierOwning(), "the pipeline's verifier owns cobra.rounds");
             List<Verdict> standbyVerdicts = new CopyOnWriteArrayList<>();
             // the standby: same id, group and state directory (a second process on the same host)
             VerifierService standby = new VerifierService(VerifierService.Settings.defaults(kafka.bootstrapServers())
