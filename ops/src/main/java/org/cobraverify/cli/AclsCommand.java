@@ -1,9 +1,5 @@
 package org.cobraverify.cli;
 
-import java.io.IOException;
-import java.io.Reader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -82,7 +78,7 @@ public final class AclsCommand implements Callable<Integer> {
         try (Admin admin = Admin.create(kafka.properties())) {
             if (scramUsers != null) {
                 List<UserScramCredentialAlteration> users = new ArrayList<>();
-                Properties u = load(scramUsers);
+                Properties u = KafkaConnection.readProperties(scramUsers, "SCRAM users");
                 for (String name : new TreeSet<>(u.stringPropertyNames()))
                     users.add(new UserScramCredentialUpsertion(name, new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_256, 8192), u.getProperty(name)));
                 admin.alterUserScramCredentials(users).all().get();
@@ -92,14 +88,5 @@ public final class AclsCommand implements Callable<Integer> {
         }
         System.err.println("cobra acls: " + bindings.size() + " ACLs created on " + kafka.bootstrap());
         return 0;
-    }
-
-    private static Properties load(Path f) throws IOException {
-        Properties p = new Properties();
-        if (!Files.isReadable(f)) throw new KafkaConnection.BadSettings(f + ": no such file, or not readable");
-        try (Reader r = Files.newBufferedReader(f, StandardCharsets.UTF_8)) {
-            p.load(r);
-        }
-        return p;
     }
 }

@@ -1,9 +1,5 @@
 package org.cobraverify.cli;
 
-import java.io.IOException;
-import java.io.Reader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,6 +8,7 @@ import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.cobraverify.ops.kafka.EmbeddedKafka;
+import org.cobraverify.schemas.kafka.KafkaConnection;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -61,7 +58,7 @@ public final class BrokerCommand implements Callable<Integer> {
         EmbeddedKafka.Node node;
         try {
             node = node();
-        } catch (IllegalArgumentException | IOException e) {
+        } catch (IllegalArgumentException e) {
             System.err.println("cobra broker: " + e.getMessage());
             return 2;
         }
@@ -83,7 +80,7 @@ public final class BrokerCommand implements Callable<Integer> {
         return 0;
     }
 
-    EmbeddedKafka.Node node() throws IOException {
+    EmbeddedKafka.Node node() {
         if (quorum != null) {
             String mine = null;
             for (String voter : quorum.split(",")) {
@@ -104,22 +101,13 @@ public final class BrokerCommand implements Callable<Integer> {
             settings.put("listeners", "CLIENT://0.0.0.0:" + port + ",CONTROLLER://0.0.0.0:" + controllerPort);
             settings.put("advertised.listeners", "CLIENT://" + host + ":" + port);
         }
-        if (config != null) settings.putAll(load(config));
+        if (config != null) settings.putAll(KafkaConnection.readProperties(config, "broker settings"));
         List<String> scram = new ArrayList<>();
         if (scramUsers != null) {
-            Properties users = load(scramUsers);
+            Properties users = KafkaConnection.readProperties(scramUsers, "SCRAM users");
             for (String name : new TreeSet<>(users.stringPropertyNames()))
                 scram.add("SCRAM-SHA-256=[name=" + name + ",password=" + users.getProperty(name) + "]");
         }
         return new EmbeddedKafka.Node(nodeId, quorum, port, controllerPort, dir, settings, clusterId, scram);
-    }
-
-    private static Properties load(Path f) throws IOException {
-        Properties p = new Properties();
-        if (!Files.isReadable(f)) throw new IOException(f + ": no such file, or not readable");
-        try (Reader r = Files.newBufferedReader(f, StandardCharsets.UTF_8)) {
-            p.load(r);
-        }
-        return p;
     }
 }

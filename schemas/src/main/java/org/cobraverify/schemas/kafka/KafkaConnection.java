@@ -55,20 +55,30 @@ public final class KafkaConnection {
      */
     public static KafkaConnection of(String bootstrap, Path configFile) {
         if (configFile == null) return plain(bootstrap);
-        Properties p = new Properties();
-        try (Reader r = Files.newBufferedReader(configFile, StandardCharsets.UTF_8)) {
-            p.load(r);
-        } catch (NoSuchFileException e) {
-            throw new BadSettings("Kafka client settings " + configFile + ": no such file");
-        } catch (IOException | IllegalArgumentException e) {
-            throw new BadSettings("Kafka client settings " + configFile + ": cannot read: " + e.getMessage());
-        }
+        Properties p = readProperties(configFile, "Kafka client settings");
         String inFile = p.getProperty("bootstrap.servers");
         p.remove("bootstrap.servers");
         if (bootstrap != null && inFile != null && !inFile.trim().equals(bootstrap.trim()))
             throw new BadSettings("Kafka client settings " + configFile + ": bootstrap.servers=" + inFile.trim()
                     + " disagrees with --bootstrap " + bootstrap.trim() + " (give one of them)");
         return new KafkaConnection(bootstrap != null ? bootstrap : inFile, p, configFile.toString());
+    }
+
+    /**
+     * A properties file ({@code what} names it in messages: "Kafka client settings", "broker settings", "SCRAM users").
+     *
+     * @throws BadSettings naming the file, when it is missing or cannot be read
+     */
+    public static Properties readProperties(Path file, String what) {
+        Properties p = new Properties();
+        try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            p.load(r);
+        } catch (NoSuchFileException e) {
+            throw new BadSettings(what + " " + file + ": no such file");
+        } catch (IOException | IllegalArgumentException e) {
+            throw new BadSettings(what + " " + file + ": cannot read: " + e.getMessage());
+        }
+        return p;
     }
 
     /** The bootstrap servers, as given. */
