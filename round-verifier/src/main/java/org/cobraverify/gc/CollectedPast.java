@@ -118,6 +118,54 @@ public final class CollectedPast {
         frontier = f;
     }
 
+    /** Contracting one set-aside transaction adds at most this many facts; past it, {@link #contract} gives up. */
+    public static final int MAX_CONTRACTED_FACTS = 100_000;
+
+    /**
+     * Takes the retained transaction {@code x} out of the collected past's facts without losing a path between the
+     * others that ran through it (docs/DESIGN.md §7.10): for every way into {@code x} (a carried fact {@code u → x}, its
+     * session predecessor {@code sessionBefore}, the past when {@code x} is an entry fence) and every way out (a carried
+     * fact {@code x → v}, its session successor {@code sessionAfter}, the past when {@code x} precedes it), {@code u → v}
+     * becomes a carried {@code PATH} fact ({@code u} or {@code v} the past: {@code v} joins the entry side, {@code u} the
+     * preceding side). Each is a path of facts of the history, so it invents no cycle the history lacks; without it, a
+     * path that garbage collection had kept only through {@code x} would be gone (the chain cover of §7.4 names staying
+     * transactions, and {@code x} was one; seed 210441 of the differential). Transactions of the same session are left
+     * to session order. Returns false, changing nothing, when it would add more than {@link #MAX_CONTRACTED_FACTS}.
+     */
+    public boolean contract(String x, String sessionBefore, String sessionAfter) {
+        final String past = "";
+        List<String> in = new ArrayList<>(), out = new ArrayList<>();
+        for (Carried e : carried) {
+            if (e.dst().equals(x) && !e.src().equals(x)) in.add(e.src());
+            if (e.src().equals(x) && !e.dst().equals(x)) out.add(e.dst());
+        }
+        if (after.contains(x)) in.add(past);
+        if (before.contains(x)) out.add(past);
+        boolean touched = !in.isEmpty() || !out.isEmpty();
+        if (sessionBefore != null) in.add(sessionBefore);
+        if (sessionAfter != null) out.add(sessionAfter);
+        if (!touched) return true;
+        if ((long) in.size() * out.size() > MAX_CONTRACTED_FACTS) return false;
+        Set<String> seen = new HashSet<>();
+        List<Carried> added = new ArrayList<>();
+        Set<String> toBefore = new HashSet<>(), toAfter = new HashSet<>();
+        for (String u : in)
+            for (String v : out) {
+                if (u.equals(v) || (u == sessionBefore && v == sessionAfter)) continue;
+                if (u.isEmpty() && v.isEmpty()) continue;
+                if (u.isEmpty()) toAfter.add(v);
+                else if (v.isEmpty()) toBefore.add(u);
+                else if (seen.add(u + "\u0000" + v)) added.add(new Carried(u, v, org.cobraverify.checker.KnownGraph.PATH, null));
+            }
+        carried.removeIf(e -> e.src().equals(x) || e.dst().equals(x));
+        carried.addAll(added);
+        before.remove(x);
+        after.remove(x);
+        before.addAll(toBefore);
+        after.addAll(toAfter);
+        return true;
+    }
+
     /** Forgets everything (after a reject, or when the verifier drops its state); the real-time summary and epoch stay. */
     public void clear() {
         before = new HashSet<>();

@@ -33,7 +33,7 @@ public final class Collector {
      * writes (they now lack that read in later rounds' histories: their edges are carried); and a note when one
      * of those is outside the checked history and of unknown outcome (a read including it later could not be checked).
      */
-    public record Outcome(Set<String> gone, List<String> partlyRead, String lostProof) {}
+    public record Outcome(Set<String> gone, List<String> partlyRead, String lostProof, List<String> knownCommitted) {}
 
     /**
      * Collects in {@code h} (the round's history, {@code order} its transactions) what {@code gc} marked, under
@@ -92,7 +92,38 @@ public final class Collector {
         Set<String> entries = new HashSet<>();
         for (Transaction f : plan.entryFences()) entries.add(f.getId());
         past.advance(before, entries, plan.closedEpoch(), h, gc);
-        return new Outcome(gone, partlyRead, lostProof);
+        return new Outcome(gone, partlyRead, lostProof, knownCommitted(h, order, gc.collect, included));
+    }
+
+    /**
+     * The retained transactions of unknown outcome that a collected transaction of the checked history read: they are
+     * included for good (an included read observed their write), though no reader of theirs is left to say so. The
+     * caller records them as committed; left unknown, a later round could leave them out (nobody reads them any more) and
+     * miss the cycles they close (docs/DESIGN.md §7.1, A7).
+     */
+    private static List<String> knownCommitted(History h, List<Transaction> order, boolean[] collect, boolean[] included) {
+        int real = order.size();
+        LongIntMap unknownWrites = null;
+        for (int t = 0; t < real; t++) {
+            if (collect[t] || h.status(t) != History.UNKNOWN || !included[t]) continue;
+            for (int op = h.opStart(t); op < h.opEnd(t); op++) {
+                if (h.kind(op) != History.WRITE) continue;
+                if (unknownWrites == null) unknownWrites = new LongIntMap(64);
+                unknownWrites.put(LongIntMap.pack(h.key(op), h.value(op)), t);
+            }
+        }
+        if (unknownWrites == null) return List.of();
+        boolean[] known = new boolean[real];
+        List<String> out = new ArrayList<>();
+        for (int t = 0; t < real; t++) {
+            if (!collect[t] || !included[t]) continue;
+            for (int op = h.opStart(t); op < h.opEnd(t); op++) {
+                if (h.kind(op) != History.READ || h.value(op) == History.NIL) continue;
+                int w = unknownWrites.get(LongIntMap.pack(h.key(op), h.value(op)));
+                if (w != LongIntMap.MISSING && w != t && !known[w]) { known[w] = true; out.add(order.get(w).getId()); }
+            }
+        }
+        return out;
     }
 
     /**

@@ -136,6 +136,19 @@ final class HeldTransactions {
         retained.removeIf(t -> gone.contains(t.getId()));
     }
 
+    /**
+     * Records that the retained transaction {@code id}, of unknown outcome, committed: a collected transaction of the
+     * checked history read its write ({@link org.cobraverify.gc.Collector.Outcome#knownCommitted}). From now on it is
+     * in every round's checked history, and no longer one that may still join.
+     */
+    void knownCommitted(String id) {
+        Transaction t = byId.get(id);
+        if (t == null || t.getStatus() != TxnStatus.UNKNOWN) return;
+        t.setStatus(TxnStatus.COMMITTED);
+        unknownSince.remove(id);
+        unincluded.remove(id);
+    }
+
     /** Records which retained transactions of the round's history ({@code order}) are outside the checked history. */
     void noteUnincluded(List<Transaction> order, boolean[] included) {
         unincluded.clear();

@@ -408,6 +408,7 @@ public final class IncrementalVerifier implements AutoCloseable {
             for (String id : gone.gone()) stale.forget(id);
             flushSetAside(); // no snapshot from before this collection can be restored now
             held.partlyRead.addAll(gone.partlyRead());
+            for (String id : gone.knownCommitted()) held.knownCommitted(id);
             if (gone.lostProof() != null && lostProof == null) lostProof = gone.lostProof();
             if (collectedNow > 0) collections++;
             collectedTotal += collectedNow;
@@ -490,7 +491,11 @@ public final class IncrementalVerifier implements AutoCloseable {
 
     /** Sets {@code ids} aside ({@link SetAside#apply}), with their reads of collected writes and their places in this round. */
     private void setAside(Set<String> ids, long roundNo, List<Transaction> admitted, List<StaleReads.StaleRead> staleNow) {
-        uncheckedReads += SetAside.apply(ids, held, stale, admitted, roundNo, incarnation);
+        List<String> uncontracted = new ArrayList<>();
+        uncheckedReads += SetAside.apply(ids, held, stale, admitted, roundNo, incarnation, past, uncontracted);
+        if (!uncontracted.isEmpty() && lostProof == null)
+            lostProof = "round " + roundNo + ": " + uncontracted.get(0) + ", set aside after a violation, carried more than "
+                    + CollectedPast.MAX_CONTRACTED_FACTS + " paths of the collected past; without them later rounds could miss a cycle";
         staleNow.removeIf(x -> ids.contains(x.reader().getId()));
         forced.removeAll(ids);
         setAsideTotal += ids.size();

@@ -370,6 +370,11 @@ public final class RoundsDifferential {
                         .setEpochAgree(oldEpochMax < 0 ? 0 : oldEpochMax + 2).setRetiredNow(new ArrayList<>(retiredNow)).setRevivedNow(new ArrayList<>(revivedNow))
                         .setClosedNow(new ArrayList<>(closedNow)).setCutAt(0).build();
                 if (oldEpochMax < 0) end.setEpochAgree(-1_000_000); // nothing closed
+                if (TRACE) {
+                    StringBuilder sb = new StringBuilder("round " + r + " delivers");
+                    for (int t : byRound.get(r)) sb.append(' ').append(h.name(t));
+                    System.err.println(sb + "; epoch_agree " + end.getEpochAgree() + "; retired " + retiredNow + ", revived " + revivedNow + ", closed " + closedNow);
+                }
                 batch.add(v.closeRound(end));
                 oracle.add(oneShot(h, delivered, opts));
                 deliveredCount.add(count(delivered));

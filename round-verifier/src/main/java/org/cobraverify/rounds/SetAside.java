@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Set;
 import org.cobraverify.checker.AnomalyKind;
 import org.cobraverify.checker.Certificate;
+import org.cobraverify.gc.CollectedPast;
 import org.cobraverify.gc.CollectedWrites;
 import org.cobraverify.gc.StaleReads;
 import org.cobraverify.schemas.Transaction;
@@ -89,9 +90,27 @@ final class SetAside {
     /**
      * Takes {@code ids} (held transactions) out of {@code held}, {@code stale} and {@code admitted}, records their writes
      * as set aside ({@code held.setAsideWrites}) in round {@code round} of {@code incarnation}, and makes their readers lack those reads (the contract
-     * above). Returns how many reads of their writes by held transactions were dropped.
+     * above); the facts of {@code past} that ran through them are contracted ({@link CollectedPast#contract}), and those for
+     * which that was refused are added to {@code uncontracted}. Returns how many reads of their writes by held transactions were dropped.
      */
-    static int apply(Set<String> ids, HeldTransactions held, StaleReads stale, List<Transaction> admitted, long round, long incarnation) {
+    static int apply(Set<String> ids, HeldTransactions held, StaleReads stale, List<Transaction> admitted, long round, long incarnation,
+                     CollectedPast past, List<String> uncontracted) {
+        // the paths of the collected past that ran through them stay, between the others (CollectedPast#contract)
+        if (past.exists()) {
+            Set<String> gone = new HashSet<>();
+            for (String id : ids) {
+                Transaction x = held.byId.get(id);
+                if (x == null) continue;
+                Transaction before = null, after = null;
+                for (Transaction t : held.byId.values()) {
+                    if (gone.contains(t.getId()) || t == x || !t.getSession().equals(x.getSession())) continue;
+                    if (t.getSessionIndex() < x.getSessionIndex() && (before == null || t.getSessionIndex() > before.getSessionIndex())) before = t;
+                    if (t.getSessionIndex() > x.getSessionIndex() && (after == null || t.getSessionIndex() < after.getSessionIndex())) after = t;
+                }
+                if (!past.contract(id, before == null ? null : before.getId(), after == null ? null : after.getId())) uncontracted.add(id);
+                gone.add(id);
+            }
+        }
         Map<String, Map<String, CollectedWrites.Entry>> writes = new HashMap<>();
         for (String id : ids) {
             Transaction t = held.byId.get(id);
