@@ -3,17 +3,20 @@
 # Central (io.apicurio:apicurio-registry-app:3.3.3:tar.gz:all), on loopback, in-memory storage, with Java 21 or later.
 # Its Confluent-compatible API is at http://127.0.0.1:PORT/apis/ccompat/v7.
 #
+#   ops/registry.sh fetch          # only fetch and extract the server (docker-compose.yml mounts it); prints where
 #   ops/registry.sh start [PORT]   # default 18081; prints the URL once /health/ready answers
 #   ops/registry.sh stop
 #   ops/registry.sh status
 #
-# COBRA_REGISTRY_DIR (default ops/target/registry) holds the extracted server (server/), its log and pid file;
+# COBRA_REGISTRY_DIR (default ops/target/registry) holds the extracted server (server/); COBRA_REGISTRY_RUN (default the
+# same) its log, pid and port files, so that several registries (tests) can share one extracted server;
 # COBRA_REGISTRY_JAVA names a java of version 21 or later (default: the first found).
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 DIR=${COBRA_REGISTRY_DIR:-$HERE/target/registry}
+RUN=${COBRA_REGISTRY_RUN:-$DIR}
 VERSION=3.3.3
-mkdir -p "$DIR"
+mkdir -p "$DIR" "$RUN"
 
 java21() {
   local c
@@ -25,35 +28,40 @@ java21() {
   return 1
 }
 
+fetch() {
+  [ -f "$DIR/server/quarkus-run.jar" ] && return 0
+  echo "registry: fetching apicurio-registry-app $VERSION through Maven" >&2
+  (cd "$HERE/.." && mvn -q -B -ntp dependency:copy -Dartifact="io.apicurio:apicurio-registry-app:$VERSION:tar.gz:all" -DoutputDirectory="$DIR" >&2) \
+    || { echo "registry: cannot fetch the server from Maven Central" >&2; return 2; }
+  mkdir -p "$DIR/server" # the tarball holds a Quarkus app's layout (quarkus-run.jar, app/, lib/, quarkus/) at its root
+  tar -xzf "$DIR/apicurio-registry-app-$VERSION-all.tar.gz" -C "$DIR/server"
+  rm -f "$DIR/apicurio-registry-app-$VERSION-all.tar.gz"
+  [ -f "$DIR/server/quarkus-run.jar" ] || { echo "registry: the tarball holds no quarkus-run.jar" >&2; return 2; }
+}
+
 case "${1:-}" in
+  fetch)
+    fetch || exit 2; echo "$DIR/server" ;;
   start)
     PORT=${2:-18081}; MGMT=$((PORT + 1))
-    if [ -f "$DIR/pid" ] && kill -0 "$(cat "$DIR/pid")" 2>/dev/null; then echo "registry: already running (pid $(cat "$DIR/pid"))"; exit 0; fi
+    if [ -f "$RUN/pid" ] && kill -0 "$(cat "$RUN/pid")" 2>/dev/null; then echo "registry: already running (pid $(cat "$RUN/pid"))"; exit 0; fi
     JAVA=$(java21) || { echo "registry: no Java 21 or later found (set COBRA_REGISTRY_JAVA)" >&2; exit 2; }
-    if [ ! -f "$DIR/server/quarkus-run.jar" ]; then
-      echo "registry: fetching apicurio-registry-app $VERSION through Maven" >&2
-      (cd "$HERE/.." && mvn -q -B -ntp dependency:copy -Dartifact="io.apicurio:apicurio-registry-app:$VERSION:tar.gz:all" -DoutputDirectory="$DIR" >&2) \
-        || { echo "registry: cannot fetch the server from Maven Central" >&2; exit 2; }
-      mkdir -p "$DIR/server" # the tarball holds a Quarkus app's layout (quarkus-run.jar, app/, lib/, quarkus/) at its root
-      tar -xzf "$DIR/apicurio-registry-app-$VERSION-all.tar.gz" -C "$DIR/server"
-      rm -f "$DIR/apicurio-registry-app-$VERSION-all.tar.gz"
-      [ -f "$DIR/server/quarkus-run.jar" ] || { echo "registry: the tarball holds no quarkus-run.jar" >&2; exit 2; }
-    fi
+    fetch || exit 2
     "$JAVA" -Dquarkus.http.host=127.0.0.1 -Dquarkus.http.port="$PORT" -Dquarkus.management.host=127.0.0.1 -Dquarkus.management.port="$MGMT" \
-      -jar "$DIR/server/quarkus-run.jar" >"$DIR/registry.log" 2>&1 &
-    echo $! >"$DIR/pid"; echo "$PORT" >"$DIR/port"
+      -jar "$DIR/server/quarkus-run.jar" >"$RUN/registry.log" 2>&1 &
+    echo $! >"$RUN/pid"; echo "$PORT" >"$RUN/port"
     for _ in $(seq 1 120); do
       if curl -fs "http://127.0.0.1:$MGMT/health/ready" >/dev/null 2>&1; then
         echo "http://127.0.0.1:$PORT/apis/ccompat/v7"; exit 0
       fi
-      kill -0 "$(cat "$DIR/pid")" 2>/dev/null || { echo "registry: it stopped; see $DIR/registry.log" >&2; tail -5 "$DIR/registry.log" >&2; exit 2; }
+      kill -0 "$(cat "$RUN/pid")" 2>/dev/null || { echo "registry: it stopped; see $RUN/registry.log" >&2; tail -5 "$RUN/registry.log" >&2; exit 2; }
       sleep 0.5
     done
-    echo "registry: not ready after 60 s; see $DIR/registry.log" >&2; exit 2 ;;
+    echo "registry: not ready after 60 s; see $RUN/registry.log" >&2; exit 2 ;;
   stop)
-    if [ -f "$DIR/pid" ]; then kill "$(cat "$DIR/pid")" 2>/dev/null || true; rm -f "$DIR/pid"; echo "registry: stopped"; else echo "registry: not running"; fi ;;
+    if [ -f "$RUN/pid" ]; then kill "$(cat "$RUN/pid")" 2>/dev/null || true; rm -f "$RUN/pid"; echo "registry: stopped"; else echo "registry: not running"; fi ;;
   status)
-    if [ -f "$DIR/pid" ] && kill -0 "$(cat "$DIR/pid")" 2>/dev/null; then echo "registry: running (pid $(cat "$DIR/pid")) at http://127.0.0.1:$(cat "$DIR/port")/apis/ccompat/v7"
+    if [ -f "$RUN/pid" ] && kill -0 "$(cat "$RUN/pid")" 2>/dev/null; then echo "registry: running (pid $(cat "$RUN/pid")) at http://127.0.0.1:$(cat "$RUN/port")/apis/ccompat/v7"
     else echo "registry: not running"; exit 1; fi ;;
-  *) echo "usage: ops/registry.sh start [PORT] | stop | status" >&2; exit 2 ;;
+  *) echo "usage: ops/registry.sh fetch | start [PORT] | stop | status" >&2; exit 2 ;;
 esac

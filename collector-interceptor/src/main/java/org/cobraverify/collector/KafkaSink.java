@@ -22,6 +22,9 @@ import org.cobraverify.schemas.OperationBatch;
 import org.cobraverify.schemas.kafka.KafkaConnection;
 import org.cobraverify.schemas.kafka.KafkaRefusal;
 import org.cobraverify.schemas.serde.KafkaSchemaCatalog;
+import org.cobraverify.schemas.serde.RegistryFraming;
+import org.cobraverify.schemas.serde.SchemaCatalog;
+import org.cobraverify.schemas.serde.TopicRecords;
 import org.cobraverify.schemas.serde.WireFormat;
 
 /**
@@ -40,7 +43,7 @@ public final class KafkaSink implements HistorySink {
     private final KafkaProducer<String, byte[]> producer;
     private final String topic;
     private final boolean waitForAck, batched;
-    private final WireFormat wire = WireFormat.standalone();
+    private final WireFormat wire;
     private final Map<String, long[]> seqs = new ConcurrentHashMap<>();
     private final AtomicReference<String> failure = new AtomicReference<>();
     /** The cluster and the settings this sink's producer was given (for messages: its principal). */
@@ -78,7 +81,12 @@ public final class KafkaSink implements HistorySink {
         p.put(ProducerConfig.BATCH_SIZE_CONFIG, Integer.toString(256 * 1024));
         p.put(ProducerConfig.CLIENT_ID_CONFIG, "cobra-interceptor");
         p.putAll(overrides);
-        KafkaSchemaCatalog.publish(this.kafka, wire.catalog());
+        // with a schema registry, the Confluent wire format: the topic's record types registered now (a registry that is
+        // down or refuses is found before anything is recorded); without, the catalog topic
+        RegistryFraming registry = RegistryFraming.of(this.kafka.registrySettings());
+        wire = new WireFormat(new SchemaCatalog(), registry);
+        if (registry == null) KafkaSchemaCatalog.publish(this.kafka, wire.catalog());
+        else registry.registerAll(java.util.Map.of(topic, TopicRecords.PIPELINE.getOrDefault(topic, TopicRecords.PIPELINE.get("cobra.ops"))));
         producer = new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer());
     }
 
@@ -99,8 +107,8 @@ public final class KafkaSink implements HistorySink {
             case UNKNOWN -> OpKind.UNKNOWN;
         };
         ops.add(op(t, ++seq[0], outcome, null, null, t.end()));
-        if (batched) send(sent, t, wire.encode(new OperationBatch(t.session(), ops)), ops.get(0).getSeq() + ".." + ops.get(ops.size() - 1).getSeq());
-        else for (Operation o : ops) send(sent, t, wire.encode(o), o.getSeq() + " (" + o.getKind() + ")");
+        if (batched) send(sent, t, wire.encode(topic, new OperationBatch(t.session(), ops)), ops.get(0).getSeq() + ".." + ops.get(ops.size() - 1).getSeq());
+        else for (Operation o : ops) send(sent, t, wire.encode(topic, o), o.getSeq() + " (" + o.getKind() + ")");
         if (sent != null) await(sent, t.id());
         recorded.increment();
     }
@@ -114,7 +122,7 @@ public final class KafkaSink implements HistorySink {
         long[] seq = seqs.remove(session); // the session is over: its counter goes (sessions come and go)
         if (seq == null) seq = new long[1];
         Operation end = new Operation(session, ++seq[0], "", OpKind.END, null, null, System.currentTimeMillis() * 1_000_000L);
-        producer.send(new ProducerRecord<>(topic, session, wire.encode(end)), (m, e) -> {
+        producer.send(new ProducerRecord<>(topic, session, wire.encode(topic, end)), (m, e) -> {
             if (e != null) failure.compareAndSet(null, "the end of session " + session + ": " + why(e));
         });
     }

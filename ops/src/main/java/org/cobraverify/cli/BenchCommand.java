@@ -94,6 +94,10 @@ public final class BenchCommand implements Callable<Integer> {
             "and the verdicts' throughput, verdict lag p50/p99/max, and the last verdict's delay after the workload."})
     boolean pipeline;
 
+    @Option(names = "--schema-registry", paramLabel = "URL", description = {"With --pipeline: run each rate twice, with the catalog topic and then",
+            "in the Confluent wire format through this registry (the cost of the registry, measured in one run)."})
+    String schemaRegistry;
+
     @Option(names = "--rates", split = ",", paramLabel = "TXN/S", description = "With --pipeline: offered rates, 0 for full speed (default: 1000,2500,5000,0).")
     List<Double> rates = List.of(1000.0, 2500.0, 5000.0, 0.0);
 
@@ -116,7 +120,7 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (pipeline) return new PipelineSweep(System.out).run(rates, pipelineTxns, "blindw-rm", 8, 5000);
+        if (pipeline) return new PipelineSweep(System.out).run(rates, pipelineTxns, "blindw-rm", 8, 5000, schemaRegistry);
         if (differential != null) return new DifferentialCampaign(System.out).run(differential, seed, gcRules);
         reachability = GpuOption.resolve(gpu, "bench", System.err);
         if (reachability == null) return 2;

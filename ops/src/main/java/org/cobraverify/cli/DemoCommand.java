@@ -114,6 +114,7 @@ public final class DemoCommand implements Callable<Integer> {
         Path dir = Files.createTempDirectory("cobra-demo");
         long t0 = System.nanoTime();
         KafkaConnection external = kafkaOptions.bootstrap != null || kafkaOptions.config != null ? kafkaOptions.connection() : null;
+        if (external == null && kafkaOptions.schemaRegistry != null) kafkaOptions.withRegistry(KafkaConnection.plain("127.0.0.1:9")); // the URL's checks, before a broker starts
         if (external != null) {
             String used = alreadyUsed(external);
             if (used != null) {
@@ -125,10 +126,12 @@ public final class DemoCommand implements Callable<Integer> {
         VerdictServer page = servePort == null ? null : VerdictServer.start("127.0.0.1", servePort);
         if (page != null) System.err.println("cobra demo: the live page is at " + page.url());
         try (EmbeddedKafka kafka = external != null ? null : EmbeddedKafka.start(0, dir.resolve("kafka"))) {
-            KafkaConnection connection = external != null ? external : KafkaConnection.plain(kafka.bootstrapServers());
+            KafkaConnection connection = external != null ? external : kafkaOptions.withRegistry(KafkaConnection.plain(kafka.bootstrapServers()));
             if (kafka != null)
                 System.err.printf("cobra demo: Kafka broker (KRaft, in-process) on %s, data in %s (%.1f s)%n", kafka.bootstrapServers(), dir, (System.nanoTime() - t0) / 1e9);
             else System.err.printf("cobra demo: on the cluster at %s, topics with %d replicas%n", connection, replication);
+            if (connection.registryUrl() != null)
+                System.err.println("cobra demo: records in the Confluent wire format, schemas in the registry at " + connection.registryUrl());
             TopologySettings ts = TopologySettings.defaults().withRoundSize(roundSize).withIdleCutMs(500);
             CheckOptions co = CheckOptions.defaults().withTimeout(60);
             if (strict) co = co.withStrict(CheckOptions.DEFAULT_DRIFT_NANOS);

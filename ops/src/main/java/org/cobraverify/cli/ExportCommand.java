@@ -55,7 +55,7 @@ public final class ExportCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         KafkaConnection kafka = kafkaOptions.connection();
-        WireFormat wire = new WireFormat(KafkaSchemaCatalog.attach(new SchemaCatalog(), kafka));
+        WireFormat wire = KafkaSchemaCatalog.wireFormat(kafka);
         List<Transaction> txns = new ArrayList<>();
         int skipped = 0;
         List<ConsumerRecord<String, byte[]>> records;

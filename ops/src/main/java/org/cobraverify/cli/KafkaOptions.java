@@ -19,6 +19,39 @@ final class KafkaOptions {
             "Secrets belong there, or in the environment with config.providers=env and ${env:NAME}."})
     Path config;
 
+    @Option(names = "--schema-registry", paramLabel = "URL", description = {"A schema registry speaking the Confluent REST API (Confluent, Apicurio's",
+            "/apis/ccompat/v7, Karapace, Redpanda): topics then carry the Confluent wire format, schemas",
+            "registered under <topic>-value (or schema.registry.url in --kafka-config; its credentials:",
+            "basic.auth.user.info there). Without it, the embedded schema catalog."})
+    String schemaRegistry;
+
     /** The cluster to use; throws {@link IllegalArgumentException} with a message for the user when it cannot be had. */
-    KafkaConnection connection() { return KafkaConnection.of(bootstrap, config); }
+    KafkaConnection connection() { return withRegistry(KafkaConnection.of(bootstrap, config)); }
+
+    /**
+     * {@code kafka} with {@code --schema-registry} applied (a command on an embedded broker: its own connection). Refuses
+     * a URL with credentials in it (they belong in the settings file) and one that disagrees with the file's.
+     */
+    KafkaConnection withRegistry(KafkaConnection kafka) { return withRegistry(kafka, schemaRegistry); }
+
+    /** {@code kafka} with the schema registry at {@code schemaRegistry} (null: as it is), checked as above. */
+    static KafkaConnection withRegistry(KafkaConnection kafka, String schemaRegistry) {
+        if (schemaRegistry == null) return kafka;
+        java.net.URI u;
+        try {
+            u = java.net.URI.create(schemaRegistry.trim());
+        } catch (IllegalArgumentException e) {
+            throw new KafkaConnection.BadSettings("--schema-registry " + schemaRegistry + ": not a URL");
+        }
+        if (u.getScheme() == null || !(u.getScheme().equals("http") || u.getScheme().equals("https")) || u.getHost() == null)
+            throw new KafkaConnection.BadSettings("--schema-registry takes an http or https URL, such as http://127.0.0.1:8081");
+        if (u.getUserInfo() != null)
+            throw new KafkaConnection.BadSettings("--schema-registry: credentials do not go on the command line; put basic.auth.user.info=USER:PASSWORD"
+                    + " in the --kafka-config file");
+        String inFile = kafka.registryUrl();
+        if (inFile != null && !inFile.equals(schemaRegistry.trim()))
+            throw new KafkaConnection.BadSettings("--schema-registry " + schemaRegistry.trim() + " disagrees with schema.registry.url=" + inFile
+                    + " in the Kafka client settings (give one of them)");
+        return kafka.with("schema.registry.url", schemaRegistry.trim());
+    }
 }

@@ -88,6 +88,10 @@ public final class RecordCommand implements Callable<Integer> {
             "any producer setting); implies --kafka, whose servers may also come from bootstrap.servers here."})
     Path kafkaConfig;
 
+    @Option(names = "--schema-registry", paramLabel = "URL", description = {"With --kafka: records in the Confluent wire format, schemas in this registry",
+            "(or schema.registry.url in --kafka-config; credentials: basic.auth.user.info there)."})
+    String schemaRegistry;
+
     @Option(names = "--wait-for-ack", description = "With --kafka: each transaction returns only once Kafka acknowledged its operations.")
     boolean waitForAck;
 
@@ -113,7 +117,8 @@ public final class RecordCommand implements Callable<Integer> {
         }
         KafkaConnection connection;
         try {
-            connection = kafka == null && kafkaConfig == null ? null : KafkaConnection.of(kafka, kafkaConfig);
+            connection = kafka == null && kafkaConfig == null ? null : KafkaOptions.withRegistry(KafkaConnection.of(kafka, kafkaConfig), schemaRegistry);
+            if (connection == null && schemaRegistry != null) throw new IllegalArgumentException("--schema-registry needs --kafka (a file has no wire format)");
         } catch (IllegalArgumentException e) {
             System.err.println("cobra record: " + e.getMessage());
             return 2;

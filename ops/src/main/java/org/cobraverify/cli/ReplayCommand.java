@@ -84,7 +84,7 @@ public final class ReplayCommand implements Callable<Integer> {
         }
         long t0 = System.nanoTime();
         KafkaConnection kafka = kafkaOptions.connection();
-        WireFormat wire = new WireFormat(KafkaSchemaCatalog.attach(new SchemaCatalog(), kafka));
+        WireFormat wire = KafkaSchemaCatalog.wireFormat(kafka);
         try (RoundVerifier rv = new RoundVerifier(check.settings(CheckOptions.defaults()));
              KafkaConsumer<String, byte[]> cons = consumer(kafka);
              KafkaProducer<String, byte[]> prod = outTopic == null ? null : producer(kafka)) {
@@ -153,7 +153,7 @@ public final class ReplayCommand implements Callable<Integer> {
                         System.err.println("cobra replay: the certificate of round " + v.getRound() + " is in " + html);
                     }
                     System.out.println(json ? VerdictLines.json(v) : VerdictLines.full(v));
-                    if (prod != null) prod.send(new ProducerRecord<>(outTopic, Long.toString(v.getRound()), wire.encode(v)));
+                    if (prod != null) prod.send(new ProducerRecord<>(outTopic, Long.toString(v.getRound()), wire.encode(outTopic, v)));
                     if (to != null && e.getRound() >= to) { done = true; break; }
                 }
             }

@@ -1,6 +1,7 @@
 package org.cobraverify.cli;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
@@ -61,8 +62,9 @@ public final class TopologyCommand implements Callable<Integer> {
         KafkaConnection kafka = kafkaOptions.connection();
         var created = TopicSetup.ensure(kafka, partitions, replication, retentionHours);
         if (!created.isEmpty()) System.err.println("cobra topology: created topics " + created);
-        WireFormat wire = new WireFormat(KafkaSchemaCatalog.attach(new SchemaCatalog(), kafka));
-        KafkaSchemaCatalog.publish(kafka, wire.catalog());
+        WireFormat wire = KafkaSchemaCatalog.wireFormat(kafka);
+        List<String> subjects = KafkaSchemaCatalog.prepare(kafka, wire);
+        if (!subjects.isEmpty()) System.err.println("cobra topology: schemas registered at " + wire.registry().url() + " under " + subjects.size() + " subjects");
         TopologySettings d = TopologySettings.defaults();
         TopologySettings ts = new TopologySettings(fenceKey, roundSize, sessionTimeoutMs, idleCutMs, d.fenceGapTimeoutMs(), d.punctuateMs(),
                 d.maxEarlyOps(), d.maxBufferedTxns());

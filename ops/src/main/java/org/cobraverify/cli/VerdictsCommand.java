@@ -113,7 +113,7 @@ public final class VerdictsCommand implements Callable<Integer> {
             System.err.println("cobra verdicts: the live page is at " + page.url());
         }
         KafkaConnection kafka = kafkaOptions.connection();
-        WireFormat wire = new WireFormat(KafkaSchemaCatalog.attach(new SchemaCatalog(), kafka));
+        WireFormat wire = KafkaSchemaCatalog.wireFormat(kafka);
         Properties p = kafka.properties();
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");

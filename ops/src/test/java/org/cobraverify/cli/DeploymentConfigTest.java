@@ -41,6 +41,10 @@ class DeploymentConfigTest {
                 assertEquals(JsonToken.START_ARRAY, p.nextToken());
                 while (p.nextToken() == JsonToken.VALUE_STRING) args.add(p.getText());
             }
+            if (args.contains("/opt/registry/quarkus-run.jar")) { // the schema registry's server, as ops/registry.sh runs it
+                out.add(new Service("registry", List.copyOf(args)));
+                continue;
+            }
             assertEquals(List.of("java", "-jar", "/opt/cobra/cobra.jar"), args.subList(0, 3));
             List<String> rest = args.subList(3, args.size());
             CommandLine.ParseResult r = new CommandLine(new CobraCommand()).parseArgs(rest.toArray(String[]::new));
@@ -80,6 +84,12 @@ class DeploymentConfigTest {
             assertEquals(c.getProperty("VERIFIER_ID"), v.option("--id"), "active and standby share one id: " + v.args());
             assertEquals(c.getProperty("CHECKPOINT_EVERY"), v.option("--checkpoint-every"), "what a takeover re-decides: " + v.args());
         }
+        // one schema registry, and every component that reads or writes a topic uses it
+        assertEquals(1, count(s, "registry"));
+        assertTrue(s.stream().filter(x -> x.name().equals("registry")).findFirst().orElseThrow().args().contains("-Dquarkus.http.port=8080"));
+        for (Service x : s)
+            if (List.of("topology", "verifier", "verdicts").contains(x.name()))
+                assertEquals("http://registry:8080/apis/ccompat/v7", x.option("--schema-registry"), x.args().toString());
         assertEquals(Integer.parseInt(c.getProperty("MIN_INSYNC")), TopicSetup.minInsyncReplicas(Short.parseShort(c.getProperty("REPLICATION"))),
                 "the topics' min.insync.replicas for that replication");
     }
@@ -107,6 +117,7 @@ class DeploymentConfigTest {
         }
         // the overlay secures every service of the deployment, with the same arguments otherwise
         for (Service b : base) {
+            if (b.name().equals("registry")) continue; // not a client of the cluster
             long same = secure.stream().filter(x -> x.name().equals(b.name()) && x.args().containsAll(b.args())).count();
             assertTrue(same >= 1, "the overlay has " + b.args());
         }

@@ -2,12 +2,6 @@ package org.cobraverify.ops;
 
 import static org.junit.jupiter.api.Assertions.*;
 
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import org.apache.avro.Schema;
@@ -15,7 +9,6 @@ import org.apache.avro.SchemaBuilder;
 import org.cobraverify.schemas.Verdict;
 import org.cobraverify.schemas.registry.SchemaRegistryClient;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -25,41 +18,19 @@ import org.junit.jupiter.api.Timeout;
  * the class by ops/registry.sh. Skips, saying why, where no Java 21+ or no server can be had.
  */
 class RegistryClientTest {
+    static RegistryServer server;
     static String url;
-    static Path dir;
-
-    static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 0, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
-    }
 
     @BeforeAll
     @Timeout(value = 180, unit = TimeUnit.SECONDS)
     static void startRegistry() throws Exception {
-        dir = Files.createTempDirectory("cobra-registry-test");
-        int port = freePort();
-        while (port >= 65535) port = freePort(); // its management port is the next one
-        ProcessBuilder pb = new ProcessBuilder("bash", "registry.sh", "start", Integer.toString(port)).directory(Path.of(".").toFile());
-        pb.environment().put("COBRA_REGISTRY_DIR", Path.of("target", "registry").toAbsolutePath().toString());
-        pb.redirectErrorStream(true);
-        Process p = pb.start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-        int rc = p.waitFor();
-        Assumptions.assumeTrue(rc == 0, "no schema registry could be started here (ops/registry.sh: " + out + ")");
-        // the URL is the script's last word on stdout (Maven's own output, when it fetches, comes on stderr, merged here)
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("http://127\\.0\\.0\\.1:\\d+/apis/ccompat/v7").matcher(out);
-        String found = null;
-        while (m.find()) found = m.group();
-        assertNotNull(found, "ops/registry.sh printed its URL: " + out);
-        url = found;
+        server = RegistryServer.start();
+        url = server.url();
     }
 
     @AfterAll
     static void stopRegistry() throws Exception {
-        ProcessBuilder pb = new ProcessBuilder("bash", "registry.sh", "stop").directory(Path.of(".").toFile());
-        pb.environment().put("COBRA_REGISTRY_DIR", Path.of("target", "registry").toAbsolutePath().toString());
-        pb.start().waitFor(30, TimeUnit.SECONDS);
+        if (server != null) server.close();
     }
 
     @Test
@@ -86,7 +57,7 @@ class RegistryClientTest {
 
     @Test
     void aRegistryThatIsNotThereIsAClearError() throws Exception {
-        int port = freePort();
+        int port = RegistryServer.freePort();
         SchemaRegistryClient c = new SchemaRegistryClient("http://127.0.0.1:" + port + "/apis/ccompat/v7", new Properties());
         SchemaRegistryClient.RegistryException e = assertThrows(SchemaRegistryClient.RegistryException.class, () -> c.byId(1));
         assertEquals(0, e.status());

@@ -134,7 +134,15 @@ public final class VerifierService implements AutoCloseable {
         this.settings = settings;
         this.verifierSettings = verifierSettings;
         this.listener = listener;
-        this.wire = new WireFormat(KafkaSchemaCatalog.attach(new SchemaCatalog(), settings.kafka()));
+        this.wire = KafkaSchemaCatalog.wireFormat(settings.kafka());
+        // with a schema registry, the topics this service writes get their subjects now (one down or refusing: found here)
+        if (wire.registry() != null) {
+            Map<String, List<org.apache.avro.Schema>> mine = new java.util.LinkedHashMap<>();
+            mine.put(settings.verdictsTopic(), List.of(Verdict.getClassSchema()));
+            mine.put(settings.deadLettersTopic(), List.of(DeadLetter.getClassSchema()));
+            mine.put(settings.checkpointsTopic(), List.of(VerifierCheckpoint.getClassSchema()));
+            wire.registry().registerAll(mine);
+        }
     }
 
 
@@ -434,7 +442,7 @@ public final class VerifierService implements AutoCloseable {
         List<Verdict> vs = verifier.decide(ends);
         for (Verdict v : vs) v.setVerifierRestarts(restarts);
         prod.beginTransaction();
-        for (Verdict v : vs) prod.send(new ProducerRecord<>(settings.verdictsTopic(), Long.toString(v.getRound()), wire.encode(v)));
+        for (Verdict v : vs) prod.send(new ProducerRecord<>(settings.verdictsTopic(), Long.toString(v.getRound()), wire.encode(settings.verdictsTopic(), v)));
         RoundEnd lastEnd = ends.get(ends.size() - 1).end();
         if (checkpointDue(verifier.lastDecidedRound())) checkpoint(prod, verifier, commitAt, lastEnd == null ? -1 : lastEnd.getEpochAgree());
         prod.sendOffsetsToTransaction(Map.of(tp, offset(commitAt)), cons.groupMetadata());
@@ -448,7 +456,7 @@ public final class VerifierService implements AutoCloseable {
                             ConsumerRecord<String, byte[]> r, String reason) {
         DeadLetter d = Quarantine.of(reason, r.topic(), r.partition(), r.offset(), r.key(), r.value());
         prod.beginTransaction();
-        prod.send(new ProducerRecord<>(settings.deadLettersTopic(), Quarantine.key(d), wire.encode(d)));
+        prod.send(new ProducerRecord<>(settings.deadLettersTopic(), Quarantine.key(d), wire.encode(settings.deadLettersTopic(), d)));
         prod.sendOffsetsToTransaction(Map.of(tp, offset(r.offset() + 1)), cons.groupMetadata());
         prod.commitTransaction();
     }
@@ -507,7 +515,7 @@ public final class VerifierService implements AutoCloseable {
         List<VerifierCheckpoint> chunks = verifier.checkpoint(settings.transactionalId(), inputOffset, epochAgree, CHUNK_BYTES);
         List<byte[]> encoded = new ArrayList<>(chunks.size());
         for (VerifierCheckpoint c : chunks) {
-            byte[] b = wire.encode(c);
+            byte[] b = wire.encode(settings.checkpointsTopic(), c);
             if (b.length > MAX_RECORD_BYTES - 1024) {
                 System.err.println("cobra verifier: the checkpoint of round " + c.getRound() + " has a record of " + b.length
                         + " bytes, over the limit; the previous checkpoint stays the one to resume from");

@@ -16,6 +16,6 @@ final class DeadLetters {
         RecordMetadata m = ctx.recordMetadata().filter(x -> x.topic() != null).orElse(null);
         DeadLetter d = Quarantine.of(reason, m == null ? "?" : m.topic(), m == null ? -1 : m.partition(), m == null ? -1 : m.offset(),
                 rec.key(), rec.value());
-        return new Record<>(Quarantine.key(d), wire.encode(d), rec.timestamp());
+        return new Record<>(Quarantine.key(d), wire.encode(Topics.DEAD_LETTERS, d), rec.timestamp());
     }
 }

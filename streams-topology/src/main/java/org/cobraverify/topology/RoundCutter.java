@@ -390,7 +390,7 @@ final class RoundCutter implements Processor<String, byte[], String, byte[]> {
         RoundEnd end = RoundEnd.newBuilder().setRound(round).setTxns(n).setFirstEpoch(firstEpoch).setLastEpoch(lastEpoch)
                 .setEpochAgree(agree == Long.MAX_VALUE ? -1 : agree).setRetiredNow(retired).setRevivedNow(revived).setClosedNow(closed)
                 .setReason(reason).setCutAt(now).build();
-        ctx.forward(new Record<>(roundKey, wire.encode(end), now), PipelineTopology.TO_ROUNDS);
+        ctx.forward(new Record<>(roundKey, wire.encode(Topics.ROUNDS, end), now), PipelineTopology.TO_ROUNDS);
         nextRound = round + 1;
         meta.put(META_KEY, new CutterMeta(nextRound));
     }
@@ -402,8 +402,8 @@ final class RoundCutter implements Processor<String, byte[], String, byte[]> {
      */
     static byte[] withEpoch(WireFormat wire, byte[] v, long epoch) {
         int n = v.length;
-        if (n >= WireFormat.HEADER + 3 && v[n - 1] == 1 && v[n - 2] == 1 && (v[n - 3] == 0 || v[n - 3] == 1)
-                && WireFormat.fingerprint(v) == TRANSACTION_FINGERPRINT) {
+        if (n >= WireFormat.headerLength(v) + 3 && v[n - 1] == 1 && v[n - 2] == 1 && (v[n - 3] == 0 || v[n - 3] == 1)
+                && wire.writerFingerprint(v) == TRANSACTION_FINGERPRINT) {
             byte[] out = new byte[n - 2 + 10 + 1];
             System.arraycopy(v, 0, out, 0, n - 2);
             int at = n - 2;
@@ -415,7 +415,7 @@ final class RoundCutter implements Processor<String, byte[], String, byte[]> {
         }
         Transaction t = wire.decode(v, Transaction.class);
         t.setEpoch(epoch);
-        return wire.encode(t);
+        return wire.encode(Topics.ROUNDS, t);
     }
 
     /** Punctuation: bridges a fence gap that timed out; after {@code idleCutMs} without input, cuts the closed epochs that wait; forgets long-gone sessions. */

@@ -90,7 +90,7 @@ final class SessionAssembler implements Processor<String, byte[], String, byte[]
         OpenSession st = session(s);
         if (st == null) {
             st = OpenSession.newBuilder().setLastSeq(0L).setTxnCount(0L).setLastActivity(now()).setEarly(new ArrayList<>()).build();
-            ctx.forward(new Record<>(s, wire.encode(new SessionStart(s)), rec.timestamp()), PipelineTopology.TO_TXNS);
+            ctx.forward(new Record<>(s, wire.encode(Topics.TXNS, new SessionStart(s)), rec.timestamp()), PipelineTopology.TO_TXNS);
         }
         boolean batch = ops.size() > 1;
         for (Operation op : ops) onOperation(rec, st, op, batch);
@@ -182,7 +182,7 @@ final class SessionAssembler implements Processor<String, byte[], String, byte[]
         if (kind == OpKind.END) {
             if (t != null) finish(rec, st, TxnStatus.UNKNOWN, op.getTime());
             st.setEnded(true);
-            ctx.forward(new Record<>(op.getSession(), wire.encode(new SessionEnd(op.getSession(), st.getTxnCount(), "closed")), rec.timestamp()),
+            ctx.forward(new Record<>(op.getSession(), wire.encode(Topics.TXNS, new SessionEnd(op.getSession(), st.getTxnCount(), "closed")), rec.timestamp()),
                     PipelineTopology.TO_TXNS);
             return;
         }
@@ -220,7 +220,7 @@ final class SessionAssembler implements Processor<String, byte[], String, byte[]
         t.setSessionIndex(st.getTxnCount());
         t.setFence(EpochRules.isFence(t, settings.fenceKey()));
         st.setLastFinishedTxn(t.getId());
-        ctx.forward(new Record<>(t.getSession(), wire.encode(t), rec.timestamp()), PipelineTopology.TO_TXNS);
+        ctx.forward(new Record<>(t.getSession(), wire.encode(Topics.TXNS, t), rec.timestamp()), PipelineTopology.TO_TXNS);
     }
 
     /** Punctuation: sessions silent past the timeout are announced (the cutter releases what they hold), and long-gone ones forgotten. */
@@ -254,7 +254,7 @@ final class SessionAssembler implements Processor<String, byte[], String, byte[]
         for (KeyValue<String, OpenSession> kv : due) {
             OpenSession st = kv.value;
             st.setRetired(true);
-            ctx.forward(new Record<>(kv.key, wire.encode(new SessionEnd(kv.key, st.getTxnCount(), "timeout")), now), PipelineTopology.TO_TXNS);
+            ctx.forward(new Record<>(kv.key, wire.encode(Topics.TXNS, new SessionEnd(kv.key, st.getTxnCount(), "timeout")), now), PipelineTopology.TO_TXNS);
             save(kv.key, st);
         }
     }

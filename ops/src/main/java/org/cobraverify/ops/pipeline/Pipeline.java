@@ -75,8 +75,8 @@ public final class Pipeline implements AutoCloseable {
     public static Pipeline start(KafkaConnection topologyKafka, KafkaConnection verifierKafka, short replication, Path stateDir, int partitions,
                                  TopologySettings topology, IncrementalVerifier.Settings verifier, Consumer<Verdict> listener) {
         TopicSetup.ensure(topologyKafka, partitions, replication, TopicSetup.DEFAULT_RETENTION_HOURS);
-        WireFormat wire = new WireFormat(KafkaSchemaCatalog.attach(new SchemaCatalog(), topologyKafka));
-        KafkaSchemaCatalog.publish(topologyKafka, wire.catalog());
+        WireFormat wire = KafkaSchemaCatalog.wireFormat(topologyKafka);
+        KafkaSchemaCatalog.prepare(topologyKafka, wire);
         Topology built = PipelineTopology.build(topology, wire);
         KafkaStreams streams = new KafkaStreams(built, PipelineTopology.config("cobra-topology", topologyKafka, stateDir.toString()));
         Pipeline p = new Pipeline(verifierKafka, streams, verifier, listener, stateDir.resolve("verifier"));

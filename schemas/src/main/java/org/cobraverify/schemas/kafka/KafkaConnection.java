@@ -84,12 +84,36 @@ public final class KafkaConnection {
     /** The bootstrap servers, as given. */
     public String bootstrap() { return bootstrap; }
 
-    /** A fresh copy of the client settings with {@code bootstrap.servers}: the start of every client's configuration. */
+    /**
+     * A fresh copy of the client settings with {@code bootstrap.servers}: the start of every client's configuration. The
+     * schema registry's settings ({@link #REGISTRY_SETTINGS}) are not Kafka's and are left out ({@link #registrySettings}).
+     */
     public Properties properties() {
         Properties p = new Properties();
         p.putAll(settings);
+        for (String k : REGISTRY_SETTINGS) p.remove(k);
         p.put("bootstrap.servers", bootstrap);
         return p;
+    }
+
+    /**
+     * Settings of a schema registry, read from the same file as Kafka's (as Confluent's clients read them): its URL, the
+     * credentials ({@code basic.auth.user.info}), the subject naming, retry and request timeouts.
+     */
+    public static final java.util.Set<String> REGISTRY_SETTINGS = java.util.Set.of("schema.registry.url", "basic.auth.user.info",
+            "basic.auth.credentials.source", "value.subject.name.strategy", "schema.registry.retry.ms", "schema.registry.request.timeout.ms");
+
+    /** The schema registry's settings ({@link #REGISTRY_SETTINGS} present here); empty when none is configured. */
+    public Properties registrySettings() {
+        Properties p = new Properties();
+        for (String k : REGISTRY_SETTINGS) if (settings.getProperty(k) != null) p.put(k, settings.getProperty(k));
+        return p;
+    }
+
+    /** The schema registry's URL ({@code schema.registry.url}), or null: then topics use the embedded catalog. */
+    public String registryUrl() {
+        String u = settings.getProperty("schema.registry.url");
+        return u == null || u.isBlank() ? null : u.trim();
     }
 
     /** The value of one client setting from the file (null when absent); {@code bootstrap.servers} included. */

@@ -45,6 +45,7 @@ public final class SchemaRegistryClient {
 
     private final URI base;
     private final String authorization;
+    private final Duration requestTimeout;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
     private final Map<String, Integer> idBySubjectAndSchema = new ConcurrentHashMap<>();
     private final Map<Integer, Schema> schemaById = new ConcurrentHashMap<>();
@@ -54,6 +55,7 @@ public final class SchemaRegistryClient {
         this.base = URI.create(base.endsWith("/") ? base : base + "/");
         String userInfo = settings.getProperty("basic.auth.user.info");
         this.authorization = userInfo == null ? null : "Basic " + Base64.getEncoder().encodeToString(userInfo.getBytes(StandardCharsets.UTF_8));
+        this.requestTimeout = Duration.ofMillis(Long.parseLong(settings.getProperty("schema.registry.request.timeout.ms", "30000").trim()));
     }
 
     /** The subject of a topic's record values under the default naming strategy: {@code <topic>-value}. */
@@ -83,6 +85,25 @@ public final class SchemaRegistryClient {
         return s;
     }
 
+    /** The version numbers registered under {@code subject}; empty when the subject does not exist. */
+    public java.util.List<Integer> versions(String subject) throws RegistryException {
+        java.util.List<Integer> out = new java.util.ArrayList<>();
+        try {
+            for (JsonNode v : send("GET", "subjects/" + subject + "/versions", null, "list the versions of subject " + subject)) out.add(v.asInt());
+        } catch (RegistryException e) {
+            if (e.status() == 404) return out;
+            throw e;
+        }
+        return out;
+    }
+
+    /** The subjects the registry holds. */
+    public java.util.List<String> subjects() throws RegistryException {
+        java.util.List<String> out = new java.util.ArrayList<>();
+        for (JsonNode v : send("GET", "subjects", null, "list its subjects")) out.add(v.asText());
+        return out;
+    }
+
     /** Sets the subject's compatibility level (BACKWARD, FORWARD, FULL, NONE, and their _TRANSITIVE forms). */
     public void compatibility(String subject, String level) throws RegistryException {
         send("PUT", "config/" + subject, JSON.createObjectNode().put("compatibility", level), "set the compatibility of " + subject);
@@ -90,7 +111,7 @@ public final class SchemaRegistryClient {
 
     private JsonNode send(String method, String path, JsonNode body, String what) throws RegistryException {
         URI u = base.resolve(path);
-        HttpRequest.Builder b = HttpRequest.newBuilder(u).timeout(Duration.ofSeconds(30)).header("Accept", TYPE);
+        HttpRequest.Builder b = HttpRequest.newBuilder(u).timeout(requestTimeout).header("Accept", TYPE);
         if (authorization != null) b.header("Authorization", authorization);
         b.method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body.toString()));
         if (body != null) b.header("Content-Type", TYPE);
@@ -99,6 +120,8 @@ public final class SchemaRegistryClient {
             r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
         } catch (ConnectException e) {
             throw new RegistryException(0, "the schema registry at " + base + " cannot be reached (" + what + "): connection refused", e);
+        } catch (java.net.http.HttpTimeoutException e) {
+            throw new RegistryException(0, "the schema registry at " + base + " did not answer within " + requestTimeout.toMillis() + " ms (" + what + ")", e);
         } catch (IOException e) {
             throw new RegistryException(0, "the schema registry at " + base + " cannot be reached (" + what + "): " + e, e);
         } catch (InterruptedException e) {

@@ -17,7 +17,7 @@ public final class AvroSerde<T extends SpecificRecord> implements Serde<T>, Seri
     }
 
     @Override
-    public byte[] serialize(String topic, T data) { return data == null ? null : wire.encode(data); }
+    public byte[] serialize(String topic, T data) { return data == null ? null : wire.encode(topic, data); }
 
     @Override
     public T deserialize(String topic, byte[] data) { return data == null ? null : wire.decode(data, type); }

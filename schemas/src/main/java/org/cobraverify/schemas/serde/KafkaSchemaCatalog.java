@@ -46,6 +46,29 @@ public final class KafkaSchemaCatalog {
         }
     }
 
+    /**
+     * The wire format of a command's topics on {@code kafka}: with a schema registry configured there
+     * ({@code schema.registry.url}), the Confluent wire format through it ({@link RegistryFraming}); otherwise
+     * single-object encoding with this build's schemas and the catalog topic on a miss. Either way, records of both
+     * framings are read.
+     */
+    public static WireFormat wireFormat(KafkaConnection kafka) {
+        RegistryFraming registry = RegistryFraming.of(kafka.registrySettings());
+        return new WireFormat(attach(new SchemaCatalog(), kafka), registry);
+    }
+
+    /**
+     * Makes {@code wire}'s schemas known before the pipeline writes a record: with a registry, every record type of every
+     * pipeline topic registered under its subject ({@link RegistryFraming#registerAll}; a registry that is down or refuses
+     * throws {@link RegistryFraming.RegistryRefusal}); without, every schema published to the catalog topic. Returns the
+     * subjects registered (empty without a registry).
+     */
+    public static java.util.List<String> prepare(KafkaConnection kafka, WireFormat wire) {
+        if (wire.registry() != null) return wire.registry().registerAll(TopicRecords.PIPELINE);
+        publish(kafka, wire.catalog());
+        return java.util.List.of();
+    }
+
     /** Makes {@code catalog} consult the catalog topic on a miss. */
     public static SchemaCatalog attach(SchemaCatalog catalog, String bootstrap) { return attach(catalog, KafkaConnection.plain(bootstrap)); }
 

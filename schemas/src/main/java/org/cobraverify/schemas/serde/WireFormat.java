@@ -23,10 +23,17 @@ import org.apache.avro.specific.SpecificDatumWriter;
 import org.apache.avro.specific.SpecificRecord;
 
 /**
- * The one wire format of every topic: Avro single-object encoding, i.e. the two bytes {@code C3 01}, the
- * writer schema's 8-byte little-endian CRC-64-AVRO fingerprint, then the Avro binary body. A reader
- * resolves the writer schema through a {@link SchemaCatalog} (this build's schemas, bundled previous
- * versions, and the catalog topic when connected) and reads into its own version of the record.
+ * The wire format of every topic, one of two framings of the Avro binary body:
+ * <ul>
+ *   <li>the embedded default, Avro single-object encoding: the two bytes {@code C3 01}, the writer schema's 8-byte
+ *   little-endian CRC-64-AVRO fingerprint, then the body; a reader resolves the writer schema through a
+ *   {@link SchemaCatalog} (this build's schemas, bundled previous versions, and the catalog topic when connected);</li>
+ *   <li>with a schema registry ({@link RegistryFraming}), the Confluent wire format: the byte {@code 00}, the schema's
+ *   4-byte big-endian registry id, then the body; the writer schema is the registry's.</li>
+ * </ul>
+ * A reader reads both (the first byte tells them apart), into its own version of the record. {@link #encode(String,
+ * SpecificRecord)} writes a topic's record in the configured framing; {@link #encode(SpecificRecord)} always writes
+ * single-object encoding (files, stores that are not topics).
  *
  * <p>The bytes are Avro's {@code BinaryMessageEncoder}'s, but read and written here with Avro's buffered array
  * decoder and encoder (readers and writers cached per schema pair and shared, as Avro's message classes share
@@ -55,14 +62,46 @@ public final class WireFormat {
 
     private record ReaderKey(long fingerprint, Schema reader) {}
 
-    public WireFormat(SchemaCatalog catalog) { this.catalog = catalog; }
+    /** The registry framing of topics' records, or null for single-object encoding. */
+    private final RegistryFraming registry;
+    /** Writer fingerprints by registry id. */
+    private final Map<Integer, Long> fingerprintById = new ConcurrentHashMap<>();
+    /** Registry headers (00 and the id) by topic and record type. */
+    private final Map<String, byte[]> registryHeaders = new ConcurrentHashMap<>();
+
+    public WireFormat(SchemaCatalog catalog) { this(catalog, null); }
+
+    /** {@code registry}: topics' records in the Confluent wire format through it; null for single-object encoding. */
+    public WireFormat(SchemaCatalog catalog, RegistryFraming registry) {
+        this.catalog = catalog;
+        this.registry = registry;
+    }
+
+    /** The registry framing in use, or null. */
+    public RegistryFraming registry() { return registry; }
 
     /** A wire format that knows only this build's schemas and the bundled previous versions. */
     public static WireFormat standalone() { return new WireFormat(new SchemaCatalog()); }
 
     public SchemaCatalog catalog() { return catalog; }
 
-    public <T extends SpecificRecord> byte[] encode(T record) {
+    /**
+     * {@code record} as a record of {@code topic}: in the Confluent wire format when a registry is configured (its schema
+     * registered under the topic's subject on first use, then cached: no registry call per record), else as
+     * {@link #encode(SpecificRecord)}. Throws {@link RegistryFraming.RegistryRefusal} when the registry refuses the schema
+     * or cannot be reached for a first use.
+     */
+    public <T extends SpecificRecord> byte[] encode(String topic, T record) {
+        if (registry == null) return encode(record);
+        byte[] header = registryHeaders.computeIfAbsent(topic + "\u0000" + record.getClass().getName(),
+                k -> RegistryFraming.header(registry.idFor(topic, record.getSchema())));
+        return encode(record, header);
+    }
+
+    /** {@code record} in Avro single-object encoding. */
+    public <T extends SpecificRecord> byte[] encode(T record) { return encode(record, null); }
+
+    private <T extends SpecificRecord> byte[] encode(T record, byte[] registryHeader) {
         Writer w = writers.computeIfAbsent(record.getClass(), c -> {
             Schema schema = record.getSchema();
             byte[] header = new byte[HEADER];
@@ -76,7 +115,7 @@ public final class WireFormat {
         ByteArrayOutputStream out = BUFFER.get();
         out.reset();
         try {
-            out.write(w.header());
+            out.write(registryHeader != null ? registryHeader : w.header());
             BinaryEncoder enc = EncoderFactory.get().binaryEncoder(out, ENCODER.get());
             ENCODER.set(enc);
             w.datumWriter().write(record, enc);
@@ -96,7 +135,7 @@ public final class WireFormat {
      */
     @SuppressWarnings("unchecked")
     public <T extends SpecificRecord> T decode(byte[] bytes, Class<T> type) {
-        long fp = fingerprint(bytes);
+        long fp = writerFingerprint(bytes);
         Schema writer = writerSchema(fp);
         Schema reader = MODEL.getSchema(type);
         if (!writer.getFullName().equals(reader.getFullName()))
@@ -111,7 +150,7 @@ public final class WireFormat {
      */
     @SuppressWarnings("unchecked")
     public GenericRecord decodeProjected(byte[] bytes, Schema projection) {
-        long fp = fingerprint(bytes);
+        long fp = writerFingerprint(bytes);
         Schema writer = writerSchema(fp);
         if (!writer.getFullName().equals(projection.getFullName()))
             throw new MalformedRecordException("expected a " + projection.getFullName() + ", found a " + writer.getFullName());
@@ -121,7 +160,8 @@ public final class WireFormat {
     }
 
     private static <T> T read(byte[] bytes, DatumReader<T> r, Schema reader) {
-        BinaryDecoder dec = DecoderFactory.get().binaryDecoder(bytes, HEADER, bytes.length - HEADER, DECODER.get());
+        int header = headerLength(bytes);
+        BinaryDecoder dec = DecoderFactory.get().binaryDecoder(bytes, header, bytes.length - header, DECODER.get());
         DECODER.set(dec);
         try {
             return r.read(null, dec);
@@ -131,7 +171,35 @@ public final class WireFormat {
     }
 
     /** The record type (full name) the bytes were written as. */
-    public String typeOf(byte[] bytes) { return writerSchema(bytes).getFullName(); }
+    public String typeOf(byte[] bytes) { return writerSchema(writerFingerprint(bytes)).getFullName(); }
+
+    /** The length of the framing before the Avro body: 10 (single-object encoding) or 5 (Confluent wire format). */
+    public static int headerLength(byte[] bytes) {
+        return bytes != null && bytes.length >= RegistryFraming.HEADER && bytes[0] == RegistryFraming.MAGIC ? RegistryFraming.HEADER : HEADER;
+    }
+
+    /**
+     * The writer schema's fingerprint, in either framing: read from a single-object header, or that of the schema the
+     * registry id names (asked of the registry once per id). Throws {@link MalformedRecordException} when the bytes are in
+     * neither framing, or carry a registry id and this reader has no registry.
+     */
+    public long writerFingerprint(byte[] bytes) {
+        if (bytes != null && bytes.length > 0 && bytes[0] == RegistryFraming.MAGIC) {
+            if (bytes.length < RegistryFraming.HEADER) throw new MalformedRecordException("a Confluent wire-format record of " + bytes.length + " bytes (no schema id)");
+            int id = ByteBuffer.wrap(bytes, 1, 4).getInt();
+            if (registry == null)
+                throw new MalformedRecordException("written in the Confluent wire format (schema registry id " + id + "), but this reader has no"
+                        + " schema registry: start it with --schema-registry");
+            Long known = fingerprintById.get(id);
+            if (known != null) return known;
+            Schema s = registry.schemaOf(id);
+            long fp = SchemaCatalog.fingerprint(s);
+            catalog.add(s);
+            fingerprintById.put(id, fp);
+            return fp;
+        }
+        return fingerprint(bytes);
+    }
 
     /** The writer's schema fingerprint, after checking the header. */
     public static long fingerprint(byte[] bytes) {
@@ -141,8 +209,6 @@ public final class WireFormat {
                     : String.format("header %02X %02X, expected C3 01", bytes[0] & 0xff, bytes[1] & 0xff)) + ")");
         return ByteBuffer.wrap(bytes, 2, 8).order(ByteOrder.LITTLE_ENDIAN).getLong();
     }
-
-    private Schema writerSchema(byte[] bytes) { return writerSchema(fingerprint(bytes)); }
 
     private Schema writerSchema(long fp) {
         Schema s = catalog.findByFingerprint(fp);
