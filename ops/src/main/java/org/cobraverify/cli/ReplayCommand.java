@@ -28,6 +28,8 @@ import org.cobraverify.schemas.Transaction;
 import org.cobraverify.schemas.Verdict;
 import org.cobraverify.schemas.kafka.KafkaConnection;
 import org.cobraverify.schemas.kafka.KafkaRefusal;
+import org.cobraverify.schemas.VerifierCore;
+import org.cobraverify.service.FrontierLogs;
 import org.cobraverify.schemas.serde.KafkaSchemaCatalog;
 import org.cobraverify.schemas.serde.MalformedRecordException;
 import org.cobraverify.schemas.serde.SchemaCatalog;
@@ -106,7 +108,17 @@ public final class ReplayCommand implements Callable<Integer> {
                     return 2;
                 }
                 if (f != null) {
-                rv.restore(f.chunks(), 0);
+                // the frontier logs the checkpoint's verifier published with it (docs/DESIGN.md §7.9): without them, once
+                // frontier writes were collected as data, reads of those keys could not be judged
+                VerifierCore core = f.chunks().get(0).getCore();
+                if (core != null && core.getFrontierRecords() > 0) {
+                    if (core.getFrontierLogsPublished()) {
+                        int n = FrontierLogs.importAll(kafka, wire, rv.engine());
+                        System.err.printf("cobra replay: %d frontier logs read from %s%n", n, FrontierLogs.TOPIC);
+                    } else System.err.println("cobra replay: the checkpoint's verifier did not publish its frontier logs (no " + FrontierLogs.TOPIC
+                            + ", or an older build): rounds that read keys collected as data will be unknown");
+                }
+                rv.restore(f.chunks(), RoundVerifier.REPLAY_INCARNATION);
                 startAt = f.chunks().get(0).getInputOffset();
                 System.err.printf("cobra replay: starting from the checkpoint of round %d (%s@%d), %d held transactions, in %.2f s%n", f.round(),
                         Topics.GC_FRONTIERS, f.offset(), f.chunks().stream().mapToInt(c -> c.getHeld().size()).sum(), (System.nanoTime() - t0) / 1e9);

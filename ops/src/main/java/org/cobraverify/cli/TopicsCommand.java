@@ -28,7 +28,7 @@ public final class TopicsCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         KafkaConnection kafka = kafkaOptions.connection();
         List<String> wanted = topic != null ? List.of(topic)
-                : List.of(Topics.OPS, Topics.TXNS, Topics.ROUNDS, Topics.VERDICTS, Topics.DEAD_LETTERS, Topics.SCHEMAS, Topics.GC_FRONTIERS);
+                : List.of(Topics.OPS, Topics.TXNS, Topics.ROUNDS, Topics.VERDICTS, Topics.DEAD_LETTERS, Topics.SCHEMAS, Topics.GC_FRONTIERS, Topics.FRONTIER_LOGS);
         try (Admin admin = Admin.create(kafka.properties())) {
             var existing = admin.listTopics().names().get();
             List<String> present = wanted.stream().filter(existing::contains).toList();

@@ -65,6 +65,18 @@ public interface CollectedWrites extends AutoCloseable {
     /** Whether any frontier write was ever collected (so that a round need not look keys up). */
     boolean hasFrontiers();
 
+    /**
+     * From now on, remembers which keys' frontier logs change, until {@link #takeChangedFrontiers} takes them (a verifier
+     * that publishes the logs with its checkpoints; the set is bounded by the keys collected between two of them).
+     */
+    void trackFrontierChanges();
+
+    /** The keys whose frontier log changed since the last call (or since {@link #trackFrontierChanges}); empty when not tracking. */
+    java.util.Set<String> takeChangedFrontiers();
+
+    /** Puts {@code log} as {@code key}'s frontier log (one read back from cobra.frontier-logs), replacing any. */
+    void importFrontierLog(String key, java.util.List<FrontierEntry> log);
+
     /** The entry for a write of {@code value} to {@code key}, or null if no collected transaction wrote it. */
     Entry get(String key, String value);
 

@@ -67,6 +67,17 @@ public final class FrontierLog {
         return null;
     }
 
+    /**
+     * What of {@code log} a verifier publishes for others (a replay, a verifier on another host): the entries of its own
+     * timeline ({@code visible}) and the marker, never an abandoned incarnation's entries after the checkpoint it resumed
+     * from (another reader could not tell them apart).
+     */
+    public static List<CollectedWrites.FrontierEntry> publishable(List<CollectedWrites.FrontierEntry> log, Predicate<CollectedWrites.FrontierEntry> visible) {
+        List<CollectedWrites.FrontierEntry> out = new java.util.ArrayList<>(log.size());
+        for (CollectedWrites.FrontierEntry e : log) if (isMarker(e) || visible.test(e)) out.add(e);
+        return out;
+    }
+
     /** {@link #latest}'s answer for a key whose log holds no entry this verifier may see. */
     public static final CollectedWrites.FrontierEntry UNKNOWABLE = new CollectedWrites.FrontierEntry(null, null, -1, -2);
 

@@ -23,6 +23,7 @@ public final class InMemoryCollectedWrites implements CollectedWrites {
     @Override
     public void appendFrontier(String key, FrontierEntry e, Predicate<FrontierEntry> visible, long keepFrom) {
         frontiers.put(key, FrontierLog.append(frontiers.getOrDefault(key, List.of()), e, visible, keepFrom));
+        if (changed != null) changed.add(key);
     }
 
     @Override
@@ -30,6 +31,22 @@ public final class InMemoryCollectedWrites implements CollectedWrites {
 
     @Override
     public boolean hasFrontiers() { return !frontiers.isEmpty(); }
+
+    private java.util.Set<String> changed;
+
+    @Override
+    public void trackFrontierChanges() { if (changed == null) changed = new java.util.HashSet<>(); }
+
+    @Override
+    public java.util.Set<String> takeChangedFrontiers() {
+        if (changed == null || changed.isEmpty()) return java.util.Set.of();
+        java.util.Set<String> out = changed;
+        changed = new java.util.HashSet<>();
+        return out;
+    }
+
+    @Override
+    public void importFrontierLog(String key, List<FrontierEntry> log) { frontiers.put(key, List.copyOf(log)); }
 
     @Override
     public void close() { map.clear(); frontiers.clear(); }

@@ -21,6 +21,7 @@ import org.cobraverify.gc.CollectedPast;
 import org.cobraverify.gc.CollectedWrites;
 import org.cobraverify.gc.CollectionPlanner;
 import org.cobraverify.gc.Collector;
+import org.cobraverify.gc.FrontierLog;
 import org.cobraverify.gc.StaleReads;
 import org.cobraverify.history.History;
 import org.cobraverify.history.HistoryBuilder;
@@ -604,8 +605,18 @@ public final class IncrementalVerifier implements AutoCloseable {
         if (aside != null) return aside;
         CollectedWrites.Entry e = collected.get(key, value);
         if (e != null && e.incarnation() != incarnation && e.round() > visibleThrough) return null;
+        if (e == null && frontierLogsImported && value != null) {
+            // logs imported from cobra.frontier-logs come without the writes' own entries: the key's latest visible log
+            // entry, when it names this value, is that entry (a superseded one is not known here: the read waits, A5)
+            CollectedWrites.FrontierEntry f = FrontierLog.latest(collected.frontierLog(key), this::visible);
+            if (f != null && f != FrontierLog.UNKNOWABLE && value.equals(f.value()))
+                return new CollectedWrites.Entry(f.writer(), null, CollectedWrites.Fate.FRONTIER, f.round(), f.incarnation());
+        }
         return e;
     }
+
+    /** Whether frontier logs were imported (so reads may resolve through them, {@link #collectedEntry}). */
+    private boolean frontierLogsImported;
 
     /** The round of the oldest checkpoint a restart may resume from; without one, {@code roundNo} (no restart can need older entries). */
     private long keepFrom(long roundNo) { return newerCheckpoint < 0 ? roundNo : olderCheckpoint < 0 ? newerCheckpoint : olderCheckpoint; }
@@ -773,6 +784,27 @@ public final class IncrementalVerifier implements AutoCloseable {
             lostProof = "resumed from the checkpoint of round " + visibleThrough + ", after " + frontierRecords + " frontier writes were collected as"
                     + " data, into a collected-writes store without their frontier logs (a replay, or a verifier without its --state-dir):"
                     + " reads of those keys cannot be judged";
+    }
+
+    // ---- frontier logs for others (docs/DESIGN.md §7.9): published with checkpoints, imported by a verifier without them
+
+    /** From now on, remembers the keys whose frontier log changes ({@link #takeFrontierLogsToPublish}). */
+    public void trackFrontierChanges() { collected.trackFrontierChanges(); }
+
+    /** The frontier logs changed since the last call, as this verifier's timeline has them ({@link FrontierLog#publishable}). */
+    public Map<String, List<CollectedWrites.FrontierEntry>> takeFrontierLogsToPublish() {
+        Map<String, List<CollectedWrites.FrontierEntry>> out = new java.util.TreeMap<>();
+        for (String key : collected.takeChangedFrontiers()) out.put(key, FrontierLog.publishable(collected.frontierLog(key), this::visible));
+        return out;
+    }
+
+    /** Whether the collected-writes store holds any frontier log. */
+    public boolean hasFrontierLogs() { return collected.hasFrontiers(); }
+
+    /** Puts a published frontier log into the store (before {@link #restore}). */
+    public void importFrontierLog(String key, List<CollectedWrites.FrontierEntry> log) {
+        collected.importFrontierLog(key, log);
+        frontierLogsImported = true;
     }
 
     /** Every transaction retained, in the order it was admitted (for tests and checkpoints). */

@@ -281,6 +281,15 @@ public final class RoundVerifier implements AutoCloseable {
     public void incarnation(long n) { engine.incarnation(n); }
 
     /**
+     * The incarnation a replay restores with: none of the live verifier's (its restart counts), so that no entry of a
+     * frontier log it imports passes for the replay's own (docs/DESIGN.md §7.9).
+     */
+    public static final long REPLAY_INCARNATION = Long.MAX_VALUE;
+
+    /** The engine's frontier-log hooks ({@link IncrementalVerifier#trackFrontierChanges} and the rest). */
+    public IncrementalVerifier engine() { return engine; }
+
+    /**
      * The state after the last decided round, as checkpoint records: chunk 0 carries the core and the first
      * held transactions, each further chunk about {@code maxChunkBytes} of held transactions. Requires: no
      * transaction of the next round added yet on the engine's side (the service's open round is not part of

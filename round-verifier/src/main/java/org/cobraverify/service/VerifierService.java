@@ -42,6 +42,7 @@ import org.cobraverify.schemas.RoundEnd;
 import org.cobraverify.schemas.Transaction;
 import org.cobraverify.schemas.Verdict;
 import org.cobraverify.schemas.VerifierCheckpoint;
+import org.cobraverify.schemas.VerifierCore;
 import org.cobraverify.schemas.kafka.KafkaConnection;
 import org.cobraverify.schemas.serde.KafkaSchemaCatalog;
 import org.cobraverify.schemas.serde.MalformedRecordException;
@@ -141,6 +142,7 @@ public final class VerifierService implements AutoCloseable {
             mine.put(settings.verdictsTopic(), List.of(Verdict.getClassSchema()));
             mine.put(settings.deadLettersTopic(), List.of(DeadLetter.getClassSchema()));
             mine.put(settings.checkpointsTopic(), List.of(VerifierCheckpoint.getClassSchema()));
+            mine.put(FrontierLogs.TOPIC, List.of(org.cobraverify.schemas.FrontierLogRecord.getClassSchema()));
             wire.registry().registerAll(mine);
         }
     }
@@ -344,6 +346,13 @@ public final class VerifierService implements AutoCloseable {
         CollectedWrites store = settings.stateDir() == null ? null : openStore();
         try (RoundVerifier verifier = new RoundVerifier(verifierSettings, store)) {
             verifier.incarnation(restarts);
+            // frontier logs go out with checkpoints, where the topic for them exists (an older deployment may lack it)
+            publishLogs = settings.checkpointEvery() > 0 && cons.listTopics(Duration.ofSeconds(30)).containsKey(FrontierLogs.TOPIC);
+            if (publishLogs) verifier.engine().trackFrontierChanges();
+            else if (settings.checkpointEvery() > 0)
+                System.err.println("cobra verifier: there is no topic " + FrontierLogs.TOPIC + ", so checkpoints go without frontier logs: a replay,"
+                        + " or a verifier on another host, will say unknown once frontier writes are collected (cobra topics creates it)");
+            logsComplete = publishLogs;
             long startAt = committed == null ? 0 : resume(verifier, committed.metadata());
             long logStart = cons.beginningOffsets(List.of(tp)).get(tp);
             if (logStart > startAt) {
@@ -503,6 +512,12 @@ public final class VerifierService implements AutoCloseable {
     /** The round of the checkpoint the last start resumed from; -1 if it started from the beginning. */
     public long resumedFromRound() { return resumedFromRound; }
 
+    /**
+     * Whether this verifier publishes frontier logs with its checkpoints, and whether every entry of its timeline is
+     * published (false when it resumed from a checkpoint taken without: then no later checkpoint says so either).
+     */
+    private volatile boolean publishLogs, logsComplete;
+
     /** How long the last start took to load its checkpoint, in seconds. */
     public double resumeSeconds() { return resumeSeconds; }
 
@@ -513,6 +528,7 @@ public final class VerifierService implements AutoCloseable {
      */
     private void checkpoint(KafkaProducer<String, byte[]> prod, RoundVerifier verifier, long inputOffset, long epochAgree) {
         List<VerifierCheckpoint> chunks = verifier.checkpoint(settings.transactionalId(), inputOffset, epochAgree, CHUNK_BYTES);
+        if (chunks.get(0).getCore() != null) chunks.get(0).getCore().setFrontierLogsPublished(publishLogs && logsComplete);
         List<byte[]> encoded = new ArrayList<>(chunks.size());
         for (VerifierCheckpoint c : chunks) {
             byte[] b = wire.encode(settings.checkpointsTopic(), c);
@@ -523,6 +539,11 @@ public final class VerifierService implements AutoCloseable {
             }
             encoded.add(b);
         }
+        // the frontier logs that changed since the last checkpoint, in the same transaction (docs/DESIGN.md §7.9)
+        if (publishLogs)
+            for (Map.Entry<String, List<CollectedWrites.FrontierEntry>> e : verifier.engine().takeFrontierLogsToPublish().entrySet())
+                prod.send(new ProducerRecord<>(FrontierLogs.TOPIC, e.getKey(),
+                        wire.encode(FrontierLogs.TOPIC, FrontierLogs.record(e.getKey(), chunks.get(0).getRound(), e.getValue()))));
         List<Future<RecordMetadata>> sent = new ArrayList<>();
         for (int i = 0; i < chunks.size(); i++) {
             VerifierCheckpoint c = chunks.get(i);
@@ -565,6 +586,14 @@ public final class VerifierService implements AutoCloseable {
         try {
             List<VerifierCheckpoint> chunks = Checkpoints.read(settings.kafka(), settings.checkpointsTopic(), wire,
                     settings.transactionalId(), at, round, Duration.ofSeconds(30));
+            VerifierCore core = chunks.get(0).getCore();
+            boolean published = core != null && core.getFrontierLogsPublished();
+            logsComplete = core == null || core.getFrontierRecords() == 0 || published;
+            // a store without the frontier logs (another host, no --state-dir): the published ones (docs/DESIGN.md §7.9)
+            if (core != null && core.getFrontierRecords() > 0 && published && !verifier.engine().hasFrontierLogs()) {
+                int n = FrontierLogs.importAll(settings.kafka(), wire, verifier.engine());
+                System.err.println("cobra verifier: this collected-writes store held no frontier logs; " + n + " read from " + FrontierLogs.TOPIC);
+            }
             verifier.restore(chunks, restarts);
             checkpointAt = at;
             checkpointRound = round;

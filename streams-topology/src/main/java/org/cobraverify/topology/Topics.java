@@ -11,6 +11,8 @@ public final class Topics {
     public static final String ROUNDS = "cobra.rounds";
     public static final String VERDICTS = "cobra.verdicts";
     public static final String GC_FRONTIERS = "cobra.gc-frontiers";
+    /** Per data key, its frontier log as of the verifier's latest checkpoint (compacted; docs/DESIGN.md §7.9). */
+    public static final String FRONTIER_LOGS = "cobra.frontier-logs";
     public static final String DEAD_LETTERS = "cobra.dead-letters";
     public static final String SCHEMAS = "cobra.schemas";
 

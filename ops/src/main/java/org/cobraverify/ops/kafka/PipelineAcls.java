@@ -51,7 +51,8 @@ public final class PipelineAcls {
             for (String in : List.of(Topics.OPS, Topics.TXNS, Topics.SCHEMAS)) topic(out, t, in, AclOperation.READ);
             for (String o : List.of(Topics.TXNS, Topics.ROUNDS, Topics.DEAD_LETTERS, Topics.SCHEMAS)) topic(out, t, o, AclOperation.WRITE);
             // topic set-up (TopicSetup): create what is missing, set the history topics' and checkpoints' retention
-            for (String any : List.of(Topics.OPS, Topics.TXNS, Topics.ROUNDS, Topics.VERDICTS, Topics.DEAD_LETTERS, Topics.SCHEMAS, Topics.GC_FRONTIERS)) {
+            for (String any : List.of(Topics.OPS, Topics.TXNS, Topics.ROUNDS, Topics.VERDICTS, Topics.DEAD_LETTERS, Topics.SCHEMAS, Topics.GC_FRONTIERS,
+                    Topics.FRONTIER_LOGS)) {
                 topic(out, t, any, AclOperation.CREATE);
                 topic(out, t, any, AclOperation.DESCRIBE_CONFIGS);
             }
@@ -64,8 +65,8 @@ public final class PipelineAcls {
         }
         if (p.verifier() != null) {
             String v = p.verifier();
-            for (String in : List.of(Topics.ROUNDS, Topics.GC_FRONTIERS, Topics.SCHEMAS)) topic(out, v, in, AclOperation.READ);
-            for (String o : List.of(Topics.VERDICTS, Topics.GC_FRONTIERS, Topics.DEAD_LETTERS)) topic(out, v, o, AclOperation.WRITE);
+            for (String in : List.of(Topics.ROUNDS, Topics.GC_FRONTIERS, Topics.SCHEMAS, Topics.FRONTIER_LOGS)) topic(out, v, in, AclOperation.READ);
+            for (String o : List.of(Topics.VERDICTS, Topics.GC_FRONTIERS, Topics.DEAD_LETTERS, Topics.FRONTIER_LOGS)) topic(out, v, o, AclOperation.WRITE);
             out.add(allow(v, ResourceType.GROUP, p.verifierGroup(), PatternType.LITERAL, AclOperation.READ));
             out.add(allow(v, ResourceType.TRANSACTIONAL_ID, p.verifierTransactionalId(), PatternType.LITERAL, AclOperation.WRITE));
             out.add(allow(v, ResourceType.TRANSACTIONAL_ID, p.verifierTransactionalId(), PatternType.LITERAL, AclOperation.DESCRIBE));

@@ -134,6 +134,9 @@ public final class Pipeline implements AutoCloseable {
     /** Rounds between the checkpoints of verifiers started from now on. */
     public void checkpointEvery(int rounds) { this.checkpointEvery = rounds; }
 
+    /** The verifier's --state-dir (its collected-writes store lives under it); tests delete it to play another host. */
+    public Path verifierStateDir() { return verifierStateDir; }
+
     /** The verifier of the latest {@link #startVerifier} (its restart figures). */
     public synchronized VerifierService verifier() { return verifier; }
 

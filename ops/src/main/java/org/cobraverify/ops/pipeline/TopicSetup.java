@@ -55,6 +55,9 @@ public final class TopicSetup {
         for (String t : List.of(Topics.VERDICTS, Topics.DEAD_LETTERS)) l.add(new NewTopic(t, 1, replication).configs(with(Map.of(), replication)));
         Map<String, String> compacted = Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT);
         l.add(new NewTopic(Topics.SCHEMAS, 1, replication).configs(with(compacted, replication)));
+        // per data key its frontier log (docs/DESIGN.md §7.9): compacted only, never deleted (a key's latest log is needed for
+        // as long as the key may be read); one record per key collected as data
+        l.add(new NewTopic(Topics.FRONTIER_LOGS, 1, replication).configs(with(compacted, replication)));
         l.add(new NewTopic(Topics.GC_FRONTIERS, 1, replication).configs(with(checkpoints(retentionHours), replication)));
         return l;
     }

@@ -13,8 +13,9 @@ class TopicRecordsTest {
     @Test
     void theTableNamesEveryTopicThePipelineWrites() {
         VerifierService.Settings v = VerifierService.Settings.defaults("127.0.0.1:9");
-        assertEquals(Set.of(Topics.OPS, Topics.TXNS, Topics.ROUNDS, Topics.VERDICTS, Topics.GC_FRONTIERS, Topics.DEAD_LETTERS),
-                TopicRecords.PIPELINE.keySet());
+        assertEquals(Set.of(Topics.OPS, Topics.TXNS, Topics.ROUNDS, Topics.VERDICTS, Topics.GC_FRONTIERS, Topics.DEAD_LETTERS,
+                Topics.FRONTIER_LOGS), TopicRecords.PIPELINE.keySet());
+        assertEquals(Topics.FRONTIER_LOGS, org.cobraverify.service.FrontierLogs.TOPIC);
         assertEquals(Set.of(Topics.VERDICTS, Topics.GC_FRONTIERS, Topics.DEAD_LETTERS), Set.of(v.verdictsTopic(), v.checkpointsTopic(), v.deadLettersTopic()),
                 "the verifier's defaults are the table's");
     }

@@ -9,7 +9,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.Map;
 import java.util.function.Predicate;
 import java.util.function.LongSupplier;
@@ -205,6 +207,7 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
             batch.put(frontierFamily, key.getBytes(StandardCharsets.UTF_8), FrontierLog.encode(after));
             if (before.isEmpty()) frontierKeys++;
             frontierCache.put(key, after);
+            if (changedFrontiers != null) changedFrontiers.add(key);
             if (++batched >= 10_000) flush();
         } catch (RocksDBException ex) {
             throw new IllegalStateException("collected-writes store: " + ex.getMessage(), ex);
@@ -228,6 +231,34 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
 
     @Override
     public boolean hasFrontiers() { return frontierKeys > 0; }
+
+    /** Keys whose frontier log changed since they were last taken; null: not tracked. */
+    private Set<String> changedFrontiers;
+
+    @Override
+    public void trackFrontierChanges() { if (changedFrontiers == null) changedFrontiers = new HashSet<>(); }
+
+    @Override
+    public Set<String> takeChangedFrontiers() {
+        if (changedFrontiers == null || changedFrontiers.isEmpty()) return Set.of();
+        Set<String> out = changedFrontiers;
+        changedFrontiers = new HashSet<>();
+        return out;
+    }
+
+    @Override
+    public void importFrontierLog(String key, List<FrontierEntry> log) {
+        if (db == null) open();
+        boolean had = !frontierLog(key).isEmpty();
+        try {
+            batch.put(frontierFamily, key.getBytes(StandardCharsets.UTF_8), FrontierLog.encode(log));
+            if (!had && !log.isEmpty()) frontierKeys++;
+            frontierCache.put(key, List.copyOf(log));
+            if (++batched >= 10_000) flush();
+        } catch (RocksDBException ex) {
+            throw new IllegalStateException("collected-writes store: " + ex.getMessage(), ex);
+        }
+    }
 
     /** Frontier logs on the heap now (tests: bounded by {@link #FRONTIER_CACHE}). */
     int frontierCacheSize() { return frontierCache.size(); }

@@ -44,10 +44,10 @@ public final class SchemaCatalog implements SchemaStore {
             // state of the topology's stores (their changelog topics are on the wire too)
             OpenSession.getClassSchema(),
             FenceChainHead.getClassSchema(), CutterSession.getClassSchema(),
-            CutterMeta.getClassSchema());
+            CutterMeta.getClassSchema(), org.cobraverify.schemas.FrontierLogRecord.getClassSchema());
     /** Nested records: not on topics on their own, listed so every generated class is accounted for. */
     static final List<Schema> NESTED = List.of(TxnOp.getClassSchema(), CycleEdge.getClassSchema(), CertTxn.getClassSchema(),
-            Certificate.getClassSchema(), FrontierWrite.getClassSchema());
+            Certificate.getClassSchema(), FrontierWrite.getClassSchema(), org.cobraverify.schemas.FrontierLogEntry.getClassSchema());
 
     private final Map<Long, Schema> byFingerprint = new ConcurrentHashMap<>();
     private volatile LongFunction<Schema> fallback;

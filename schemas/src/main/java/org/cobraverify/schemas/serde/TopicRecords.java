@@ -34,6 +34,7 @@ public final class TopicRecords {
         m.put("cobra.verdicts", List.of(Verdict.getClassSchema()));
         m.put("cobra.gc-frontiers", List.of(VerifierCheckpoint.getClassSchema()));
         m.put("cobra.dead-letters", List.of(DeadLetter.getClassSchema()));
+        m.put("cobra.frontier-logs", List.of(org.cobraverify.schemas.FrontierLogRecord.getClassSchema()));
         PIPELINE = java.util.Collections.unmodifiableMap(m);
     }
 

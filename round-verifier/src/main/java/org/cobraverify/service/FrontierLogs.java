@@ -1,0 +1,74 @@
+package org.cobraverify.service;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.cobraverify.gc.CollectedWrites.FrontierEntry;
+import org.cobraverify.rounds.IncrementalVerifier;
+import org.cobraverify.schemas.FrontierLogEntry;
+import org.cobraverify.schemas.FrontierLogRecord;
+import org.cobraverify.schemas.kafka.KafkaConnection;
+import org.cobraverify.schemas.serde.MalformedRecordException;
+import org.cobraverify.schemas.serde.TopicScan;
+import org.cobraverify.schemas.serde.WireFormat;
+
+/**
+ * The compacted topic {@code cobra.frontier-logs}: per data key, its frontier log as the verifier's timeline has it at
+ * its latest checkpoint (docs/DESIGN.md §7.9). The verifier publishes the logs that changed since its last checkpoint
+ * in the checkpoint's own transaction, so a reader of committed records sees, with every checkpoint, the logs it
+ * needs; a verifier resumed into a store without logs (a replay, a standby on another host) imports them all.
+ *
+ * <p>Bound: one record per key ever collected as data, as the frontier family of the collected-writes store on disk
+ * (the key space; docs/DESIGN.md §9.1).
+ */
+public final class FrontierLogs {
+    public static final String TOPIC = "cobra.frontier-logs";
+
+    private FrontierLogs() {}
+
+    /** The record of {@code key}'s log, published after round {@code round}. */
+    public static FrontierLogRecord record(String key, long round, List<FrontierEntry> log) {
+        List<FrontierLogEntry> entries = new ArrayList<>(log.size());
+        for (FrontierEntry e : log) entries.add(new FrontierLogEntry(e.value(), e.writer(), e.round(), e.incarnation()));
+        return new FrontierLogRecord(key, round, entries);
+    }
+
+    /** The log a record holds. */
+    public static List<FrontierEntry> log(FrontierLogRecord r) {
+        List<FrontierEntry> out = new ArrayList<>(r.getEntries().size());
+        for (FrontierLogEntry e : r.getEntries())
+            out.add(new FrontierEntry(e.getValue() == null ? null : e.getValue().toString(), e.getWriter() == null ? null : e.getWriter().toString(),
+                    e.getRound(), e.getIncarnation()));
+        return out;
+    }
+
+    /**
+     * Reads every committed log on the topic (the latest record of each key) into {@code verifier}'s store; returns how
+     * many keys. A record that cannot be decoded stops it (a log left out could let a read pass): {@link IllegalStateException}
+     * naming topic, partition and offset. Zero when the topic does not exist.
+     */
+    public static int importAll(KafkaConnection kafka, WireFormat wire, IncrementalVerifier verifier) {
+        Map<String, FrontierLogRecord> latest = new java.util.HashMap<>();
+        List<ConsumerRecord<String, byte[]>> records;
+        try {
+            records = TopicScan.readAll(kafka, TOPIC, new ByteArrayDeserializer(), Duration.ofSeconds(60));
+        } catch (TopicScan.NoSuchTopic e) {
+            return 0;
+        }
+        for (ConsumerRecord<String, byte[]> r : records) {
+            if (r.value() == null) continue;
+            try {
+                FrontierLogRecord f = wire.decode(r.value(), FrontierLogRecord.class);
+                latest.put(f.getKey().toString(), f);
+            } catch (MalformedRecordException e) {
+                throw new IllegalStateException(TOPIC + "-" + r.partition() + "@" + r.offset() + ": " + e.getMessage()
+                        + "; without that key's frontier log reads of it could not be judged", e);
+            }
+        }
+        for (Map.Entry<String, FrontierLogRecord> e : latest.entrySet()) verifier.importFrontierLog(e.getKey(), log(e.getValue()));
+        return latest.size();
+    }
+}
