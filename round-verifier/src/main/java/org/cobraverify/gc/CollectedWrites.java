@@ -74,6 +74,18 @@ public interface CollectedWrites extends AutoCloseable {
     /** The keys whose frontier log changed since the last call (or since {@link #trackFrontierChanges}); empty when not tracking. */
     java.util.Set<String> takeChangedFrontiers();
 
+    /**
+     * Records, durably, that the verifier's checkpoint at {@code offset} (chunk 0 on cobra.gc-frontiers) was taken of this
+     * store as it is now. A verifier resumed from another checkpoint must not trust the store (docs/DESIGN.md §8.2).
+     */
+    void markCheckpoint(long offset);
+
+    /** The offset {@link #markCheckpoint} last recorded; -1 when none. */
+    long checkpointMark();
+
+    /** Whether the store holds nothing: no collected write, no frontier log, no checkpoint mark. */
+    boolean isEmpty();
+
     /** Puts {@code log} as {@code key}'s frontier log (one read back from cobra.frontier-logs), replacing any. */
     void importFrontierLog(String key, java.util.List<FrontierEntry> log);
 

@@ -33,6 +33,16 @@ public final class InMemoryCollectedWrites implements CollectedWrites {
     public boolean hasFrontiers() { return !frontiers.isEmpty(); }
 
     private java.util.Set<String> changed;
+    private long mark = -1;
+
+    @Override
+    public void markCheckpoint(long offset) { mark = offset; }
+
+    @Override
+    public long checkpointMark() { return mark; }
+
+    @Override
+    public boolean isEmpty() { return map.isEmpty() && frontiers.isEmpty() && mark < 0; }
 
     @Override
     public void trackFrontierChanges() { if (changed == null) changed = new java.util.HashSet<>(); }

@@ -798,6 +798,9 @@ public final class IncrementalVerifier implements AutoCloseable {
         return out;
     }
 
+    /** Records in the store that the checkpoint at {@code offset} was taken of it ({@link CollectedWrites#markCheckpoint}). */
+    public void markCheckpoint(long offset) { collected.markCheckpoint(offset); }
+
     /** Whether the collected-writes store holds any frontier log. */
     public boolean hasFrontierLogs() { return collected.hasFrontiers(); }
 

@@ -344,6 +344,18 @@ public final class VerifierService implements AutoCloseable {
         checkpointAt = -1;
         checkpointRound = -1;
         CollectedWrites store = settings.stateDir() == null ? null : openStore();
+        // a store left at another checkpoint than the one resumed from (this host owned cobra.rounds before another one
+        // did, or a copy of an old --state-dir) holds entries of an abandoned timeline at rounds the checkpoint's visibility
+        // rule would accept: it is discarded (docs/DESIGN.md §8.2)
+        long resumeFrom = committed == null ? -1 : field(committed.metadata(), "checkpoint");
+        if (store instanceof RocksDbCollectedWrites r && !r.isEmpty() && r.checkpointMark() != resumeFrom) {
+            Path d = r.dir();
+            System.err.println("cobra verifier: the collected-writes store in " + d + " was left at the checkpoint at " + settings.checkpointsTopic() + "@"
+                    + r.checkpointMark() + ", not the one resumed from (" + (resumeFrom < 0 ? "none" : "@" + resumeFrom) + "): it is discarded");
+            r.close();
+            deleteTree(d);
+            store = openStore();
+        }
         try (RoundVerifier verifier = new RoundVerifier(verifierSettings, store)) {
             verifier.incarnation(restarts);
             // frontier logs go out with checkpoints, where the topic for them exists (an older deployment may lack it)
@@ -559,6 +571,16 @@ public final class VerifierService implements AutoCloseable {
             throw new IllegalStateException("publishing a checkpoint failed: " + e.getCause().getMessage(), e.getCause());
         }
         checkpointRound = chunks.get(0).getRound();
+        verifier.engine().markCheckpoint(checkpointAt); // before the transaction commits: a crash in between leaves a mark no resume matches
+    }
+
+    private static void deleteTree(Path d) {
+        if (d == null || !java.nio.file.Files.exists(d)) return;
+        try (var w = java.nio.file.Files.walk(d)) {
+            w.sorted(java.util.Comparator.reverseOrder()).forEach(x -> x.toFile().delete());
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException("cannot delete the discarded collected-writes store in " + d + ": " + e.getMessage(), e);
+        }
     }
 
     /**

@@ -253,9 +253,9 @@ class PipelineTest extends BrokerPerTest {
      * key's value is accepted; a read of that value after a later write of the key in the same session (a stale read of
      * the collected writer) is rejected, with a certificate that names the key.
      */
-    @ParameterizedTest(name = "on another host: {0}")
-    @ValueSource(booleans = {false, true})
-    void aVerifierRestartedAfterCollectingFrontierWritersStillJudgesReadsOfThem(boolean otherHost) throws Exception {
+    @ParameterizedTest(name = "its store: {0}")
+    @ValueSource(strings = {"kept", "lost", "stale"})
+    void aVerifierRestartedAfterCollectingFrontierWritersStillJudgesReadsOfThem(String store0) throws Exception {
         try (Pipeline p = start(200)) {
             p.stopVerifier();
             p.checkpointEvery(1);
@@ -283,12 +283,24 @@ class PipelineTest extends BrokerPerTest {
                     assertTrue(frontierRecords > 0, "frontier writers were collected as data before the restart: " + frontierRecords);
 
                     p.stopVerifier();
-                    if (otherHost) {
+                    if (store0.equals("lost")) {
                         // its collected-writes store is gone (another host, a lost disk): the frontier logs come from cobra.frontier-logs
                         try (var w = Files.walk(p.verifierStateDir())) {
                             w.sorted(java.util.Comparator.reverseOrder()).forEach(x -> x.toFile().delete());
                         }
                         assertFalse(Topic.readAll(kafka.bootstrapServers(), Topics.FRONTIER_LOGS).isEmpty(), "frontier logs were published");
+                    }
+                    if (store0.equals("stale")) {
+                        // a store some other timeline left (this host owned cobra.rounds before another did): its mark is not the
+                        // checkpoint resumed from, and its log of the key names a value of that timeline. Trusted, it would make
+                        // the read below a stale read; the verifier discards it and reads the published logs
+                        try (var s = new org.cobraverify.gc.store.RocksDbCollectedWrites(
+                                p.verifierStateDir().resolve("cobra-verifier-0").resolve("collected-writes"), false)) {
+                            assertFalse(s.isEmpty(), "the verifier's store is there");
+                            s.importFrontierLog("frontier-key", List.of(new org.cobraverify.gc.CollectedWrites.FrontierEntry("elsewhere", "T-elsewhere", 1, 0)));
+                            s.markCheckpoint(s.checkpointMark() + 1_000_000);
+                            s.sync();
+                        }
                     }
                     p.startVerifier();
                     // after the restart: a read of the collected writer's value, which is still the key's value, is accepted

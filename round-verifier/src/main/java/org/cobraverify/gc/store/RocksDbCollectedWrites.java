@@ -232,6 +232,37 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
     @Override
     public boolean hasFrontiers() { return frontierKeys > 0; }
 
+    /** The default family's key of the checkpoint mark (no collected write lives in that family). */
+    private static final byte[] MARK = "checkpoint-mark".getBytes(StandardCharsets.UTF_8);
+
+    @Override
+    public void markCheckpoint(long offset) {
+        if (db == null) open();
+        try (FlushOptions fo = new FlushOptions().setWaitForFlush(true)) {
+            db.put(defaultFamily, MARK, Long.toString(offset).getBytes(StandardCharsets.UTF_8));
+            db.flush(fo, defaultFamily);
+        } catch (RocksDBException ex) {
+            throw new IllegalStateException("collected-writes store: " + ex.getMessage(), ex);
+        }
+    }
+
+    @Override
+    public long checkpointMark() {
+        if (db == null) return -1;
+        try {
+            byte[] b = db.get(defaultFamily, MARK);
+            return b == null ? -1 : Long.parseLong(new String(b, StandardCharsets.UTF_8));
+        } catch (RocksDBException ex) {
+            throw new IllegalStateException("collected-writes store: " + ex.getMessage(), ex);
+        }
+    }
+
+    @Override
+    public boolean isEmpty() { return db == null || (generations.isEmpty() && frontierKeys == 0 && checkpointMark() < 0); }
+
+    /** Where it lives (null before its first write, for a temporary one). */
+    public Path dir() { return dir; }
+
     /** Keys whose frontier log changed since they were last taken; null: not tracked. */
     private Set<String> changedFrontiers;
 
