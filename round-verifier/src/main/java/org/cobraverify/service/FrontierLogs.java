@@ -3,8 +3,6 @@ package org.cobraverify.service;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.cobraverify.gc.CollectedWrites.FrontierEntry;
 import org.cobraverify.rounds.IncrementalVerifier;
@@ -46,29 +44,30 @@ public final class FrontierLogs {
     }
 
     /**
-     * Reads every committed log on the topic (the latest record of each key) into {@code verifier}'s store; returns how
-     * many keys. A record that cannot be decoded stops it (a log left out could let a read pass): {@link IllegalStateException}
+     * Reads every committed log on the topic into {@code verifier}'s store (the latest record of a key wins); returns how
+     * many records. A record that cannot be decoded stops it (a log left out could let a read pass): {@link IllegalStateException}
      * naming topic, partition and offset. Zero when the topic does not exist.
      */
     public static int importAll(KafkaConnection kafka, WireFormat wire, IncrementalVerifier verifier) {
-        Map<String, FrontierLogRecord> latest = new java.util.HashMap<>();
-        List<ConsumerRecord<String, byte[]>> records;
+        // one record at a time into the store (a later record of a key replaces the earlier: the topic may not be compacted
+        // yet), never the whole topic on the heap: it has a record per key
+        long[] read = new long[1];
         try {
-            records = TopicScan.readAll(kafka, TOPIC, new ByteArrayDeserializer(), Duration.ofSeconds(60));
+            TopicScan.forEach(kafka, TOPIC, new ByteArrayDeserializer(), Duration.ofMinutes(10), r -> {
+                if (r.value() == null) return;
+                FrontierLogRecord f;
+                try {
+                    f = wire.decode(r.value(), FrontierLogRecord.class);
+                } catch (MalformedRecordException e) {
+                    throw new IllegalStateException(TOPIC + "-" + r.partition() + "@" + r.offset() + ": " + e.getMessage()
+                            + "; without that key's frontier log reads of it could not be judged", e);
+                }
+                verifier.importFrontierLog(f.getKey().toString(), log(f));
+                read[0]++;
+            });
         } catch (TopicScan.NoSuchTopic e) {
             return 0;
         }
-        for (ConsumerRecord<String, byte[]> r : records) {
-            if (r.value() == null) continue;
-            try {
-                FrontierLogRecord f = wire.decode(r.value(), FrontierLogRecord.class);
-                latest.put(f.getKey().toString(), f);
-            } catch (MalformedRecordException e) {
-                throw new IllegalStateException(TOPIC + "-" + r.partition() + "@" + r.offset() + ": " + e.getMessage()
-                        + "; without that key's frontier log reads of it could not be judged", e);
-            }
-        }
-        for (Map.Entry<String, FrontierLogRecord> e : latest.entrySet()) verifier.importFrontierLog(e.getKey(), log(e.getValue()));
-        return latest.size();
+        return (int) Math.min(Integer.MAX_VALUE, read[0]);
     }
 }

@@ -31,11 +31,21 @@ public final class TopicScan {
     }
 
     public static <V> List<ConsumerRecord<String, V>> readAll(KafkaConnection kafka, String topic, Deserializer<V> values, Duration timeout) {
+        List<ConsumerRecord<String, V>> out = new ArrayList<>();
+        forEach(kafka, topic, values, timeout, out::add);
+        return out;
+    }
+
+    /**
+     * Hands every committed record of {@code topic} up to its end now to {@code each}, one at a time, without holding
+     * them (a topic with a record per key, read into a store). Throws {@link NoSuchTopic} when there is no such topic.
+     */
+    public static <V> void forEach(KafkaConnection kafka, String topic, Deserializer<V> values, Duration timeout,
+                                   java.util.function.Consumer<ConsumerRecord<String, V>> each) {
         String bootstrap = kafka.bootstrap();
         Properties p = kafka.properties();
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        List<ConsumerRecord<String, V>> out = new ArrayList<>();
         try (KafkaConsumer<String, V> c = new KafkaConsumer<>(p, new StringDeserializer(), values)) {
             var infos = c.partitionsFor(topic, Duration.ofSeconds(15));
             if (infos == null || infos.isEmpty()) throw new NoSuchTopic(topic, bootstrap);
@@ -47,9 +57,8 @@ public final class TopicScan {
             while (parts.stream().anyMatch(tp -> c.position(tp) < end.get(tp))) {
                 if (System.nanoTime() > deadline) throw new IllegalStateException("timed out reading " + topic + " on " + bootstrap);
                 for (ConsumerRecord<String, V> r : c.poll(Duration.ofMillis(200)))
-                    if (r.offset() < end.get(new TopicPartition(r.topic(), r.partition()))) out.add(r);
+                    if (r.offset() < end.get(new TopicPartition(r.topic(), r.partition()))) each.accept(r);
             }
         }
-        return out;
     }
 }
