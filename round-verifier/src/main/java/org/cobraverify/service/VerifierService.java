@@ -363,7 +363,7 @@ public final class VerifierService implements AutoCloseable {
             if (publishLogs) verifier.engine().trackFrontierChanges();
             else if (settings.checkpointEvery() > 0)
                 System.err.println("cobra verifier: there is no topic " + FrontierLogs.TOPIC + ", so checkpoints go without frontier logs: a replay,"
-                        + " or a verifier on another host, will say unknown once frontier writes are collected (cobra topics creates it)");
+                        + " or a verifier on another host, will say unknown once frontier writes are collected (cobra topology creates the missing topics when it starts)");
             logsComplete = publishLogs;
             long startAt = committed == null ? 0 : resume(verifier, committed.metadata());
             long logStart = cons.beginningOffsets(List.of(tp)).get(tp);
