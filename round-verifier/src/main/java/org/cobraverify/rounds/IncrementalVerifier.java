@@ -605,18 +605,8 @@ public final class IncrementalVerifier implements AutoCloseable {
         if (aside != null) return aside;
         CollectedWrites.Entry e = collected.get(key, value);
         if (e != null && e.incarnation() != incarnation && e.round() > visibleThrough) return null;
-        if (e == null && frontierLogsImported && value != null) {
-            // logs imported from cobra.frontier-logs come without the writes' own entries: the key's latest visible log
-            // entry, when it names this value, is that entry (a superseded one is not known here: the read waits, A5)
-            CollectedWrites.FrontierEntry f = FrontierLog.latest(collected.frontierLog(key), this::visible);
-            if (f != null && f != FrontierLog.UNKNOWABLE && value.equals(f.value()))
-                return new CollectedWrites.Entry(f.writer(), null, CollectedWrites.Fate.FRONTIER, f.round(), f.incarnation());
-        }
         return e;
     }
-
-    /** Whether frontier logs were imported (so reads may resolve through them, {@link #collectedEntry}). */
-    private boolean frontierLogsImported;
 
     /** The round of the oldest checkpoint a restart may resume from; without one, {@code roundNo} (no restart can need older entries). */
     private long keepFrom(long roundNo) { return newerCheckpoint < 0 ? roundNo : olderCheckpoint < 0 ? newerCheckpoint : olderCheckpoint; }
@@ -804,10 +794,16 @@ public final class IncrementalVerifier implements AutoCloseable {
     /** Whether the collected-writes store holds any frontier log. */
     public boolean hasFrontierLogs() { return collected.hasFrontiers(); }
 
-    /** Puts a published frontier log into the store (before {@link #restore}). */
+    /**
+     * Puts a published frontier log into the store (before {@link #restore}), with the collected write each of its entries
+     * names (fate {@code FRONTIER}, as the collection that logged it recorded it): a read of that value then resolves as
+     * it does in the store the log came from, and is judged the same way (current, or superseded by the log's later entry).
+     */
     public void importFrontierLog(String key, List<CollectedWrites.FrontierEntry> log) {
         collected.importFrontierLog(key, log);
-        frontierLogsImported = true;
+        for (CollectedWrites.FrontierEntry e : log)
+            if (e.value() != null && e.writer() != null)
+                collected.put(key, e.value(), new CollectedWrites.Entry(e.writer(), null, CollectedWrites.Fate.FRONTIER, e.round(), e.incarnation()));
     }
 
     /** Every transaction retained, in the order it was admitted (for tests and checkpoints). */

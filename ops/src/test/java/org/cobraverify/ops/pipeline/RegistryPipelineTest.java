@@ -134,7 +134,7 @@ class RegistryPipelineTest {
         Properties s = new Properties();
         s.put("schema.registry.url", registry.url());
         WireFormat wire = new WireFormat(new SchemaCatalog(), RegistryFraming.of(s));
-        RegistryFraming.RegistryRefusal e = assertThrows(RegistryFraming.RegistryRefusal.class, () -> wire.encode(topic, verdict(1)));
+        SchemaRegistryClient.RegistryException e = assertThrows(SchemaRegistryClient.RegistryException.class, () -> wire.encode(topic, verdict(1)));
         assertEquals(409, e.status(), e.getMessage());
         assertTrue(e.getMessage().contains("under subject " + topic + "-value") && e.getMessage().contains("incompatible"), e.getMessage());
         assertEquals(e.getMessage(), KafkaRefusal.explain(new IllegalStateException("wrapped", e), null), "a command says it in one sentence, exit 2");
@@ -196,7 +196,7 @@ class RegistryPipelineTest {
             shortWait.put("schema.registry.retry.ms", "2000");
             WireFormat late = new WireFormat(new SchemaCatalog(), RegistryFraming.of(shortWait));
             RuntimeException e = assertThrows(RuntimeException.class, () -> late.decode(sent.get(0), Verdict.class));
-            assertInstanceOf(RegistryFraming.RegistryRefusal.class, e, "not a malformed record: " + e);
+            assertInstanceOf(SchemaRegistryClient.RegistryException.class, e, "not a malformed record: " + e);
             assertFalse(e instanceof MalformedRecordException);
             assertTrue(e.getMessage().contains("retried for 2.0 s") && e.getMessage().contains("read the schema with id"), e.getMessage());
         } finally {

@@ -9,7 +9,7 @@ import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.errors.TransactionalIdAuthorizationException;
 
 /**
- * A cluster's refusal, or its schema registry's ({@link org.cobraverify.schemas.serde.RegistryFraming.RegistryRefusal}), said for a person: a failed authentication (wrong password, unknown user, bad certificate) or
+ * A cluster's refusal, or its schema registry's ({@link org.cobraverify.schemas.registry.SchemaRegistryClient.RegistryException}), said for a person: a failed authentication (wrong password, unknown user, bad certificate) or
  * a missing ACL, naming the principal the client presented and the topic, group or transactional id refused. Found
  * anywhere in a cause chain (clients wrap them in ExecutionException, Streams in StreamsException).
  */
@@ -20,7 +20,7 @@ public final class KafkaRefusal {
     public static String explain(Throwable e, KafkaConnection kafka) {
         String who = kafka == null ? "this client" : kafka.principal();
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof org.cobraverify.schemas.serde.RegistryFraming.RegistryRefusal) return t.getMessage();
+            if (t instanceof org.cobraverify.schemas.registry.SchemaRegistryClient.RegistryException) return t.getMessage();
             if (t instanceof AuthenticationException)
                 return "Kafka at " + (kafka == null ? "the bootstrap servers" : kafka.bootstrap()) + " refused to authenticate " + who
                         + ": " + t.getMessage() + " (check the credentials in the Kafka client settings)";

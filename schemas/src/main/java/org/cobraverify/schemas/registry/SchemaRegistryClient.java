@@ -27,11 +27,14 @@ import org.apache.avro.Schema;
  * them), never from a command line, and are never printed.
  */
 public final class SchemaRegistryClient {
-    /** A refusal or failure of the registry, with its HTTP status (0: unreachable) and its message. */
-    public static final class RegistryException extends IOException {
+    /**
+     * A refusal or failure of the registry, with its HTTP status (0: unreachable) and its message. Unchecked: whoever
+     * reads or writes a record stops on it, without consuming the record (it is never a malformed record).
+     */
+    public static final class RegistryException extends IllegalStateException {
         private final int status;
 
-        RegistryException(int status, String message, Throwable cause) {
+        public RegistryException(int status, String message, Throwable cause) {
             super(message, cause);
             this.status = status;
         }
@@ -62,7 +65,7 @@ public final class SchemaRegistryClient {
     public static String subject(String topic) { return topic + "-value"; }
 
     /** Registers {@code schema} under {@code subject} (or finds it registered) and returns its id. */
-    public int register(String subject, Schema schema) throws RegistryException {
+    public int register(String subject, Schema schema) {
         String key = subject + "\u0000" + schema;
         Integer known = idBySubjectAndSchema.get(key);
         if (known != null) return known;
@@ -76,7 +79,7 @@ public final class SchemaRegistryClient {
     }
 
     /** The schema with this id. */
-    public Schema byId(int id) throws RegistryException {
+    public Schema byId(int id) {
         Schema s = schemaById.get(id);
         if (s != null) return s;
         JsonNode r = send("GET", "schemas/ids/" + id, null, "read the schema with id " + id);
@@ -86,7 +89,7 @@ public final class SchemaRegistryClient {
     }
 
     /** The version numbers registered under {@code subject}; empty when the subject does not exist. */
-    public java.util.List<Integer> versions(String subject) throws RegistryException {
+    public java.util.List<Integer> versions(String subject) {
         java.util.List<Integer> out = new java.util.ArrayList<>();
         try {
             for (JsonNode v : send("GET", "subjects/" + subject + "/versions", null, "list the versions of subject " + subject)) out.add(v.asInt());
@@ -98,18 +101,18 @@ public final class SchemaRegistryClient {
     }
 
     /** The subjects the registry holds. */
-    public java.util.List<String> subjects() throws RegistryException {
+    public java.util.List<String> subjects() {
         java.util.List<String> out = new java.util.ArrayList<>();
         for (JsonNode v : send("GET", "subjects", null, "list its subjects")) out.add(v.asText());
         return out;
     }
 
     /** Sets the subject's compatibility level (BACKWARD, FORWARD, FULL, NONE, and their _TRANSITIVE forms). */
-    public void compatibility(String subject, String level) throws RegistryException {
+    public void compatibility(String subject, String level) {
         send("PUT", "config/" + subject, JSON.createObjectNode().put("compatibility", level), "set the compatibility of " + subject);
     }
 
-    private JsonNode send(String method, String path, JsonNode body, String what) throws RegistryException {
+    private JsonNode send(String method, String path, JsonNode body, String what) {
         URI u = base.resolve(path);
         HttpRequest.Builder b = HttpRequest.newBuilder(u).timeout(requestTimeout).header("Accept", TYPE);
         if (authorization != null) b.header("Authorization", authorization);

@@ -60,7 +60,7 @@ public final class KafkaSchemaCatalog {
     /**
      * Makes {@code wire}'s schemas known before the pipeline writes a record: with a registry, every record type of every
      * pipeline topic registered under its subject ({@link RegistryFraming#registerAll}; a registry that is down or refuses
-     * throws {@link RegistryFraming.RegistryRefusal}); without, every schema published to the catalog topic. Returns the
+     * throws {@link org.cobraverify.schemas.registry.SchemaRegistryClient.RegistryException}); without, every schema published to the catalog topic. Returns the
      * subjects registered (empty without a registry).
      */
     public static java.util.List<String> prepare(KafkaConnection kafka, WireFormat wire) {

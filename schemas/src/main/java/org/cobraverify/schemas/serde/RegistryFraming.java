@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.avro.Schema;
 import org.cobraverify.schemas.registry.SchemaRegistryClient;
@@ -19,10 +18,10 @@ import org.cobraverify.schemas.registry.SchemaRegistryClient.RegistryException;
  * of the record as its earlier versions, so that the registry itself checks each evolution step), and turns a schema
  * into its id and back, asking the registry once per schema: {@link WireFormat} caches the header per topic and type.
  *
- * <p>Failures: a refusal (an incompatible schema: HTTP 409; bad credentials) is a {@link RegistryRefusal} at once; an
+ * <p>Failures: a refusal (an incompatible schema: HTTP 409; bad credentials) is a {@link RegistryException} at once; an
  * unreachable registry is retried with backoff for {@code schema.registry.retry.ms} (default 60 s), then a
- * {@link RegistryRefusal} too. Neither is a malformed record: the caller stops, the record it was reading or writing is
- * not consumed, and nothing is lost. Settings ({@link #SETTINGS}) come from the client settings file; credentials
+ * {@link RegistryException} too. Neither is a malformed record: the caller stops, the record it was reading or writing is
+ * not consumed, and nothing is lost. Settings ({@link org.cobraverify.schemas.kafka.KafkaConnection#REGISTRY_SETTINGS}) come from the client settings file; credentials
  * ({@code basic.auth.user.info}) never from a command line, and are never printed.
  */
 public final class RegistryFraming {
@@ -30,8 +29,6 @@ public final class RegistryFraming {
     public static final byte MAGIC = 0;
     public static final int HEADER = 5;
 
-    /** The client settings this class reads (the registry's, not Kafka's: they are not passed to Kafka clients). */
-    public static final Set<String> SETTINGS = org.cobraverify.schemas.kafka.KafkaConnection.REGISTRY_SETTINGS;
 
     /**
      * How a record's subject is named, as Confluent's strategies: {@code TOPIC} {@code <topic>-value} (on a topic that
@@ -57,19 +54,6 @@ public final class RegistryFraming {
                         + " (or Confluent's TopicNameStrategy, RecordNameStrategy, TopicRecordNameStrategy)");
             };
         }
-    }
-
-    /** The registry refused, or could not be reached in time: stop, saying so; the record at hand stays unconsumed. */
-    public static final class RegistryRefusal extends IllegalStateException {
-        private final int status;
-
-        RegistryRefusal(String message, int status, Throwable cause) {
-            super(message, cause);
-            this.status = status;
-        }
-
-        /** The registry's HTTP status (409: incompatible); 0 when it could not be reached. */
-        public int status() { return status; }
     }
 
     /** At start ({@link #registerAll}) an unreachable registry is retried this long at most: it is most likely a wrong URL. */
@@ -122,7 +106,7 @@ public final class RegistryFraming {
      * The id of {@code schema} under its subject for {@code topic}, registering it (and, the first time the subject is
      * met, setting it to BACKWARD and registering the bundled previous versions of the record before it).
      *
-     * @throws RegistryRefusal when the registry refuses (an incompatible schema, naming the subject) or stays unreachable
+     * @throws RegistryException when the registry refuses (an incompatible schema, naming the subject) or stays unreachable
      */
     public int idFor(String topic, Schema schema) { return idFor(topic, schema, retryMillis); }
 
@@ -134,7 +118,7 @@ public final class RegistryFraming {
         return id;
     }
 
-    /** The schema with registry id {@code id}. @throws RegistryRefusal when the registry refuses or stays unreachable */
+    /** The schema with registry id {@code id}. @throws RegistryException when the registry refuses or stays unreachable */
     public Schema schemaOf(int id) {
         Schema s = byId.get(id);
         if (s != null) return s;
@@ -174,7 +158,7 @@ public final class RegistryFraming {
     }
 
     private interface Call<T> {
-        T run() throws RegistryException;
+        T run();
     }
 
     /** Runs {@code c}, retrying while the registry cannot be reached, for at most {@code retry} ms. */
@@ -186,12 +170,12 @@ public final class RegistryFraming {
                 return c.run();
             } catch (RegistryException e) {
                 if (e.status() != 0 || System.nanoTime() > deadline)
-                    throw new RegistryRefusal(e.getMessage() + (e.status() == 0 ? " (retried for " + retry / 1000.0 + " s)" : ""), e.status(), e);
+                    throw e.status() != 0 ? e : new RegistryException(0, e.getMessage() + " (retried for " + retry / 1000.0 + " s)", e);
                 try {
                     Thread.sleep(Math.min(pause, Math.max(1, (deadline - System.nanoTime()) / 1_000_000L)));
                 } catch (InterruptedException ie) {
                     Thread.currentThread().interrupt();
-                    throw new RegistryRefusal("interrupted while trying to " + what, 0, ie);
+                    throw new RegistryException(0, "interrupted while trying to " + what, ie);
                 }
                 pause = Math.min(pause * 2, 5_000);
             }

@@ -66,8 +66,8 @@ public final class WireFormat {
     private final RegistryFraming registry;
     /** Writer fingerprints by registry id. */
     private final Map<Integer, Long> fingerprintById = new ConcurrentHashMap<>();
-    /** Registry headers (00 and the id) by topic and record type. */
-    private final Map<String, byte[]> registryHeaders = new ConcurrentHashMap<>();
+    /** Registry headers (00 and the id) by topic and record type (two lookups per record, nothing built). */
+    private final Map<String, Map<Class<?>, byte[]>> registryHeaders = new ConcurrentHashMap<>();
 
     public WireFormat(SchemaCatalog catalog) { this(catalog, null); }
 
@@ -88,13 +88,13 @@ public final class WireFormat {
     /**
      * {@code record} as a record of {@code topic}: in the Confluent wire format when a registry is configured (its schema
      * registered under the topic's subject on first use, then cached: no registry call per record), else as
-     * {@link #encode(SpecificRecord)}. Throws {@link RegistryFraming.RegistryRefusal} when the registry refuses the schema
+     * {@link #encode(SpecificRecord)}. Throws {@link org.cobraverify.schemas.registry.SchemaRegistryClient.RegistryException} when the registry refuses the schema
      * or cannot be reached for a first use.
      */
     public <T extends SpecificRecord> byte[] encode(String topic, T record) {
         if (registry == null) return encode(record);
-        byte[] header = registryHeaders.computeIfAbsent(topic + "\u0000" + record.getClass().getName(),
-                k -> RegistryFraming.header(registry.idFor(topic, record.getSchema())));
+        byte[] header = registryHeaders.computeIfAbsent(topic, t -> new ConcurrentHashMap<>())
+                .computeIfAbsent(record.getClass(), c -> RegistryFraming.header(registry.idFor(topic, record.getSchema())));
         return encode(record, header);
     }
 
