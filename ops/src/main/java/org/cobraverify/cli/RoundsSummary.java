@@ -89,6 +89,17 @@ record RoundsSummary(HistoryRounds.Run run, int transactions) {
         m.put("roundBuildMillis", build);
         m.put("roundCheckMillis", check);
         m.put("roundGcMillis", gc);
+        // why each round's retained transactions stayed (as retainedWhy; -1 for a round garbage collection did not analyse)
+        Map<String, Object> keptBy = new LinkedHashMap<>();
+        for (GarbageCollection.Kept k : GarbageCollection.Kept.values()) {
+            long[] per = new long[n];
+            for (int i = 0; i < n; i++) {
+                int[] kb = run.rounds().get(i).keptBy();
+                per[i] = kb == null ? -1 : kb[k.ordinal()];
+            }
+            keptBy.put(k.name().toLowerCase().replace('_', '-'), per);
+        }
+        m.put("roundRetainedWhy", keptBy);
         return m;
     }
 

@@ -62,6 +62,12 @@ public interface CollectedWrites extends AutoCloseable {
     /** {@code key}'s frontier log, oldest first; empty if no frontier write of it was ever collected. Never null. */
     java.util.List<FrontierEntry> frontierLog(String key);
 
+    /**
+     * A hint that {@link #frontierLog} will be asked for each of {@code keys} soon: a store on disk reads the logs it does
+     * not hold in memory with one batched lookup (a round asks for thousands). Changes nothing a later call returns.
+     */
+    default void prefetchFrontierLogs(java.util.Collection<String> keys) {}
+
     /** Whether any frontier write was ever collected (so that a round need not look keys up). */
     boolean hasFrontiers();
 

@@ -48,6 +48,12 @@ public final class Collector {
         Set<String> gone = new HashSet<>();
         boolean[] asData = new boolean[h.opCount()];
         for (int op : gc.frontierAsData) asData[op] = true;
+        // the logs about to be appended to, read in one batch (appending reads each first)
+        Set<String> logged = new java.util.LinkedHashSet<>();
+        for (int op : gc.frontierAsData) logged.add(String.valueOf(h.keyName(h.key(op))));
+        for (int i = order.size(); i < h.size(); i++)
+            if (gc.collect[i]) for (int op = h.opStart(i); op < h.opEnd(i); op++) if (h.kind(op) == History.WRITE) logged.add(String.valueOf(h.keyName(h.key(op))));
+        store.prefetchFrontierLogs(logged);
         // a synthetic writer (from order.size() on) collected: a later old writer superseded the key's frontier record;
         // its log says so (then, if that writer is collected as data too, the entry below names its value)
         for (int i = order.size(); i < h.size(); i++) {

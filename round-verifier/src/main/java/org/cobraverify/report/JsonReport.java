@@ -32,7 +32,7 @@ public final class JsonReport {
     /** A violation found: the round that found it (-1: a one-shot check), and its certificate. */
     public record Found(long round, Certificate certificate) {}
 
-    /** As {@link #render}, with the figures of verification in rounds (numbers, arrays of numbers, and objects of numbers). */
+    /** As {@link #render}, with the figures of verification in rounds (numbers, arrays of numbers, and objects of numbers or arrays of numbers). */
     public static String renderRounds(String file, String format, Verdict v, int transactions, double millis, double parseMillis,
                                       Map<String, Object> rounds) {
         return renderRounds(file, format, v, transactions, millis, parseMillis, rounds, List.of());
@@ -53,7 +53,13 @@ public final class JsonReport {
                     g.writeEndArray();
                 } else if (e.getValue() instanceof Map<?, ?> m) { // an object of numbers
                     g.writeObjectFieldStart(e.getKey());
-                    for (Map.Entry<?, ?> f : m.entrySet()) g.writeNumberField(String.valueOf(f.getKey()), ((Number) f.getValue()).longValue());
+                    for (Map.Entry<?, ?> f : m.entrySet()) {
+                        if (f.getValue() instanceof long[] a) {
+                            g.writeArrayFieldStart(String.valueOf(f.getKey()));
+                            for (long x : a) g.writeNumber(x);
+                            g.writeEndArray();
+                        } else g.writeNumberField(String.valueOf(f.getKey()), ((Number) f.getValue()).longValue());
+                    }
                     g.writeEndObject();
                 } else if (e.getValue() instanceof Number n) g.writeNumberField(e.getKey(), n.longValue());
                 else g.writeStringField(e.getKey(), String.valueOf(e.getValue()));

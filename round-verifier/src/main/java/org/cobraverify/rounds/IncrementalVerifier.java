@@ -113,6 +113,8 @@ public final class IncrementalVerifier implements AutoCloseable {
      */
     private final Map<String, Long> arrivedIn = new HashMap<>();
     private long rounds, checkedTotal, collectedTotal, duplicates, settledTotal, collections, frontierRecords;
+    /** See {@link #isolatedKeysCount}: observability only, not part of the state (a restart counts from 0). */
+    private long isolatedKeys;
     /** The first round of the open batch: the number {@link #nextRound} had when the last round ended. */
     private long batchStart;
     private int lastSuperseded, lastOld, lastSettled;
@@ -196,6 +198,12 @@ public final class IncrementalVerifier implements AutoCloseable {
     public long setAsideCount() { return setAsideTotal; }
 
     public long uncheckedReadsCount() { return uncheckedReads; }
+
+    /**
+     * Keys whose synthetic writer the checks left out as isolated (docs/DESIGN.md §7.9), summed over every check this
+     * incarnation ran (a round that sets violations aside checks more than once): what the rule saves, for benchmarks.
+     */
+    public long isolatedKeysCount() { return isolatedKeys; }
 
     /** Frontier writes collected as data so far, by this incarnation and those it resumed from (docs/DESIGN.md §7.9). */
     public long frontierRecordsCollected() { return frontierRecords; }
@@ -454,8 +462,10 @@ public final class IncrementalVerifier implements AutoCloseable {
         Map<String, Integer> index = new HashMap<>(order.size() * 2);
         HistoryBuilder hb = new HistoryBuilder();
         // the frontier records of the keys the round touches: each becomes a synthetic writer before the past (§7.9)
-        PastFrontier frontier = past.exists() && collected.hasFrontiers() ? PastFrontier.of(order, collected, held, this::visible, this::whole) : PastFrontier.NONE;
+        PastFrontier frontier = past.exists() && collected.hasFrontiers() ? PastFrontier.of(order, collected, held, this::visible, this::whole,
+                this::mayIsolate, t -> !stale.readCollected(t.getId())) : PastFrontier.NONE;
         if (frontier.unknowable() != null && lostProof == null) lostProof = "round " + roundNo + ": " + frontier.unknowable();
+        isolatedKeys += frontier.isolatedCount();
         History h = build(hb, order, index, frontier);
         Barrier barrier = past.exists() ? past.toBarrier(hb, index, frontier.writers(), frontier.edges(order, admitted, held.unincluded, lostProof != null))
                 : null;
@@ -613,6 +623,14 @@ public final class IncrementalVerifier implements AutoCloseable {
 
     /** Whether this incarnation may see a frontier log entry (not one an earlier incarnation wrote after the checkpoint it resumed from). */
     private boolean visible(CollectedWrites.FrontierEntry e) { return e.incarnation() == incarnation || e.round() <= visibleThrough; }
+
+    /**
+     * Whether {@code t}'s read of a frontier value may leave its key isolated (no synthetic writer, docs/DESIGN.md §7.9):
+     * committed or aborted (one of unknown outcome may join later), and not forced in the last round.
+     */
+    private boolean mayIsolate(Transaction t) {
+        return (t.getStatus() == TxnStatus.COMMITTED || t.getStatus() == TxnStatus.ABORTED) && (forced.isEmpty() || !forced.contains(t.getId()));
+    }
 
     /** A retained transaction not partly read, or one admitted now without a stale read: every read's writer is held. */
     private boolean whole(Transaction t) {

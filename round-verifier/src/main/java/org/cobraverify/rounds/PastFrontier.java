@@ -24,56 +24,120 @@ import org.cobraverify.schemas.TxnOp;
  *
  * <p>Invariant: a key has a synthetic writer iff the latest entry of its log that this verifier may see names a value,
  * whose writer is not held and which no held transaction wrote (a held one would be the writer itself: never two
- * writers of one value). Built fresh each round; never retained, never checkpointed (the log is on disk).
+ * writers of one value), and the key is not <em>isolated</em>. A key is isolated when a single transaction of the round's
+ * history touches it, that transaction is committed or aborted (not of unknown outcome, not forced in a last round),
+ * its first operation on the key reads that value, and it reads the value only there: the synthetic writer would have
+ * no edge in (nothing reads the key's initial value, no other writer could be ordered before it) and so lie on no
+ * cycle; its read is left out of the round's history and needs no judging (docs/DESIGN.md §7.9, "Isolated reads").
+ * Built fresh each round; never retained, never checkpointed (the log is on disk).
  */
 final class PastFrontier {
-    static final PastFrontier NONE = new PastFrontier(Map.of(), Map.of(), null);
+    static final PastFrontier NONE = new PastFrontier(Map.of(), Map.of(), Map.of(), 0, null);
 
     /** The latest visible entry of each touched key's log that has one. */
     private final Map<String, CollectedWrites.FrontierEntry> latest;
     /** The keys with a synthetic writer, and its value. */
     private final Map<String, CollectedWrites.FrontierEntry> current;
+    /** The isolated keys: their latest entry names a value that only this transaction reads (no synthetic writer). */
+    private final Map<String, Transaction> isolated;
+    /** Isolable keys not looked up (only a transaction judged before touches them). */
+    private final int skipped;
     private final String unknowable;
     private final List<String> keys = new ArrayList<>();
     private int[] writers = new int[0];
 
-    private PastFrontier(Map<String, CollectedWrites.FrontierEntry> latest, Map<String, CollectedWrites.FrontierEntry> current, String unknowable) {
+    private PastFrontier(Map<String, CollectedWrites.FrontierEntry> latest, Map<String, CollectedWrites.FrontierEntry> current,
+                         Map<String, Transaction> isolated, int skipped, String unknowable) {
         this.latest = latest;
         this.current = current;
+        this.isolated = isolated;
+        this.skipped = skipped;
         this.unknowable = unknowable;
     }
 
     /**
      * Looks up the log of every key {@code order}'s transactions read with no held writer, or read the initial value
-     * of (one lookup per distinct key): only a read needs the synthetic writer (writers of the key are ordered after it
-     * by {@link #edges}). {@code whole}: transactions whose every read of a value has a held writer (the verifier's
-     * invariant for retained transactions not partly read): only their reads of initial values are looked at.
+     * of (one batched lookup for the logs not cached): only a read needs the synthetic writer (writers of the key are
+     * ordered after it by {@link #edges}). {@code whole}: transactions whose every read of a value has a held writer
+     * (the verifier's invariant for retained transactions not partly read): only their reads of initial values are
+     * looked at. {@code mayOmit}: transactions whose read of a frontier value may make its key isolated (see the class
+     * comment). {@code judgedBefore}: transactions none of whose reads of collected writes is judged this round (they were
+     * when the transaction was admitted): a key that only such a transaction touches, as an isolated key's reader would,
+     * is not even looked up, since its read is left out of the round's history whatever the log says (current: isolated;
+     * superseded since: as any read of a collected write by a retained transaction).
      */
     static PastFrontier of(List<Transaction> order, CollectedWrites store, HeldTransactions held, Predicate<CollectedWrites.FrontierEntry> visible,
-                           Predicate<Transaction> whole) {
+                           Predicate<Transaction> whole, Predicate<Transaction> mayOmit, Predicate<Transaction> judgedBefore) {
         Map<String, CollectedWrites.FrontierEntry> latest = new HashMap<>(), current = new HashMap<>();
-        java.util.Set<String> seen = new java.util.HashSet<>();
-        String unknowable = null;
+        java.util.Set<String> seen = new java.util.LinkedHashSet<>();
         for (Transaction t : order) {
             boolean resolves = whole.test(t); // every read of a value has its writer held: only reads of the initial value matter
             for (TxnOp o : t.getOps()) {
                 if (o.getWrite()) continue;
                 if (o.getValue() != null && (resolves || held.writers.contains(o.getKey(), o.getValue()))) continue;
-                String key = o.getKey();
-                if (!seen.add(key)) continue;
-                CollectedWrites.FrontierEntry e = FrontierLog.latest(store.frontierLog(key), visible);
-                if (e == null) continue;
-                if (e == FrontierLog.UNKNOWABLE) {
-                    if (unknowable == null) unknowable = "the latest write of " + key + " was collected, but its frontier log holds no entry this"
-                            + " incarnation may see (a restart from a checkpoint older than the entries kept): reads of it cannot be judged";
-                    continue;
-                }
-                latest.put(key, e);
-                if (e.value() != null && !held.byId.containsKey(e.writer()) && !held.writers.contains(key, e.value())
-                    && !held.byId.containsKey(id(e.writer(), key))) current.put(key, e);
+                seen.add(o.getKey());
             }
         }
-        return new PastFrontier(latest, current, unknowable);
+        if (seen.isEmpty()) return NONE;
+        // how the round's history touches those keys: who may leave one isolated
+        Map<String, Touch> touch = new HashMap<>(seen.size() * 2);
+        for (Transaction t : order)
+            for (TxnOp o : t.getOps()) {
+                if (!seen.contains(o.getKey())) continue;
+                Touch x = touch.get(o.getKey());
+                if (x == null) touch.put(o.getKey(), new Touch(t, o, mayOmit.test(t)));
+                else x.more(t, o);
+            }
+        List<String> lookup = new ArrayList<>(seen.size());
+        int skipped = 0;
+        for (String key : seen) {
+            Touch x = touch.get(key);
+            if (x.isolable() && judgedBefore.test(x.sole)) skipped++;
+            else lookup.add(key);
+        }
+        store.prefetchFrontierLogs(lookup);
+        Map<String, Transaction> isolated = new HashMap<>();
+        String unknowable = null;
+        for (String key : lookup) {
+            CollectedWrites.FrontierEntry e = FrontierLog.latest(store.frontierLog(key), visible);
+            if (e == null) continue;
+            if (e == FrontierLog.UNKNOWABLE) {
+                if (unknowable == null) unknowable = "the latest write of " + key + " was collected, but its frontier log holds no entry this"
+                        + " incarnation may see (a restart from a checkpoint older than the entries kept): reads of it cannot be judged";
+                continue;
+            }
+            latest.put(key, e);
+            if (e.value() != null && !held.byId.containsKey(e.writer()) && !held.writers.contains(key, e.value())
+                && !held.byId.containsKey(id(e.writer(), key))) {
+                Touch x = touch.get(key);
+                if (x.isolable() && e.value().equals(x.firstRead)) isolated.put(key, x.sole);
+                else current.put(key, e);
+            }
+        }
+        return new PastFrontier(latest, current, isolated, skipped, unknowable);
+    }
+
+    /**
+     * How the transactions of a round's history touch one key: the first one to ({@code sole}); the value its first
+     * operation on the key read, when that was a read of a value (else null); and whether the key is shared (a second
+     * transaction touches it, or the first reads {@code firstRead} again). Isolable: not shared, a first read of a value,
+     * by a transaction that may omit it.
+     */
+    private static final class Touch {
+        final Transaction sole;
+        final String firstRead;
+        boolean shared;
+
+        Touch(Transaction t, TxnOp first, boolean mayOmit) {
+            sole = t;
+            firstRead = !first.getWrite() && mayOmit ? first.getValue() : null;
+        }
+
+        void more(Transaction t, TxnOp o) {
+            if (t != sole || (!o.getWrite() && firstRead != null && firstRead.equals(o.getValue()))) shared = true;
+        }
+
+        boolean isolable() { return !shared && firstRead != null; }
     }
 
     /**
@@ -104,6 +168,16 @@ final class PastFrontier {
 
     /** Why some touched key's frontier cannot be known, or null. */
     String unknowable() { return unknowable; }
+
+    /** Whether {@code reader}'s read of {@code key} = {@code value} is the one read of an isolated key (left out of the round's history). */
+    boolean readsIsolated(Transaction reader, String key, String value) {
+        if (isolated.isEmpty() || value == null) return false;
+        Transaction t = isolated.get(key);
+        return t != null && t.getId().equals(reader.getId()) && value.equals(latest.get(key).value());
+    }
+
+    /** How many keys were isolated this round (no synthetic writer), those not even looked up included. */
+    int isolatedCount() { return isolated.size() + skipped; }
 
     /** Whether {@code value} is the frontier record of {@code key}, written by a synthetic writer this round. */
     boolean isCurrent(String key, String value) {
@@ -153,8 +227,8 @@ final class PastFrontier {
 
     /**
      * This round's reads of collected writes to judge after the check: a read of a frontier record that is current was
-     * checked in the graph (dropped); one whose record a later write superseded is a stale read like any other, superseded
-     * by the writer the log names last.
+     * checked in the graph, or needs no check when its key is isolated (dropped); one whose record a later write
+     * superseded is a stale read like any other, superseded by the writer the log names last.
      */
     List<StaleReads.StaleRead> judgeable(List<StaleReads.StaleRead> reads) {
         if (reads.isEmpty()) return reads;
@@ -162,7 +236,7 @@ final class PastFrontier {
         for (StaleReads.StaleRead s : reads) {
             CollectedWrites.Entry e = s.entry();
             if (e.fate() != CollectedWrites.Fate.FRONTIER) { out.add(s); continue; }
-            if (isCurrent(s.op().getKey(), s.op().getValue())) continue;
+            if (isCurrent(s.op().getKey(), s.op().getValue()) || readsIsolated(s.reader(), s.op().getKey(), s.op().getValue())) continue;
             CollectedWrites.FrontierEntry last = latest.get(s.op().getKey());
             if (last == null || last.writer() == null || s.op().getValue().equals(last.value())) { out.add(s); continue; } // cannot be judged
             out.add(new StaleReads.StaleRead(s.reader(), s.op(),

@@ -65,6 +65,9 @@ public final class RoundVerifier implements AutoCloseable {
 
     public int retainedCount() { return engine.retainedCount(); }
 
+    /** See {@link IncrementalVerifier#isolatedKeysCount}. */
+    public long isolatedKeysCount() { return engine.isolatedKeysCount(); }
+
     public long duplicates() { return duplicates + engine.duplicates(); }
 
     /** Ends the round {@code end} describes and returns its verdict; {@code verify} false only advances the state (a replay). */

@@ -64,12 +64,12 @@ public final class RoundsDifferential {
      * agreed on accept or reject; {@code problem}: the first disagreement (null: none), with what is needed to
      * reproduce it.
      */
-    public record Result(long seed, int transactions, int rounds, int unknown, int accepted, int rejected, boolean collected, String problem,
-                         Map<String, Integer> unknownReasons) {}
+    public record Result(long seed, int transactions, int rounds, int unknown, int accepted, int rejected, boolean collected, long isolatedKeys,
+                         String problem, Map<String, Integer> unknownReasons) {}
 
     /** Totals over many histories' results: verdicts by outcome, unknown ones by kind, disagreements. */
     public static final class Totals {
-        public long histories, transactions, unknown, accepted, rejected, collected;
+        public long histories, transactions, unknown, accepted, rejected, collected, isolatedKeys, isolatedIn;
         public final Map<String, Integer> unknownReasons = new TreeMap<>();
         public final List<String> problems = new ArrayList<>();
 
@@ -80,6 +80,8 @@ public final class RoundsDifferential {
             accepted += r.accepted();
             rejected += r.rejected();
             if (r.collected()) collected++;
+            isolatedKeys += r.isolatedKeys();
+            if (r.isolatedKeys() > 0) isolatedIn++;
             r.unknownReasons().forEach((k, c) -> unknownReasons.merge(k, c, Integer::sum));
             if (r.problem() != null) problems.add(r.problem());
         }
@@ -340,6 +342,7 @@ public final class RoundsDifferential {
         int unknown = 0, accepted = 0, rejected = 0;
         Map<String, Integer> reasons = new HashMap<>();
         boolean collectedAny = false;
+        long isolated = 0;
         List<RoundVerifier.Closed> batch = new ArrayList<>();
         List<Verdict.Outcome> oracle = new ArrayList<>();
         List<Integer> deliveredCount = new ArrayList<>();
@@ -391,7 +394,7 @@ public final class RoundsDifferential {
                     if (g.getOutcome() == Outcome.UNKNOWN) { unknown++; reasons.merge(kindOf(g.getReason()), 1, Integer::sum); continue; }
                     Verdict.Outcome as = g.getOutcome() == Outcome.ACCEPT ? Verdict.Outcome.ACCEPT : Verdict.Outcome.REJECT;
                     if (as != want)
-                        return new Result(seed, n, r + 1, unknown, accepted, rejected, collectedAny, "seed " + seed + " (" + what + "): round " + rn
+                        return new Result(seed, n, r + 1, unknown, accepted, rejected, collectedAny, v.isolatedKeysCount(), "seed " + seed + " (" + what + "): round " + rn
                                 + " says " + as + " (" + g.getReason() + "), one-shot on the " + deliveredCount.get(i) + " transactions delivered by then says "
                                 + want, reasons);
                     if (as == Verdict.Outcome.ACCEPT) accepted++; else rejected++;
@@ -409,7 +412,7 @@ public final class RoundsDifferential {
                             if (t != null) ids.add(t);
                         }
                         if (!ids.isEmpty() && named.containsAll(ids))
-                            return new Result(seed, n, r + 1, unknown, accepted, rejected, collectedAny, "seed " + seed + " (" + what + "): round " + rn
+                            return new Result(seed, n, r + 1, unknown, accepted, rejected, collectedAny, v.isolatedKeysCount(), "seed " + seed + " (" + what + "): round " + rn
                                     + " reports again a violation whose transactions were all named before: " + c.getSummary(), reasons);
                         named.addAll(ids);
                     }
@@ -417,12 +420,13 @@ public final class RoundsDifferential {
                     // a cycle already there before this round's deliveries is not this round's (garbage collection keeps
                     // one cycle of a violation visible, not all: those it hid are entangled with a violation reported)
                     if (rest != null && rest.outcome() == Verdict.Outcome.REJECT && (before == null || oneShotWithout(h, before, named, opts).outcome() == Verdict.Outcome.ACCEPT))
-                        return new Result(seed, n, r + 1, unknown, accepted, rejected, collectedAny, "seed " + seed + " (" + what + "): round " + rn
+                        return new Result(seed, n, r + 1, unknown, accepted, rejected, collectedAny, v.isolatedKeysCount(), "seed " + seed + " (" + what + "): round " + rn
                                 + " says its own transactions are clean (" + g.getReason() + "), but one-shot on the " + deliveredCount.get(i)
                                 + " transactions delivered by then, less the " + named.size() + " that certificates set aside, rejects: "
                                 + rest.certificate().summary(), reasons);
                 }
                 collectedAny |= v.retainedCount() < v.checkedCount();
+                isolated = v.isolatedKeysCount();
                 batch.clear();
                 oracle.clear();
                 deliveredCount.clear();
@@ -431,7 +435,7 @@ public final class RoundsDifferential {
                 batchSize = 1 + rnd.nextInt(4);
             }
         }
-        return new Result(seed, n, lastRound + 1, unknown, accepted, rejected, collectedAny, null, reasons);
+        return new Result(seed, n, lastRound + 1, unknown, accepted, rejected, collectedAny, isolated, null, reasons);
     }
 
     private static long stampKey(EpochAssigner ep, int t) { return ep.epoch(t) == EpochAssigner.OPEN ? Long.MAX_VALUE : ep.epoch(t); }

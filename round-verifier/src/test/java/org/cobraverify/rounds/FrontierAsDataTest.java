@@ -117,6 +117,63 @@ class FrontierAsDataTest {
         }), Verdict.Outcome.REJECT);
     }
 
+    /**
+     * {@code h} with a committed transaction {@code id} inserted after transaction {@code after}, in its session (so it
+     * is delivered in that transaction's round, not the last one), its operations written by {@code ops}.
+     */
+    static History withInserted(History h, int after, String id, Consumer<HistoryBuilder> ops) {
+        HistoryBuilder b = new HistoryBuilder();
+        for (int t = 0; t < h.size(); t++) {
+            b.beginCopyOf(h, t);
+            b.end();
+            if (t != after) continue;
+            b.begin(id, b.session(String.valueOf(h.sessionName(h.session(t)))), History.COMMITTED, History.NO_TIME, History.NO_TIME, -1);
+            ops.accept(b);
+            b.end();
+        }
+        return b.build();
+    }
+
+    /** The first non-fence transaction at or after {@code from} whose session does not end there (a fence follows it later). */
+    static int midSessionTxn(History h, int from) {
+        for (int t = from; t < h.size(); t++) {
+            boolean fence = false;
+            for (int op = h.opStart(t); op < h.opEnd(t); op++) fence |= SimulatedStore.FENCE_KEY.equals(String.valueOf(h.keyName(h.key(op))));
+            if (!fence) return t;
+        }
+        throw new AssertionError("no transaction after " + from);
+    }
+
+    /**
+     * Isolated reads (docs/DESIGN.md §7.9): a read-modify-write of a key whose frontier value is long collected, alone
+     * on the key in its round, gets no synthetic writer. A second read-modify-write of the same value, rounds later, is
+     * a lost update that rounds must still reject; a later read of the first one's write is accepted. Both agree with
+     * one-shot checking and with frontier writers kept, and the first read was left isolated.
+     */
+    @Test
+    void anIsolatedReadModifyWriteStillMeetsALaterLostUpdate() {
+        List<String> k = keyWritten(1);
+        int mid = midSessionTxn(CLEAN, CLEAN.size() / 2);
+        Consumer<HistoryBuilder> first = b -> {
+            b.read(b.key(k.get(0)), b.value(k.get(1)));
+            b.write(b.key(k.get(0)), b.value("isolated-rmw"));
+        };
+        History lost = Histories.withAppended(withInserted(CLEAN, mid, "first", first), "second", b -> {
+            b.read(b.key(k.get(0)), b.value(k.get(1)));
+            b.write(b.key(k.get(0)), b.value("lost-update"));
+        });
+        agrees(lost, Verdict.Outcome.REJECT);
+        History later = Histories.withAppended(withInserted(CLEAN, mid, "first", first), "second", b -> {
+            b.read(b.key(k.get(0)), b.value("isolated-rmw"));
+            b.write(b.key(k.get(0)), b.value("after-it"));
+        });
+        agrees(later, Verdict.Outcome.ACCEPT);
+        try (IncrementalVerifier v = new IncrementalVerifier(IncrementalVerifier.Settings.defaults(), new InMemoryCollectedWrites())) {
+            HistoryRounds.run(lost, 1000, SimulatedStore.FENCE_KEY, v, null);
+            assertTrue(v.isolatedKeysCount() > 0, "no key was isolated");
+        }
+    }
+
     @Test
     void aVerifierRestartedFromACheckpointDecidesFrontierReadsAsTheUninterruptedOne(@TempDir Path dir) {
         List<String> once = keyWritten(1), twice = keyWritten(2);

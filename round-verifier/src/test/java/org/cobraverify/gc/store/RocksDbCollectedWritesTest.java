@@ -98,7 +98,7 @@ class RocksDbCollectedWritesTest {
 
     /**
      * Frontier logs outlive every generation (a key's latest write must be known for as long as the key exists), are
-     * found again after a reopen, and only a bounded number of them is on the heap.
+     * found again after a reopen (one by one and in a batch), and only a bounded number of them is on the heap.
      */
     @Test
     void frontierLogsOutliveTheHorizonAndAReopenWithABoundedCache() {
@@ -125,6 +125,19 @@ class RocksDbCollectedWritesTest {
             assertEquals("v0'", s.frontierLog("k0").get(s.frontierLog("k0").size() - 1).value());
             assertEquals("T5", s.frontierLog("k5").get(0).writer());
             assertTrue(s.frontierLog("never").isEmpty());
+            // a batched lookup of more logs than the cache holds: bounded, and what it cached is what single lookups read
+            java.util.List<String> ask = new java.util.ArrayList<>();
+            for (int k = 0; k < keys; k += 3) ask.add("k" + k);
+            ask.add("never");
+            s.prefetchFrontierLogs(ask);
+            assertTrue(s.frontierCacheSize() <= RocksDbCollectedWrites.FRONTIER_CACHE, "cached " + s.frontierCacheSize());
+            assertEquals("T" + (keys - 1) / 3 * 3, s.frontierLog("k" + (keys - 1) / 3 * 3).get(0).writer());
+            assertTrue(s.frontierLog("never").isEmpty());
+            // a log appended and not yet written out is read back by a batched lookup too (the batch is written first)
+            s.appendFrontier("fresh", new CollectedWrites.FrontierEntry("vf", "TF", 3, 0), all, 3);
+            for (int k = 0; k < RocksDbCollectedWrites.FRONTIER_CACHE + 10; k++) s.frontierLog("k" + k); // evicts "fresh"
+            s.prefetchFrontierLogs(java.util.List.of("fresh"));
+            assertEquals("TF", s.frontierLog("fresh").get(0).writer());
         }
     }
 }
