@@ -178,19 +178,29 @@ public final class GarbageCollection {
             }
         }
         int m = wKey.size();
-        Integer[] idx = new Integer[m];
-        for (int i = 0; i < m; i++) idx[i] = i;
-        Arrays.sort(idx, (x, y) -> wKey.get(x) != wKey.get(y) ? Integer.compare(wKey.get(x), wKey.get(y))
-                : wChain.get(x) != wChain.get(y) ? Integer.compare(wChain.get(x), wChain.get(y)) : Integer.compare(wPos.get(y), wPos.get(x)));
+        // grouped by key (a primitive sort of key and index), then per chain the latest position (a stamped scratch row)
+        long[] byKey = new long[m];
+        for (int i = 0; i < m; i++) byKey[i] = ((long) wKey.get(i) << 32) | i;
+        Arrays.sort(byKey);
         int keys = h.keyCount();
         int[] keyStart = new int[keys + 1];
         IntVec gChain = new IntVec(), gPos = new IntVec();
-        for (int i = 0; i < m; i++) {
-            int w = idx[i];
-            if (i > 0 && wKey.get(idx[i - 1]) == wKey.get(w) && wChain.get(idx[i - 1]) == wChain.get(w)) continue; // not the latest
-            gChain.add(wChain.get(w));
-            gPos.add(wPos.get(w));
-            keyStart[wKey.get(w) + 1]++;
+        int[] chainStamp = new int[Math.max(1, r.chains)], chainLatest = new int[Math.max(1, r.chains)];
+        IntVec chainsSeen = new IntVec();
+        for (int a = 0, group = 0; a < m; group++) {
+            int key = (int) (byKey[a] >>> 32), z = a;
+            chainsSeen.clear();
+            for (; z < m && (int) (byKey[z] >>> 32) == key; z++) {
+                int w = (int) byKey[z], ch = wChain.get(w), p = wPos.get(w);
+                if (chainStamp[ch] != group + 1) { chainStamp[ch] = group + 1; chainLatest[ch] = p; chainsSeen.add(ch); }
+                else if (p > chainLatest[ch]) chainLatest[ch] = p;
+            }
+            for (int j = 0; j < chainsSeen.size(); j++) {
+                gChain.add(chainsSeen.get(j));
+                gPos.add(chainLatest[chainsSeen.get(j)]);
+                keyStart[key + 1]++;
+            }
+            a = z;
         }
         for (int k = 0; k < keys; k++) keyStart[k + 1] += keyStart[k];
         // frontier: old writers of x that reach no other old writer of x

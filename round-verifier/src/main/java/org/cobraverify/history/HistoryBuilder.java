@@ -13,20 +13,43 @@ import java.util.Map;
  * transaction id.
  */
 public final class HistoryBuilder {
-    private final Interner keys = new Interner(), values = new Interner(), sessions = new Interner();
-    private final LongIntMap writeIndex = new LongIntMap(1 << 12); // (key,value) -> txn
-    private final Map<String, Integer> ids = new HashMap<>();
+    private final Interner keys, values, sessions;
+    private final LongIntMap writeIndex; // (key,value) -> txn
+    private final Map<String, Integer> ids;
 
-    private String[] names = new String[64];
-    private final IntVec session = new IntVec(64), line = new IntVec(64), opStart = new IntVec(64);
-    private byte[] status = new byte[64];
-    private long[] start = new long[64], end = new long[64];
-    private byte[] kind = new byte[256];
-    private final IntVec key = new IntVec(256), value = new IntVec(256);
+    private String[] names;
+    private final IntVec session, line, opStart;
+    private byte[] status;
+    private long[] start, end;
+    private byte[] kind;
+    private final IntVec key, value;
     private IntVec listStart; // created on the first list read
     private final IntVec listData = new IntVec();
     private int n = 0;
     private boolean open = false;
+
+    public HistoryBuilder() { this(64, 256); }
+
+    /** A builder sized for about {@code txns} transactions and {@code ops} operations (it grows past them). */
+    public HistoryBuilder(int txns, int ops) {
+        txns = Math.max(64, txns);
+        ops = Math.max(256, ops);
+        keys = new Interner(ops / 2);
+        values = new Interner(ops);
+        sessions = new Interner(64);
+        writeIndex = new LongIntMap(ops / 2);
+        ids = new HashMap<>(txns * 2);
+        names = new String[txns];
+        session = new IntVec(txns);
+        line = new IntVec(txns);
+        opStart = new IntVec(txns);
+        status = new byte[txns];
+        start = new long[txns];
+        end = new long[txns];
+        kind = new byte[ops];
+        key = new IntVec(ops);
+        value = new IntVec(ops);
+    }
 
     public int key(long k) { return keys.of(k); }
     public int key(String k) { return keys.of(k); }

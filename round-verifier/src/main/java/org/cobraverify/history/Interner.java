@@ -11,10 +11,21 @@ import java.util.List;
  */
 public final class Interner {
     private final LongIntMap longs = new LongIntMap(1024);
-    private String[] strings = new String[64];
-    private int[] stringIds = new int[64], stringHashes = new int[64];
+    private String[] strings;
+    private int[] stringIds, stringHashes;
     private int stringCount;
-    private final List<Object> names = new ArrayList<>();
+    private final List<Object> names;
+
+    public Interner() { this(32); }
+
+    /** An interner sized for about {@code expected} strings (it grows past them). */
+    public Interner(int expected) {
+        int cap = Integer.highestOneBit(Math.max(32, expected) * 2 - 1) << 1;
+        strings = new String[cap];
+        stringIds = new int[cap];
+        stringHashes = new int[cap];
+        names = new ArrayList<>(Math.max(16, expected));
+    }
 
     public int of(long x) {
         int id = longs.get(x);

@@ -460,7 +460,9 @@ public final class IncrementalVerifier implements AutoCloseable {
         if (!retainedAlready) all.addAll(admitted);
         List<Transaction> order = SessionOrder.of(all);
         Map<String, Integer> index = new HashMap<>(order.size() * 2);
-        HistoryBuilder hb = new HistoryBuilder();
+        int ops = 0;
+        for (Transaction t : order) ops += t.getOps().size();
+        HistoryBuilder hb = new HistoryBuilder(order.size() + order.size() / 2, ops + ops / 4); // and the synthetic writers
         // the frontier records of the keys the round touches: each becomes a synthetic writer before the past (§7.9)
         PastFrontier frontier = past.exists() && collected.hasFrontiers() ? PastFrontier.of(order, collected, held, this::visible, this::whole,
                 this::mayIsolate, t -> !stale.readCollected(t.getId())) : PastFrontier.NONE;

@@ -69,29 +69,28 @@ final class PastFrontier {
     static PastFrontier of(List<Transaction> order, CollectedWrites store, HeldTransactions held, Predicate<CollectedWrites.FrontierEntry> visible,
                            Predicate<Transaction> whole, Predicate<Transaction> mayOmit, Predicate<Transaction> judgedBefore) {
         Map<String, CollectedWrites.FrontierEntry> latest = new HashMap<>(), current = new HashMap<>();
-        java.util.Set<String> seen = new java.util.LinkedHashSet<>();
+        // the keys to look up, in the order first read (each with how the round's history touches it, filled below)
+        Map<String, Touch> touch = new java.util.LinkedHashMap<>();
         for (Transaction t : order) {
             boolean resolves = whole.test(t); // every read of a value has its writer held: only reads of the initial value matter
             for (TxnOp o : t.getOps()) {
                 if (o.getWrite()) continue;
                 if (o.getValue() != null && (resolves || held.writers.contains(o.getKey(), o.getValue()))) continue;
-                seen.add(o.getKey());
+                touch.putIfAbsent(o.getKey(), new Touch());
             }
         }
-        if (seen.isEmpty()) return NONE;
+        if (touch.isEmpty()) return NONE;
         // how the round's history touches those keys: who may leave one isolated
-        Map<String, Touch> touch = new HashMap<>(seen.size() * 2);
         for (Transaction t : order)
             for (TxnOp o : t.getOps()) {
-                if (!seen.contains(o.getKey())) continue;
                 Touch x = touch.get(o.getKey());
-                if (x == null) touch.put(o.getKey(), new Touch(t, o, mayOmit.test(t)));
-                else x.more(t, o);
+                if (x != null) x.add(t, o, mayOmit);
             }
-        List<String> lookup = new ArrayList<>(seen.size());
+        List<String> lookup = new ArrayList<>(touch.size());
         int skipped = 0;
-        for (String key : seen) {
-            Touch x = touch.get(key);
+        for (Map.Entry<String, Touch> k : touch.entrySet()) {
+            String key = k.getKey();
+            Touch x = k.getValue();
             if (x.isolable() && judgedBefore.test(x.sole)) skipped++;
             else lookup.add(key);
         }
@@ -124,17 +123,15 @@ final class PastFrontier {
      * by a transaction that may omit it.
      */
     private static final class Touch {
-        final Transaction sole;
-        final String firstRead;
+        Transaction sole;
+        String firstRead;
         boolean shared;
 
-        Touch(Transaction t, TxnOp first, boolean mayOmit) {
-            sole = t;
-            firstRead = !first.getWrite() && mayOmit ? first.getValue() : null;
-        }
-
-        void more(Transaction t, TxnOp o) {
-            if (t != sole || (!o.getWrite() && firstRead != null && firstRead.equals(o.getValue()))) shared = true;
+        void add(Transaction t, TxnOp o, Predicate<Transaction> mayOmit) {
+            if (sole == null) {
+                sole = t;
+                firstRead = !o.getWrite() && mayOmit.test(t) ? o.getValue() : null;
+            } else if (t != sole || (!o.getWrite() && firstRead != null && firstRead.equals(o.getValue()))) shared = true;
         }
 
         boolean isolable() { return !shared && firstRead != null; }
