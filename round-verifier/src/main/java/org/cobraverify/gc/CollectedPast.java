@@ -109,12 +109,15 @@ public final class CollectedPast {
             next.add(new Carried(h.name(gc.carrySrc[i]), h.name(gc.carryDst[i]), gc.carryKind[i],
                     gc.carryKey[i] < 0 ? null : String.valueOf(h.keyName(gc.carryKey[i]))));
         carried = next;
-        boolean[] isFrontier = new boolean[h.opCount()];
-        for (int op : gc.frontierOps) isFrontier[op] = true;
-        List<FrontierWrite> f = new ArrayList<>(gc.frontierOps.length);
-        for (int t = 0; t < h.size(); t++)
-            for (int op = h.opStart(t); op < h.opEnd(t); op++)
-                if (isFrontier[op]) f.add(new FrontierWrite(String.valueOf(h.keyName(h.key(op))), h.name(t), String.valueOf(h.valueName(h.value(op)))));
+        // in operation order (so in transaction order), each with its transaction: no pass over the round's operations
+        int[] ops = gc.frontierOps.clone();
+        java.util.Arrays.sort(ops);
+        List<FrontierWrite> f = new ArrayList<>(ops.length);
+        int t = 0;
+        for (int op : ops) {
+            while (h.opEnd(t) <= op) t++;
+            f.add(new FrontierWrite(String.valueOf(h.keyName(h.key(op))), h.name(t), String.valueOf(h.valueName(h.value(op)))));
+        }
         frontier = f;
     }
 
