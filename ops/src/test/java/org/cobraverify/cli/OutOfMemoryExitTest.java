@@ -19,8 +19,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * A check in a heap too small for it ends {@code unknown} (exit 3) with one line that says so, never exit 1 (which
- * means "not serializable") and never a stack trace. Runs the real command in a separate JVM with a 24 MB heap on a
+ * A check in a heap too small for it ends {@code unknown} (exit 3) with a message that says the heap ran out, never
+ * exit 1 (which means "not serializable") and never a stack trace. Runs the real command in a separate JVM with a 24 MB heap on a
  * history of 150,000 transactions (600,000 distinct keys), which cannot be loaded in it.
  */
 class OutOfMemoryExitTest {
@@ -52,7 +52,12 @@ class OutOfMemoryExitTest {
         assertTrue(p.waitFor(120, TimeUnit.SECONDS), "the command did not end within 120 s");
         String stderr = Files.readString(err.toPath()), stdout = Files.readString(out.toPath());
         assertEquals(3, p.exitValue(), "exit code; stdout: " + stdout + "\nstderr: " + stderr);
-        assertTrue(stderr.contains("the Java heap ran out"), stderr);
-        assertFalse(stderr.contains("\tat ") || stderr.contains("Exception in thread"), "no stack trace: " + stderr);
+        // where the heap runs out decides who says so: the command (stderr: "the Java heap ran out ... no verdict"), or, in
+        // rounds, the verifier that dropped its state and went on (the verdict, on stdout: "the heap ran out while checking
+        // round N"); which one depends on the JVM's timing (CI saw the second)
+        assertTrue(stderr.contains("the Java heap ran out") || stdout.contains("the heap ran out while checking round"),
+                "stdout: " + stdout + "\nstderr: " + stderr);
+        assertFalse(stderr.contains("\tat ") || stderr.contains("Exception in thread") || stdout.contains("\tat "),
+                "no stack trace: " + stdout + "\n" + stderr);
     }
 }
