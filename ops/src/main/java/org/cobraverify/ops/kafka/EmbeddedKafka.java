@@ -85,8 +85,10 @@ public final class EmbeddedKafka implements AutoCloseable {
         boolean temporary = dataDir == null;
         Path dir = temporary ? Files.createTempDirectory("cobra-kafka") : dataDir;
         Files.createDirectories(dir);
-        int brokerPort = node.port() != 0 ? node.port() : freePort();
-        int controllerPort = node.controllerPort() != 0 ? node.controllerPort() : freePort();
+        // both picked while both sockets are open: two picks one after the other can get the same port back (CI saw it)
+        int[] free = freePorts(2, node.port(), node.controllerPort());
+        int brokerPort = node.port() != 0 ? node.port() : free[0];
+        int controllerPort = node.controllerPort() != 0 ? node.controllerPort() : free[1];
         int voters = node.voters();
         String replicas = Integer.toString(Math.min(3, voters)), inSync = voters >= 3 ? "2" : "1";
         Properties p = new Properties();
@@ -163,9 +165,22 @@ public final class EmbeddedKafka implements AutoCloseable {
 
     public Path dataDir() { return dir; }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 0, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
+    /** {@code n} distinct free loopback ports, none of them one of {@code taken} (sockets held open until all are found). */
+    private static int[] freePorts(int n, int... taken) throws IOException {
+        List<ServerSocket> open = new ArrayList<>();
+        try {
+            int[] out = new int[n];
+            for (int i = 0; i < n; ) {
+                ServerSocket s = new ServerSocket(0, 0, InetAddress.getLoopbackAddress());
+                open.add(s);
+                int port = s.getLocalPort();
+                boolean clash = false;
+                for (int t : taken) clash |= t == port;
+                if (!clash) out[i++] = port;
+            }
+            return out;
+        } finally {
+            for (ServerSocket s : open) s.close();
         }
     }
 
