@@ -204,6 +204,21 @@ public class VerifyCommandTest {
         assertTrue(why.contains("\"frontier-writer\":") && why.contains("\"not-old\":"), why);
         assertEquals(rounds - 1, whyRound, j);
         assertEquals(Long.parseLong(j.replaceAll(".*\"retainedLast\":(\\d+).*", "$1")), sum, "reasons for " + why);
+        // the same per round: one array per reason, an entry per round (-1: not analysed), the last round's as above
+        String perRound = j.replaceAll(".*\"roundRetainedWhy\":\\{(.*?)\\}.*", "$1");
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"([a-z-]+)\":\\[([-0-9,]*)\\]").matcher(perRound);
+        long lastSum = 0;
+        int reasons = 0;
+        while (m.find()) {
+            long[] a = java.util.Arrays.stream(m.group(2).split(",")).mapToLong(Long::parseLong).toArray();
+            assertEquals(rounds, a.length, m.group(1) + ": " + perRound);
+            assertTrue(java.util.Arrays.stream(a).allMatch(x -> x >= -1), perRound);
+            assertEquals(Long.parseLong(why.replaceAll(".*\"" + m.group(1) + "\":(\\d+).*", "$1")), a[a.length - 1], m.group(1) + ": " + perRound);
+            lastSum += a[a.length - 1];
+            reasons++;
+        }
+        assertEquals(why.split(",").length, reasons, perRound);
+        assertEquals(sum, lastSum, perRound);
 
         // a late read of the first value of k1, long overwritten (and collected)
         lines.add("{\"id\":\"late\",\"session\":\"A\",\"status\":\"committed\",\"ops\":[[\"r\",\"k1\",\"v4\"]]}");
