@@ -42,7 +42,7 @@ public final class GarbageCollection {
     public final String skipped;
     /** How many transactions were superseded (collected or not). */
     public final int superseded;
-    /** The operations that are frontier writes (an old writer's last write of a key that reaches no other old writer of it). */
+    /** The operations that are frontier writes (an old writer's last write of a key that reaches no other old writer of it), ascending. */
     public int[] frontierOps = new int[0];
     /** The frontier writes of transactions collected as data ({@link FrontierAsData}): each becomes its key's frontier record. */
     public int[] frontierAsData = new int[0];

@@ -109,12 +109,11 @@ public final class CollectedPast {
             next.add(new Carried(h.name(gc.carrySrc[i]), h.name(gc.carryDst[i]), gc.carryKind[i],
                     gc.carryKey[i] < 0 ? null : String.valueOf(h.keyName(gc.carryKey[i]))));
         carried = next;
-        // in operation order (so in transaction order), each with its transaction: no pass over the round's operations
-        int[] ops = gc.frontierOps.clone();
-        java.util.Arrays.sort(ops);
-        List<FrontierWrite> f = new ArrayList<>(ops.length);
+        // GC lists them in operation order (so in transaction order): a cursor finds each one's transaction, no pass over
+        // the round's operations
+        List<FrontierWrite> f = new ArrayList<>(gc.frontierOps.length);
         int t = 0;
-        for (int op : ops) {
+        for (int op : gc.frontierOps) {
             while (h.opEnd(t) <= op) t++;
             f.add(new FrontierWrite(String.valueOf(h.keyName(h.key(op))), h.name(t), String.valueOf(h.valueName(h.value(op)))));
         }
