@@ -50,6 +50,21 @@ abstract class BrokerPerTest {
         return Topic.readAll(kafka.bootstrapServers(), Topics.VERDICTS).stream().map(r -> WIRE.decode(r.value(), Verdict.class)).toList();
     }
 
+    /**
+     * The committed verdicts, read again until {@code ready} holds of them (30 s at most; then as they are). The verifier
+     * hands a verdict to its listener when its Kafka transaction is committed, but the commit markers reach the topic a
+     * moment later, and a read-committed reader sees nothing of the transaction until they do (CI read 0 verdicts once).
+     */
+    List<Verdict> committedVerdicts(java.util.function.Predicate<List<Verdict>> ready) throws InterruptedException {
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        List<Verdict> vs = committedVerdicts();
+        while (!ready.test(vs) && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+            vs = committedVerdicts();
+        }
+        return vs;
+    }
+
     @AfterEach
     void stop() throws Exception {
         if (kafka != null) kafka.close();
