@@ -98,6 +98,18 @@ public interface CollectedWrites extends AutoCloseable {
     /** The entry for a write of {@code value} to {@code key}, or null if no collected transaction wrote it. */
     Entry get(String key, String value);
 
+    /**
+     * {@link #get} of each pair ({@code keys[i]}, {@code values[i]}), in one call: a store on disk reads them with batched
+     * lookups (a round asks for tens of thousands, one per read of a collected write). Element {@code i} of the result is
+     * what {@code get(keys.get(i), values.get(i))} returns.
+     */
+    default Entry[] getAll(java.util.List<String> keys, java.util.List<String> values) {
+        if (keys.size() != values.size()) throw new IllegalArgumentException(keys.size() + " keys and " + values.size() + " values");
+        Entry[] out = new Entry[keys.size()];
+        for (int i = 0; i < out.length; i++) out[i] = get(keys.get(i), values.get(i));
+        return out;
+    }
+
     /** How many writes have been collected. */
     long size();
 

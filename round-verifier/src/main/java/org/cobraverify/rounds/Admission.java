@@ -21,7 +21,16 @@ import org.cobraverify.schemas.TxnOp;
  */
 record Admission(List<Transaction> admitted, int[] level) {
     /** The collected write of a (key, value) this verifier may see, or null. */
-    interface CollectedLookup { CollectedWrites.Entry get(String key, String value); }
+    interface CollectedLookup {
+        CollectedWrites.Entry get(String key, String value);
+
+        /** {@link #get} of each pair ({@code keys[i]}, {@code values[i]}): a store on disk batches them. */
+        default CollectedWrites.Entry[] getAll(List<String> keys, List<String> values) {
+            CollectedWrites.Entry[] out = new CollectedWrites.Entry[keys.size()];
+            for (int i = 0; i < out.length; i++) out[i] = get(keys.get(i), values.get(i));
+            return out;
+        }
+    }
 
     /**
      * Of {@code candidates} (the waiting transactions), the largest set whose reads all resolve: to a retained writer,
@@ -42,6 +51,17 @@ record Admission(List<Transaction> admitted, int[] level) {
         for (int i = 0; i < n; i++) position.put(candidates.get(i), i);
         int[] blockers = new int[n], level = arrival == null ? new int[n] : arrival.clone();
         boolean[] unresolved = new boolean[n];
+        // the new candidates' reads with no writer in the index, looked up among the collected writes in one batch, in the
+        // order the loop below meets them (it looks up every one: a new candidate's loop never stops early)
+        List<String> lookupKeys = new ArrayList<>(), lookupValues = new ArrayList<>();
+        for (int i = firstNew; i < n; i++)
+            for (TxnOp o : candidates.get(i).getOps())
+                if (!o.getWrite() && o.getValue() != null && held.writers.get(o.getKey(), o.getValue()) == null) {
+                    lookupKeys.add(o.getKey());
+                    lookupValues.add(o.getValue());
+                }
+        CollectedWrites.Entry[] found = lookupKeys.isEmpty() ? new CollectedWrites.Entry[0] : collected.getAll(lookupKeys, lookupValues);
+        int next = 0;
         IntVec from = new IntVec(), to = new IntVec();
         for (int i = 0; i < n; i++) {
             Transaction t = candidates.get(i);
@@ -51,7 +71,7 @@ record Admission(List<Transaction> admitted, int[] level) {
                 Transaction w = held.writers.get(o.getKey(), o.getValue());
                 if (w == null) {
                     if (fresh) {
-                        CollectedWrites.Entry e = collected.get(o.getKey(), o.getValue());
+                        CollectedWrites.Entry e = found[next++];
                         if (e != null) { stale.record(t, o, e); continue; }
                     } else if (stale.isWaiting(t, o)) continue;
                     unresolved[i] = true;
@@ -67,6 +87,7 @@ record Admission(List<Transaction> admitted, int[] level) {
                 blockers[i]++;
             }
         }
+        if (next != found.length) throw new IllegalStateException("looked up " + found.length + " reads of collected writes, met " + next);
         // the readers of each candidate's writes (compressed rows)
         int[] rowStart = new int[n + 1], readers = new int[from.size()];
         for (int e = 0; e < from.size(); e++) rowStart[from.get(e) + 1]++;

@@ -82,6 +82,11 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
     private final WriteOptions writeOptions = new WriteOptions().setDisableWAL(true);
     private WriteBatch batch = new WriteBatch();
     private int batched;
+    /**
+     * Keys whose frontier log the batch rewrites: a log missing from the cache is read from RocksDB after writing the batch
+     * only when its key is here (one evicted while its write waits); otherwise the batch goes on filling.
+     */
+    private final Set<String> pendingFrontiers = new HashSet<>();
     private long size, forgotten;
     private long forgottenBefore = -1;
 
@@ -179,6 +184,7 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
         batch.close();
         batch = new WriteBatch();
         batched = 0;
+        pendingFrontiers.clear();
     }
 
     @Override
@@ -198,6 +204,47 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
         }
     }
 
+    /**
+     * As {@link #get} for each pair, with one write of the batch and then one {@code multiGet} per generation (newest
+     * first, then the default family) for the pairs not found yet, {@link #PREFETCH_BATCH} at a time.
+     */
+    @Override
+    public Entry[] getAll(List<String> keys, List<String> values) {
+        if (keys.size() != values.size()) throw new IllegalArgumentException(keys.size() + " keys and " + values.size() + " values");
+        Entry[] out = new Entry[keys.size()];
+        if (db == null || out.length == 0) return out;
+        try {
+            flush();
+            List<ColumnFamilyHandle> families = new ArrayList<>(generations.size() + 1);
+            for (int g = generations.size() - 1; g >= 0; g--) families.add(generations.get(g).handle());
+            families.add(defaultFamily); // a store written before generations existed
+            for (int from = 0; from < out.length; from += PREFETCH_BATCH) {
+                int to = Math.min(out.length, from + PREFETCH_BATCH);
+                byte[][] ids = new byte[to - from][];
+                for (int i = from; i < to; i++) ids[i - from] = id(keys.get(i), values.get(i));
+                List<Integer> missing = new ArrayList<>(to - from);
+                for (int i = from; i < to; i++) missing.add(i);
+                for (ColumnFamilyHandle h : families) {
+                    if (missing.isEmpty()) break;
+                    List<ColumnFamilyHandle> hs = new ArrayList<>(missing.size());
+                    List<byte[]> raw = new ArrayList<>(missing.size());
+                    for (int i : missing) { hs.add(h); raw.add(ids[i - from]); }
+                    List<byte[]> found = db.multiGetAsList(hs, raw);
+                    List<Integer> still = new ArrayList<>();
+                    for (int j = 0; j < missing.size(); j++) {
+                        byte[] v = found.get(j);
+                        if (v != null) out[missing.get(j)] = decode(v);
+                        else still.add(missing.get(j));
+                    }
+                    missing = still;
+                }
+            }
+            return out;
+        } catch (RocksDBException ex) {
+            throw new IllegalStateException("collected-writes store: " + ex.getMessage(), ex);
+        }
+    }
+
     @Override
     public long size() { return size; }
 
@@ -208,6 +255,7 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
         List<FrontierEntry> after = FrontierLog.append(before, e, visible, keepFrom);
         try {
             batch.put(frontierFamily, key.getBytes(StandardCharsets.UTF_8), FrontierLog.encode(after));
+            pendingFrontiers.add(key);
             if (before.isEmpty()) frontierKeys++;
             frontierCache.put(key, after);
             if (changedFrontiers != null) changedFrontiers.add(key);
@@ -223,7 +271,7 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
         List<FrontierEntry> cached = frontierCache.get(key);
         if (cached != null) return cached;
         try {
-            flush();
+            if (pendingFrontiers.contains(key)) flush();
             List<FrontierEntry> log = FrontierLog.decode(db.get(frontierFamily, key.getBytes(StandardCharsets.UTF_8)));
             frontierCache.put(key, log);
             return log;
@@ -241,10 +289,11 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
     public void prefetchFrontierLogs(java.util.Collection<String> keys) {
         if (db == null || frontierKeys == 0 || keys.isEmpty()) return;
         List<String> missing = new ArrayList<>();
-        for (String k : keys) if (!frontierCache.containsKey(k)) missing.add(k);
+        boolean pending = false;
+        for (String k : keys) if (!frontierCache.containsKey(k)) { missing.add(k); pending |= pendingFrontiers.contains(k); }
         if (missing.isEmpty()) return;
         try {
-            flush();
+            if (pending) flush();
             for (int from = 0; from < missing.size(); from += PREFETCH_BATCH) {
                 List<String> part = missing.subList(from, Math.min(missing.size(), from + PREFETCH_BATCH));
                 List<byte[]> raw = new ArrayList<>(part.size());
@@ -315,6 +364,7 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
         boolean had = !frontierLog(key).isEmpty();
         try {
             batch.put(frontierFamily, key.getBytes(StandardCharsets.UTF_8), FrontierLog.encode(log));
+            pendingFrontiers.add(key);
             if (!had && !log.isEmpty()) frontierKeys++;
             frontierCache.put(key, List.copyOf(log));
             if (++batched >= 10_000) flush();

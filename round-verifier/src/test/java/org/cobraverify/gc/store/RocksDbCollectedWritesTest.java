@@ -138,6 +138,43 @@ class RocksDbCollectedWritesTest {
             for (int k = 0; k < RocksDbCollectedWrites.FRONTIER_CACHE + 10; k++) s.frontierLog("k" + k); // evicts "fresh"
             s.prefetchFrontierLogs(java.util.List.of("fresh"));
             assertEquals("TF", s.frontierLog("fresh").get(0).writer());
+            // and by a single lookup: a log evicted while its write waits in the batch is written out before it is read
+            s.appendFrontier("fresh2", new CollectedWrites.FrontierEntry("vg", "TG", 4, 0), all, 4);
+            for (int k = 0; k < RocksDbCollectedWrites.FRONTIER_CACHE + 10; k++) s.frontierLog("k" + k); // evicts "fresh2"
+            assertEquals("TG", s.frontierLog("fresh2").get(0).writer());
+        }
+    }
+
+    /**
+     * A batched lookup of collected writes answers what single lookups do, pair by pair: in the newest generation and an
+     * older one, not yet written out of the batch, never collected, and more pairs than one multiGet takes.
+     */
+    @Test
+    void aBatchedLookupAnswersAsSingleLookupsDo() {
+        AtomicLong now = new AtomicLong(1_000_000);
+        try (RocksDbCollectedWrites s = new RocksDbCollectedWrites(dir.resolve("b"), false, HORIZON, now::get)) {
+            java.util.List<String> keys = new java.util.ArrayList<>(), values = new java.util.ArrayList<>();
+            int n = RocksDbCollectedWrites.PREFETCH_BATCH + 500;
+            for (int i = 0; i < n; i++) {
+                if (i == n / 2) now.addAndGet(SPAN); // the second half in a newer generation
+                if (i % 7 != 3) s.put("k" + (i % 100), "v" + i, entry("T" + i, i));
+                keys.add("k" + (i % 100));
+                values.add("v" + i);
+            }
+            keys.add("k1");
+            values.add("never");
+            assertTrue(s.generationCount() >= 2, "generations: " + s.generationCount());
+            Entry[] all = s.getAll(keys, values); // the last puts are still in the batch
+            assertEquals(keys.size(), all.length);
+            int found = 0;
+            for (int i = 0; i < keys.size(); i++) {
+                Entry one = s.get(keys.get(i), values.get(i));
+                assertEquals(one == null ? null : one.writer(), all[i] == null ? null : all[i].writer(), "pair " + i);
+                if (i < n) assertEquals(i % 7 != 3, all[i] != null, "pair " + i);
+                if (all[i] != null) found++;
+            }
+            assertEquals(n - (n + 3) / 7, found);
+            assertEquals(0, s.getAll(java.util.List.of(), java.util.List.of()).length);
         }
     }
 }
