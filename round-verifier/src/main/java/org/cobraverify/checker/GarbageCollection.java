@@ -378,6 +378,7 @@ public final class GarbageCollection {
             }
             if (r.chainOf[v] >= 0) back[base + r.chainOf[v]] = r.pos[v];
         }
+        IntVec sources = new IntVec();
         for (int y = 0; y < n; y++) {
             if (!kept[y]) continue;
             boolean boundary = false;
@@ -386,11 +387,26 @@ public final class GarbageCollection {
                 boundary = u == b || (u < n && collect[u]);
             }
             if (!boundary) continue;
+            // y's staying predecessor on its own chain, which the chain edges above keep before y: a path from u is
+            // redundant when u reaches it (transitive reduction, docs/DESIGN.md §7.4)
+            // y's staying predecessor on its own chain, which the chain edges above keep before y: a path from a source
+            // that reaches it is redundant; so is one from a source that reaches another source (transitive reduction,
+            // docs/DESIGN.md §7.4)
+            int cy = r.chainOf[y], q = cy >= 0 && r.pos[y] > 0 ? latestKept[start[cy] + r.pos[y] - 1] : -1;
+            sources.clear();
             for (int c = 0; c < cs; c++) {
                 int p = back[y * cs + c];
                 if (p < 0) continue;
                 int u = latestKept[start[c] + p];
-                if (u >= 0 && u != y) addPath(u, y, pairs, carry);
+                if (u < 0 || u == y) continue;
+                if (q >= 0 && (u == q || r.reaches(u, q))) continue;
+                sources.add(u);
+            }
+            for (int i = 0; i < sources.size(); i++) {
+                int u = sources.get(i);
+                boolean implied = false;
+                for (int j = 0; j < sources.size() && !implied; j++) implied = j != i && sources.get(j) != u && r.reaches(u, sources.get(j));
+                if (!implied) addPath(u, y, pairs, carry);
             }
             if (carry[0].size() > limit)
                 return "keeping the paths through the collected transactions would take more than " + MAX_CARRIED_PER_TRANSACTION
