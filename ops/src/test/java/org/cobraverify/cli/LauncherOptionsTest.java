@@ -1,0 +1,75 @@
+package org.cobraverify.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The launcher's JVM options ({@code ops/cobra}, printed with {@code COBRA_PRINT_JAVA=1}, which builds and runs nothing):
+ * {@code COBRA_JAVA_OPTS} comes after the launcher's own options, so capping the heap keeps the collector and the stack
+ * size; a collector of the user's replaces the launcher's, and a heap size of the user's replaces its heap sizing (either
+ * clash would keep the JVM from starting).
+ */
+class LauncherOptionsTest {
+    private static final Path LAUNCHER = Path.of(System.getProperty("user.dir")).resolve("cobra");
+
+    private static List<String> javaLine(String userOpts, String... args) throws Exception {
+        List<String> cmd = new java.util.ArrayList<>(List.of("bash", LAUNCHER.toString()));
+        cmd.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+        pb.environment().put("COBRA_PRINT_JAVA", "1");
+        if (userOpts == null) pb.environment().remove("COBRA_JAVA_OPTS");
+        else pb.environment().put("COBRA_JAVA_OPTS", userOpts);
+        Process p = pb.start();
+        assertTrue(p.waitFor(30, TimeUnit.SECONDS), "the launcher did not end");
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        assertEquals(0, p.exitValue(), out);
+        assertTrue(out.startsWith("java "), out);
+        String[] words = out.split(" ");
+        int cp = List.of(words).indexOf("-cp");
+        return List.of(words).subList(1, cp);
+    }
+
+    @Test
+    void aHeapCapKeepsTheLaunchersCollectorAndStack() throws Exception {
+        assertTrue(Files.isRegularFile(LAUNCHER), "the launcher: " + LAUNCHER);
+        List<String> o = javaLine("-Xmx1g", "verify", "--rounds", "5000", "history.jsonl");
+        assertTrue(o.contains("-XX:+UseParallelGC"), o.toString());
+        assertTrue(o.contains("-Xss16m"), o.toString());
+        assertEquals("-Xmx1g", o.get(o.size() - 1), "the user's options come last: " + o);
+        assertEquals(List.of("-Xss16m", "-XX:+UseParallelGC"), o.stream().filter(x -> !x.startsWith("-XX:+UseTransparent") && !x.equals("-Xmx1g")).toList(),
+                "nothing else for a verify in rounds: " + o);
+    }
+
+    @Test
+    void theUsersCollectorReplacesTheLaunchers() throws Exception {
+        List<String> o = javaLine("-Xmx1g -XX:+UseG1GC", "verify", "--rounds", "5000", "history.jsonl");
+        assertTrue(o.contains("-XX:+UseG1GC"), o.toString());
+        assertFalse(o.contains("-XX:+UseParallelGC"), "two collectors would not start: " + o);
+        assertTrue(o.contains("-Xss16m"), o.toString());
+    }
+
+    @Test
+    void theUsersHeapSizeReplacesTheLaunchersHeapSizing() throws Exception {
+        List<String> mine = javaLine(null, "bench", "--help"), capped = javaLine("-Xmx256m", "bench", "--help");
+        assertTrue(capped.contains("-Xmx256m"), capped.toString());
+        assertFalse(capped.stream().anyMatch(x -> x.startsWith("-Xms") || x.startsWith("-Xmn") || (x.startsWith("-Xmx") && !x.equals("-Xmx256m"))),
+                "an -Xms or -Xmn of the launcher's above the user's -Xmx would not start: " + capped);
+        assertTrue(capped.contains("-XX:+UseParallelGC"), capped.toString());
+        // on a machine with 8 GiB or more the launcher sizes bench's heap itself; then the user's cap replaced it
+        if (mine.stream().anyMatch(x -> x.startsWith("-Xms"))) assertTrue(mine.stream().anyMatch(x -> x.startsWith("-Xmn")), mine.toString());
+    }
+
+    @Test
+    void aSmallOneShotCheckKeepsTheSerialCollectorAndC1UnderAHeapCap() throws Exception {
+        List<String> o = javaLine("-Xmx64m", "verify", "no-such-small-file.jsonl");
+        assertEquals(List.of("-Xss16m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xmx64m"), o);
+    }
+}
