@@ -31,11 +31,18 @@ public final class HistoryBuilder {
     public HistoryBuilder() { this(64, 256); }
 
     /** A builder sized for about {@code txns} transactions and {@code ops} operations (it grows past them). */
-    public HistoryBuilder(int txns, int ops) {
+    public HistoryBuilder(int txns, int ops) { this(txns, ops, new Interner(Math.max(256, ops) / 2), new Interner(Math.max(256, ops))); }
+
+    /**
+     * As above, interning keys and values into {@code keys} and {@code values}, which may hold names already (ids given
+     * out earlier stay valid: a caller may pass them to {@link #read} and {@link #write} without asking again). The
+     * history's key and value ids are the tables' ids, so it has as many keys and values as the tables.
+     */
+    public HistoryBuilder(int txns, int ops, Interner keys, Interner values) {
         txns = Math.max(64, txns);
         ops = Math.max(256, ops);
-        keys = new Interner(ops / 2);
-        values = new Interner(ops);
+        this.keys = keys;
+        this.values = values;
         sessions = new Interner(64);
         writeIndex = new LongIntMap(ops / 2);
         ids = new HashMap<>(txns * 2);

@@ -103,6 +103,8 @@ public final class IncrementalVerifier implements AutoCloseable {
     private HeldTransactions held = new HeldTransactions();
     private StaleReads stale = new StaleReads();
     private CollectedPast past = new CollectedPast();
+    /** Key and value ids shared by the rounds' histories (derived: not part of the state, never checkpointed). */
+    private final RoundIds ids = new RoundIds();
     /** Transactions added to the open round, and their ids. */
     private final List<Transaction> incoming = new ArrayList<>();
     private final Set<String> incomingIds = new HashSet<>();
@@ -460,15 +462,17 @@ public final class IncrementalVerifier implements AutoCloseable {
         if (!retainedAlready) all.addAll(admitted);
         List<Transaction> order = SessionOrder.of(all);
         Map<String, Integer> index = new HashMap<>(order.size() * 2);
+        // the operations' key and value ids, interned once per transaction, not once per round (RoundIds)
+        int[][] opIds = ids.compile(order);
         int ops = 0;
-        for (Transaction t : order) ops += t.getOps().size();
-        HistoryBuilder hb = new HistoryBuilder(order.size() + order.size() / 2, ops + ops / 4); // and the synthetic writers
+        for (int[] x : opIds) ops += x.length / 2;
+        HistoryBuilder hb = new HistoryBuilder(order.size() + order.size() / 2, ops + ops / 4, ids.keys(), ids.values()); // and the synthetic writers
         // the frontier records of the keys the round touches: each becomes a synthetic writer before the past (§7.9)
-        PastFrontier frontier = past.exists() && collected.hasFrontiers() ? PastFrontier.of(order, collected, held, this::visible, this::whole,
+        PastFrontier frontier = past.exists() && collected.hasFrontiers() ? PastFrontier.of(order, opIds, ids, collected, held, this::visible, this::whole,
                 this::mayIsolate, t -> !stale.readCollected(t.getId())) : PastFrontier.NONE;
         if (frontier.unknowable() != null && lostProof == null) lostProof = "round " + roundNo + ": " + frontier.unknowable();
         isolatedKeys += frontier.isolatedCount();
-        History h = build(hb, order, index, frontier);
+        History h = build(hb, order, opIds, index, frontier);
         Barrier barrier = past.exists() ? past.toBarrier(hb, index, frontier.writers(), frontier.edges(order, admitted, held.unincluded, lostProof != null))
                 : null;
         List<StaleReads.StaleRead> judgeable = frontier.judgeable(staleNow);
@@ -663,25 +667,29 @@ public final class IncrementalVerifier implements AutoCloseable {
     }
 
     /** The round's history; reads of collected writes are left out (carried facts and the stale-read check stand for them). */
-    private History build(HistoryBuilder b, List<Transaction> order, Map<String, Integer> index, PastFrontier frontier) {
-        for (Transaction t : order) {
+    private History build(HistoryBuilder b, List<Transaction> order, int[][] opIds, Map<String, Integer> index, PastFrontier frontier) {
+        for (int ti = 0; ti < order.size(); ti++) {
+            Transaction t = order.get(ti);
+            int[] x = opIds[ti];
             index.put(t.getId(), b.size());
             byte st = t.getStatus() == TxnStatus.COMMITTED ? History.COMMITTED : t.getStatus() == TxnStatus.ABORTED ? History.ABORTED : History.UNKNOWN;
             b.begin(t.getId(), b.session(t.getSession()), st, t.getStart() == 0 ? History.NO_TIME : t.getStart(),
                     t.getEnd() == 0 ? History.NO_TIME : t.getEnd(), -1);
             boolean isForced = !forced.isEmpty() && forced.contains(t.getId());
             boolean whole = whole(t);
-            for (TxnOp o : t.getOps()) {
-                int k = b.key(o.getKey());
-                if (o.getWrite()) b.write(k, b.value(o.getValue()));
-                else if (o.getValue() == null) b.read(k, History.NIL);
-                else if (whole) b.read(k, b.value(o.getValue()));
+            List<TxnOp> tops = t.getOps();
+            for (int j = 0; j < tops.size(); j++) {
+                TxnOp o = tops.get(j);
+                int k = x[2 * j], v = x[2 * j + 1];
+                if (o.getWrite()) b.write(k, v);
+                else if (v == History.NIL) b.read(k, History.NIL);
+                else if (whole) b.read(k, v);
                 // a read of a frontier record: from the synthetic writer that stands for its collected writer
-                else if (frontier.isCurrent(o.getKey(), o.getValue())) b.read(k, b.value(o.getValue()));
+                else if (frontier.isCurrent(o.getKey(), o.getValue())) b.read(k, v);
                 // a read whose writer is gone: collected after this reader was checked (its edges are carried), or a
                 // read of a collected write judged on its own (admitted transactions have no other unresolved reads)
                 else if (!held.writers.contains(o.getKey(), o.getValue()) && (!isForced || stale.isThisRound(t, o))) continue;
-                else b.read(k, b.value(o.getValue()));
+                else b.read(k, v);
             }
             b.end();
         }

@@ -68,36 +68,59 @@ final class PastFrontier {
      */
     static PastFrontier of(List<Transaction> order, CollectedWrites store, HeldTransactions held, Predicate<CollectedWrites.FrontierEntry> visible,
                            Predicate<Transaction> whole, Predicate<Transaction> mayOmit, Predicate<Transaction> judgedBefore) {
+        RoundIds ids = new RoundIds();
+        return of(order, ids.compile(order), ids, store, held, visible, whole, mayOmit, judgedBefore);
+    }
+
+    /**
+     * As above, with the operations' key and value ids ({@code opIds}, per transaction of {@code order}, from {@code ids}):
+     * the passes over the round's operations look keys up by id, in arrays, not by name.
+     */
+    static PastFrontier of(List<Transaction> order, int[][] opIds, RoundIds ids, CollectedWrites store, HeldTransactions held,
+                           Predicate<CollectedWrites.FrontierEntry> visible, Predicate<Transaction> whole, Predicate<Transaction> mayOmit,
+                           Predicate<Transaction> judgedBefore) {
         Map<String, CollectedWrites.FrontierEntry> latest = new HashMap<>(), current = new HashMap<>();
         // the keys to look up, in the order first read (each with how the round's history touches it, filled below)
-        Map<String, Touch> touch = new java.util.LinkedHashMap<>();
-        for (Transaction t : order) {
+        ids.beginPass();
+        List<Integer> touched = new ArrayList<>();
+        for (int i = 0; i < order.size(); i++) {
+            Transaction t = order.get(i);
+            int[] x = opIds[i];
             boolean resolves = whole.test(t); // every read of a value has its writer held: only reads of the initial value matter
-            for (TxnOp o : t.getOps()) {
+            List<TxnOp> ops = t.getOps();
+            for (int j = 0; j < ops.size(); j++) {
+                TxnOp o = ops.get(j);
                 if (o.getWrite()) continue;
-                if (o.getValue() != null && (resolves || held.writers.contains(o.getKey(), o.getValue()))) continue;
-                touch.putIfAbsent(o.getKey(), new Touch());
+                if (x[2 * j + 1] != History.NIL && (resolves || held.writers.contains(o.getKey(), o.getValue()))) continue;
+                int k = x[2 * j];
+                if (ids.mark(k)) { ids.slot(k, touched.size()); touched.add(k); }
             }
         }
-        if (touch.isEmpty()) return NONE;
+        if (touched.isEmpty()) return NONE;
         // how the round's history touches those keys: who may leave one isolated
-        for (Transaction t : order)
-            for (TxnOp o : t.getOps()) {
-                Touch x = touch.get(o.getKey());
-                if (x != null) x.add(t, o, mayOmit);
+        Touch[] touch = new Touch[touched.size()];
+        for (int s = 0; s < touch.length; s++) touch[s] = new Touch();
+        for (int i = 0; i < order.size(); i++) {
+            int[] x = opIds[i];
+            for (int j = 0; j < x.length; j += 2) {
+                if (!ids.marked(x[j])) continue;
+                Transaction t = order.get(i);
+                touch[ids.slot(x[j])].add(t, t.getOps().get(j / 2), x[j + 1], mayOmit);
             }
-        List<String> lookup = new ArrayList<>(touch.size());
+        }
+        List<String> lookup = new ArrayList<>(touched.size());
+        List<Touch> lookedUp = new ArrayList<>(touched.size());
         int skipped = 0;
-        for (Map.Entry<String, Touch> k : touch.entrySet()) {
-            String key = k.getKey();
-            Touch x = k.getValue();
+        for (int s = 0; s < touch.length; s++) {
+            Touch x = touch[s];
             if (x.isolable() && judgedBefore.test(x.sole)) skipped++;
-            else lookup.add(key);
+            else { lookup.add(String.valueOf(ids.keys().name(touched.get(s)))); lookedUp.add(x); }
         }
         store.prefetchFrontierLogs(lookup);
         Map<String, Transaction> isolated = new HashMap<>();
         String unknowable = null;
-        for (String key : lookup) {
+        for (int s = 0; s < lookup.size(); s++) {
+            String key = lookup.get(s);
             CollectedWrites.FrontierEntry e = FrontierLog.latest(store.frontierLog(key), visible);
             if (e == null) continue;
             if (e == FrontierLog.UNKNOWABLE) {
@@ -108,8 +131,8 @@ final class PastFrontier {
             latest.put(key, e);
             if (e.value() != null && !held.byId.containsKey(e.writer()) && !held.writers.contains(key, e.value())
                 && !held.byId.containsKey(id(e.writer(), key))) {
-                Touch x = touch.get(key);
-                if (x.isolable() && e.value().equals(x.firstRead)) isolated.put(key, x.sole);
+                Touch x = lookedUp.get(s);
+                if (x.isolable() && x.firstRead.equals(e.value())) isolated.put(key, x.sole);
                 else current.put(key, e);
             }
         }
@@ -124,14 +147,19 @@ final class PastFrontier {
      */
     private static final class Touch {
         Transaction sole;
+        /** The value id of the sole toucher's first operation on the key, a read that may be omitted (else -2), and its name. */
+        int firstReadId = -2;
         String firstRead;
         boolean shared;
 
-        void add(Transaction t, TxnOp o, Predicate<Transaction> mayOmit) {
+        void add(Transaction t, TxnOp o, int value, Predicate<Transaction> mayOmit) {
             if (sole == null) {
                 sole = t;
-                firstRead = !o.getWrite() && mayOmit.test(t) ? o.getValue() : null;
-            } else if (t != sole || (!o.getWrite() && firstRead != null && firstRead.equals(o.getValue()))) shared = true;
+                if (!o.getWrite() && value != History.NIL && mayOmit.test(t)) {
+                    firstReadId = value;
+                    firstRead = o.getValue();
+                }
+            } else if (t != sole || (!o.getWrite() && firstReadId != -2 && firstReadId == value)) shared = true;
         }
 
         boolean isolable() { return !shared && firstRead != null; }
