@@ -205,25 +205,41 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
     }
 
     /**
-     * As {@link #get} for each pair, with one write of the batch and then one {@code multiGet} per generation (newest
-     * first, then the default family) for the pairs not found yet, {@link #PREFETCH_BATCH} at a time.
+     * As {@link #get} for each pair. A pair whose key's frontier log is cached and names its value as written by a
+     * transaction is answered from the log: that write was collected as data, and its entry (fate {@code FRONTIER}) was
+     * put with the log's entry, with the same writer, round and incarnation ({@code Collector}, {@link #importFrontierLog});
+     * an entry of a dropped generation is still known this way. The rest: one write of the batch, then one
+     * {@code multiGet} per generation (newest first, then the default family) for the pairs not found yet,
+     * {@link #PREFETCH_BATCH} at a time.
      */
     @Override
     public Entry[] getAll(List<String> keys, List<String> values) {
         if (keys.size() != values.size()) throw new IllegalArgumentException(keys.size() + " keys and " + values.size() + " values");
         Entry[] out = new Entry[keys.size()];
         if (db == null || out.length == 0) return out;
+        List<Integer> ask = new ArrayList<>(out.length);
+        for (int i = 0; i < out.length; i++) {
+            List<FrontierEntry> log = frontierCache.get(keys.get(i));
+            if (log != null)
+                for (FrontierEntry e : log)
+                    if (e.writer() != null && e.value() != null && e.value().equals(values.get(i))) {
+                        out[i] = new Entry(e.writer(), null, Fate.FRONTIER, e.round(), e.incarnation());
+                        break;
+                    }
+            if (out[i] == null) ask.add(i);
+        }
+        if (ask.isEmpty()) return out;
         try {
             flush();
             List<ColumnFamilyHandle> families = new ArrayList<>(generations.size() + 1);
             for (int g = generations.size() - 1; g >= 0; g--) families.add(generations.get(g).handle());
             families.add(defaultFamily); // a store written before generations existed
-            for (int from = 0; from < out.length; from += PREFETCH_BATCH) {
-                int to = Math.min(out.length, from + PREFETCH_BATCH);
+            for (int from = 0; from < ask.size(); from += PREFETCH_BATCH) {
+                int to = Math.min(ask.size(), from + PREFETCH_BATCH);
                 byte[][] ids = new byte[to - from][];
-                for (int i = from; i < to; i++) ids[i - from] = id(keys.get(i), values.get(i));
+                for (int a = from; a < to; a++) ids[a - from] = id(keys.get(ask.get(a)), values.get(ask.get(a)));
                 List<Integer> missing = new ArrayList<>(to - from);
-                for (int i = from; i < to; i++) missing.add(i);
+                for (int a = from; a < to; a++) missing.add(a);
                 for (ColumnFamilyHandle h : families) {
                     if (missing.isEmpty()) break;
                     List<ColumnFamilyHandle> hs = new ArrayList<>(missing.size());
@@ -233,7 +249,7 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
                     List<Integer> still = new ArrayList<>();
                     for (int j = 0; j < missing.size(); j++) {
                         byte[] v = found.get(j);
-                        if (v != null) out[missing.get(j)] = decode(v);
+                        if (v != null) out[ask.get(missing.get(j))] = decode(v);
                         else still.add(missing.get(j));
                     }
                     missing = still;

@@ -175,6 +175,14 @@ class RocksDbCollectedWritesTest {
             }
             assertEquals(n - (n + 3) / 7, found);
             assertEquals(0, s.getAll(java.util.List.of(), java.util.List.of()).length);
+            // a write collected as data is answered from its key's cached frontier log, as the store has it
+            s.put("fk", "fv", new Entry("TF", null, Fate.FRONTIER, 7, 2));
+            s.appendFrontier("fk", new CollectedWrites.FrontierEntry("fv", "TF", 7, 2), e -> true, 7);
+            Entry[] f = s.getAll(java.util.List.of("fk", "fk", "k1"), java.util.List.of("fv", "other", "v1"));
+            assertEquals(s.get("fk", "fv"), f[0]);
+            assertEquals(new Entry("TF", null, Fate.FRONTIER, 7, 2), f[0]);
+            assertEquals(null, f[1]);
+            assertEquals(s.get("k1", "v1"), f[2]);
         }
     }
 }
