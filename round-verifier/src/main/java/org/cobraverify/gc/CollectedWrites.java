@@ -68,6 +68,14 @@ public interface CollectedWrites extends AutoCloseable {
      */
     default void prefetchFrontierLogs(java.util.Collection<String> keys) {}
 
+    /** {@link #frontierLog} of each of {@code keys}, in order: a store on disk reads those it does not hold in one batch. */
+    default java.util.List<java.util.List<FrontierEntry>> frontierLogs(java.util.List<String> keys) {
+        prefetchFrontierLogs(keys);
+        java.util.List<java.util.List<FrontierEntry>> out = new java.util.ArrayList<>(keys.size());
+        for (String k : keys) out.add(frontierLog(k));
+        return out;
+    }
+
     /** Whether any frontier write was ever collected (so that a round need not look keys up). */
     boolean hasFrontiers();
 

@@ -54,21 +54,31 @@ record Admission(List<Transaction> admitted, int[] level) {
         // the new candidates' reads with no writer in the index, looked up among the collected writes in one batch, in the
         // order the loop below meets them (it looks up every one: a new candidate's loop never stops early)
         List<String> lookupKeys = new ArrayList<>(), lookupValues = new ArrayList<>();
-        for (int i = firstNew; i < n; i++)
-            for (TxnOp o : candidates.get(i).getOps())
-                if (!o.getWrite() && o.getValue() != null && held.writers.get(o.getKey(), o.getValue()) == null) {
+        Transaction[][] freshWriters = new Transaction[n - firstNew][]; // per new candidate and operation: the held writer read
+        for (int i = firstNew; i < n; i++) {
+            List<TxnOp> ops = candidates.get(i).getOps();
+            Transaction[] ws = freshWriters[i - firstNew] = new Transaction[ops.size()];
+            for (int j = 0; j < ws.length; j++) {
+                TxnOp o = ops.get(j);
+                if (o.getWrite() || o.getValue() == null) continue;
+                ws[j] = held.writers.get(o.getKey(), o.getValue());
+                if (ws[j] == null) {
                     lookupKeys.add(o.getKey());
                     lookupValues.add(o.getValue());
                 }
+            }
+        }
         CollectedWrites.Entry[] found = lookupKeys.isEmpty() ? new CollectedWrites.Entry[0] : collected.getAll(lookupKeys, lookupValues);
         int next = 0;
         IntVec from = new IntVec(), to = new IntVec();
         for (int i = 0; i < n; i++) {
             Transaction t = candidates.get(i);
             boolean fresh = i >= firstNew;
-            for (TxnOp o : t.getOps()) {
+            List<TxnOp> ops = t.getOps();
+            for (int j = 0; j < ops.size(); j++) {
+                TxnOp o = ops.get(j);
                 if (o.getWrite() || o.getValue() == null) continue;
-                Transaction w = held.writers.get(o.getKey(), o.getValue());
+                Transaction w = fresh ? freshWriters[i - firstNew][j] : held.writers.get(o.getKey(), o.getValue());
                 if (w == null) {
                     if (fresh) {
                         CollectedWrites.Entry e = found[next++];

@@ -468,11 +468,12 @@ public final class IncrementalVerifier implements AutoCloseable {
         for (int[] x : opIds) ops += x.length / 2;
         HistoryBuilder hb = new HistoryBuilder(order.size() + order.size() / 2, ops + ops / 4, ids.keys(), ids.values()); // and the synthetic writers
         // the frontier records of the keys the round touches: each becomes a synthetic writer before the past (§7.9)
-        PastFrontier frontier = past.exists() && collected.hasFrontiers() ? PastFrontier.of(order, opIds, ids, collected, held, this::visible, this::whole,
+        boolean[][] heldReads = PastFrontier.heldReads(order, this::whole, held);
+        PastFrontier frontier = past.exists() && collected.hasFrontiers() ? PastFrontier.of(order, opIds, heldReads, ids, collected, held, this::visible,
                 this::mayIsolate, t -> !stale.readCollected(t.getId())) : PastFrontier.NONE;
         if (frontier.unknowable() != null && lostProof == null) lostProof = "round " + roundNo + ": " + frontier.unknowable();
         isolatedKeys += frontier.isolatedCount();
-        History h = build(hb, order, opIds, index, frontier);
+        History h = build(hb, order, opIds, heldReads, index, frontier);
         Barrier barrier = past.exists() ? past.toBarrier(hb, index, frontier.writers(), frontier.edges(order, admitted, held.unincluded, lostProof != null))
                 : null;
         List<StaleReads.StaleRead> judgeable = frontier.judgeable(staleNow);
@@ -667,7 +668,8 @@ public final class IncrementalVerifier implements AutoCloseable {
     }
 
     /** The round's history; reads of collected writes are left out (carried facts and the stale-read check stand for them). */
-    private History build(HistoryBuilder b, List<Transaction> order, int[][] opIds, Map<String, Integer> index, PastFrontier frontier) {
+    private History build(HistoryBuilder b, List<Transaction> order, int[][] opIds, boolean[][] heldReads, Map<String, Integer> index,
+                          PastFrontier frontier) {
         for (int ti = 0; ti < order.size(); ti++) {
             Transaction t = order.get(ti);
             int[] x = opIds[ti];
@@ -676,7 +678,8 @@ public final class IncrementalVerifier implements AutoCloseable {
             b.begin(t.getId(), b.session(t.getSession()), st, t.getStart() == 0 ? History.NO_TIME : t.getStart(),
                     t.getEnd() == 0 ? History.NO_TIME : t.getEnd(), -1);
             boolean isForced = !forced.isEmpty() && forced.contains(t.getId());
-            boolean whole = whole(t);
+            boolean[] resolved = heldReads[ti];
+            boolean whole = resolved == null;
             List<TxnOp> tops = t.getOps();
             for (int j = 0; j < tops.size(); j++) {
                 TxnOp o = tops.get(j);
@@ -688,7 +691,7 @@ public final class IncrementalVerifier implements AutoCloseable {
                 else if (frontier.isCurrent(o.getKey(), o.getValue())) b.read(k, v);
                 // a read whose writer is gone: collected after this reader was checked (its edges are carried), or a
                 // read of a collected write judged on its own (admitted transactions have no other unresolved reads)
-                else if (!held.writers.contains(o.getKey(), o.getValue()) && (!isForced || stale.isThisRound(t, o))) continue;
+                else if (!resolved[j] && (!isForced || stale.isThisRound(t, o))) continue;
                 else b.read(k, v);
             }
             b.end();

@@ -69,16 +69,37 @@ final class PastFrontier {
     static PastFrontier of(List<Transaction> order, CollectedWrites store, HeldTransactions held, Predicate<CollectedWrites.FrontierEntry> visible,
                            Predicate<Transaction> whole, Predicate<Transaction> mayOmit, Predicate<Transaction> judgedBefore) {
         RoundIds ids = new RoundIds();
-        return of(order, ids.compile(order), ids, store, held, visible, whole, mayOmit, judgedBefore);
+        return of(order, ids.compile(order), heldReads(order, whole, held), ids, store, held, visible, mayOmit, judgedBefore);
     }
 
     /**
-     * As above, with the operations' key and value ids ({@code opIds}, per transaction of {@code order}, from {@code ids}):
-     * the passes over the round's operations look keys up by id, in arrays, not by name.
+     * Per transaction of {@code order}: null when it is {@code whole} (every read of a value has its writer held); else,
+     * per operation, whether it is a read of a value whose writer is held. One writer lookup per read of a transaction
+     * that is not whole, shared by the round's passes.
      */
-    static PastFrontier of(List<Transaction> order, int[][] opIds, RoundIds ids, CollectedWrites store, HeldTransactions held,
-                           Predicate<CollectedWrites.FrontierEntry> visible, Predicate<Transaction> whole, Predicate<Transaction> mayOmit,
-                           Predicate<Transaction> judgedBefore) {
+    static boolean[][] heldReads(List<Transaction> order, Predicate<Transaction> whole, HeldTransactions held) {
+        boolean[][] out = new boolean[order.size()][];
+        for (int i = 0; i < out.length; i++) {
+            Transaction t = order.get(i);
+            if (whole.test(t)) continue;
+            List<TxnOp> ops = t.getOps();
+            boolean[] r = new boolean[ops.size()];
+            for (int j = 0; j < r.length; j++) {
+                TxnOp o = ops.get(j);
+                r[j] = !o.getWrite() && o.getValue() != null && held.writers.contains(o.getKey(), o.getValue());
+            }
+            out[i] = r;
+        }
+        return out;
+    }
+
+    /**
+     * As above, with the operations' key and value ids ({@code opIds}, per transaction of {@code order}, from {@code ids})
+     * and which reads have a held writer ({@link #heldReads}, computed from {@code whole}): the passes over the round's
+     * operations look keys up by id, in arrays, not by name.
+     */
+    static PastFrontier of(List<Transaction> order, int[][] opIds, boolean[][] heldReads, RoundIds ids, CollectedWrites store, HeldTransactions held,
+                           Predicate<CollectedWrites.FrontierEntry> visible, Predicate<Transaction> mayOmit, Predicate<Transaction> judgedBefore) {
         Map<String, CollectedWrites.FrontierEntry> latest = new HashMap<>(), current = new HashMap<>();
         // the keys to look up, in the order first read (each with how the round's history touches it, filled below)
         ids.beginPass();
@@ -86,12 +107,12 @@ final class PastFrontier {
         for (int i = 0; i < order.size(); i++) {
             Transaction t = order.get(i);
             int[] x = opIds[i];
-            boolean resolves = whole.test(t); // every read of a value has its writer held: only reads of the initial value matter
+            boolean[] resolved = heldReads[i]; // null: every read of a value has its writer held, only reads of the initial value matter
             List<TxnOp> ops = t.getOps();
             for (int j = 0; j < ops.size(); j++) {
                 TxnOp o = ops.get(j);
                 if (o.getWrite()) continue;
-                if (x[2 * j + 1] != History.NIL && (resolves || held.writers.contains(o.getKey(), o.getValue()))) continue;
+                if (x[2 * j + 1] != History.NIL && (resolved == null || resolved[j])) continue;
                 int k = x[2 * j];
                 if (ids.mark(k)) { ids.slot(k, touched.size()); touched.add(k); }
             }
@@ -116,12 +137,12 @@ final class PastFrontier {
             if (x.isolable() && judgedBefore.test(x.sole)) skipped++;
             else { lookup.add(String.valueOf(ids.keys().name(touched.get(s)))); lookedUp.add(x); }
         }
-        store.prefetchFrontierLogs(lookup);
+        List<List<CollectedWrites.FrontierEntry>> logs = store.frontierLogs(lookup);
         Map<String, Transaction> isolated = new HashMap<>();
         String unknowable = null;
         for (int s = 0; s < lookup.size(); s++) {
             String key = lookup.get(s);
-            CollectedWrites.FrontierEntry e = FrontierLog.latest(store.frontierLog(key), visible);
+            CollectedWrites.FrontierEntry e = FrontierLog.latest(logs.get(s), visible);
             if (e == null) continue;
             if (e == FrontierLog.UNKNOWABLE) {
                 if (unknowable == null) unknowable = "the latest write of " + key + " was collected, but its frontier log holds no entry this"

@@ -323,6 +323,43 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
         }
     }
 
+    /**
+     * As the interface says, with one cache lookup per key: the logs not cached are read as {@link #prefetchFrontierLogs}
+     * reads them (so a batch larger than the cache returns every log, though not all stay cached).
+     */
+    @Override
+    public List<List<FrontierEntry>> frontierLogs(List<String> keys) {
+        List<List<FrontierEntry>> out = new ArrayList<>(keys.size());
+        if (db == null) { for (int i = 0; i < keys.size(); i++) out.add(List.of()); return out; }
+        List<Integer> missing = new ArrayList<>();
+        boolean pending = false;
+        for (int i = 0; i < keys.size(); i++) {
+            List<FrontierEntry> cached = frontierCache.get(keys.get(i));
+            out.add(cached);
+            if (cached == null) { missing.add(i); pending |= pendingFrontiers.contains(keys.get(i)); }
+        }
+        if (missing.isEmpty()) return out;
+        if (frontierKeys == 0) { for (int i : missing) out.set(i, List.of()); return out; }
+        try {
+            if (pending) flush();
+            for (int from = 0; from < missing.size(); from += PREFETCH_BATCH) {
+                List<Integer> part = missing.subList(from, Math.min(missing.size(), from + PREFETCH_BATCH));
+                List<byte[]> raw = new ArrayList<>(part.size());
+                List<ColumnFamilyHandle> families = new ArrayList<>(part.size());
+                for (int i : part) { raw.add(keys.get(i).getBytes(StandardCharsets.UTF_8)); families.add(frontierFamily); }
+                List<byte[]> logs = db.multiGetAsList(families, raw);
+                for (int j = 0; j < part.size(); j++) {
+                    List<FrontierEntry> log = FrontierLog.decode(logs.get(j));
+                    frontierCache.put(keys.get(part.get(j)), log);
+                    out.set(part.get(j), log);
+                }
+            }
+            return out;
+        } catch (RocksDBException ex) {
+            throw new IllegalStateException("collected-writes store: " + ex.getMessage(), ex);
+        }
+    }
+
     /** Keys per {@code multiGet} of {@link #prefetchFrontierLogs}: a part of the cache, so that one batch never evicts itself. */
     static final int PREFETCH_BATCH = FRONTIER_CACHE / 4;
 

@@ -133,9 +133,16 @@ class RocksDbCollectedWritesTest {
             assertTrue(s.frontierCacheSize() <= RocksDbCollectedWrites.FRONTIER_CACHE, "cached " + s.frontierCacheSize());
             assertEquals("T" + (keys - 1) / 3 * 3, s.frontierLog("k" + (keys - 1) / 3 * 3).get(0).writer());
             assertTrue(s.frontierLog("never").isEmpty());
+            // the logs of many keys at once, more than the cache holds: each what a single lookup reads
+            java.util.List<java.util.List<CollectedWrites.FrontierEntry>> many = s.frontierLogs(ask);
+            assertEquals(ask.size(), many.size());
+            for (int i = 0; i < ask.size(); i += 97) assertEquals(s.frontierLog(ask.get(i)), many.get(i), ask.get(i));
+            assertEquals("T" + (keys - 1) / 3 * 3, many.get(ask.size() - 2).get(0).writer());
+            assertTrue(many.get(ask.size() - 1).isEmpty(), "never");
             // a log appended and not yet written out is read back by a batched lookup too (the batch is written first)
             s.appendFrontier("fresh", new CollectedWrites.FrontierEntry("vf", "TF", 3, 0), all, 3);
             for (int k = 0; k < RocksDbCollectedWrites.FRONTIER_CACHE + 10; k++) s.frontierLog("k" + k); // evicts "fresh"
+            assertEquals("TF", s.frontierLogs(java.util.List.of("fresh")).get(0).get(0).writer());
             s.prefetchFrontierLogs(java.util.List.of("fresh"));
             assertEquals("TF", s.frontierLog("fresh").get(0).writer());
             // and by a single lookup: a log evicted while its write waits in the batch is written out before it is read
