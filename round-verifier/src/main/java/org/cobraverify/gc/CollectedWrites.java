@@ -130,6 +130,9 @@ public interface CollectedWrites extends AutoCloseable {
     /** Makes what was put so far durable (a checkpoint is about to be committed). */
     default void sync() {}
 
+    /** Starts writing what was put so far, without waiting for it (a collection is over; reads will wait for it). */
+    default void writeBehind() {}
+
     @Override
     void close();
 }

@@ -425,6 +425,7 @@ public final class IncrementalVerifier implements AutoCloseable {
             collectedTotal += collectedNow;
             lastSettled = r.gc().settled;
             settledTotal += lastSettled;
+            collected.writeBehind(); // written while the next round arrives
         }
         long t3 = System.nanoTime();
         // why the retained set did not shrink, for whoever watches it grow (the retained-set alert)
