@@ -475,7 +475,7 @@ public final class IncrementalVerifier implements AutoCloseable {
         if (frontier.unknowable() != null && lostProof == null) lostProof = "round " + roundNo + ": " + frontier.unknowable();
         isolatedKeys += frontier.isolatedCount();
         History h = build(hb, order, opIds, heldReads, index, frontier);
-        Barrier barrier = past.exists() ? past.toBarrier(hb, index, frontier.writers(), frontier.edges(order, admitted, held.unincluded, lostProof != null))
+        Barrier barrier = past.exists() ? past.toBarrier(hb, index, frontier.writers(), frontier.edges(order, opIds, ids, admitted, held.unincluded, lostProof != null))
                 : null;
         List<StaleReads.StaleRead> judgeable = frontier.judgeable(staleNow);
         long t1 = System.nanoTime();

@@ -194,19 +194,36 @@ final class PastFrontier {
      * outside the checked history until now ({@code unincluded}; the barrier orders them, if they follow it); and none at all
      * when a proof was lost (a transaction that did not follow the past may be among them: the edge would be a guess).
      */
-    List<CollectedPast.Carried> edges(List<Transaction> order, List<Transaction> admitted, java.util.Set<String> unincluded, boolean proofLost) {
+    List<CollectedPast.Carried> edges(List<Transaction> order, int[][] opIds, RoundIds ids, List<Transaction> admitted, java.util.Set<String> unincluded,
+                                      boolean proofLost) {
         if (writers.length == 0 || proofLost) return List.of();
         java.util.Set<String> unchecked = new java.util.HashSet<>(unincluded);
         for (Transaction t : admitted) unchecked.add(t.getId());
-        Map<String, String> synthetic = new HashMap<>();
-        for (String key : keys) synthetic.put(key, id(current.get(key).writer(), key));
+        // the synthetic writers' keys, marked by id (interned when the writers were added)
+        String[] synthetic = new String[keys.size()];
+        int[] keyIds = new int[keys.size()];
+        for (int i = 0; i < synthetic.length; i++) {
+            String key = keys.get(i);
+            synthetic[i] = id(current.get(key).writer(), key);
+            keyIds[i] = ids.keys().of(key);
+        }
+        ids.beginPass();
+        for (int i = 0; i < keyIds.length; i++) {
+            ids.mark(keyIds[i]);
+            ids.slot(keyIds[i], i);
+        }
         List<CollectedPast.Carried> out = new ArrayList<>();
-        for (Transaction t : order) {
-            if (unchecked.contains(t.getId())) continue;
-            for (TxnOp o : t.getOps()) {
-                if (!o.getWrite()) continue;
-                String p = synthetic.get(o.getKey());
-                if (p != null) out.add(new CollectedPast.Carried(p, t.getId(), org.cobraverify.checker.KnownGraph.PATH, o.getKey()));
+        for (int ti = 0; ti < order.size(); ti++) {
+            Transaction t = order.get(ti);
+            int[] x = opIds[ti];
+            boolean any = false;
+            for (int j = 0; j < x.length && !any; j += 2) any = ids.marked(x[j]);
+            if (!any || unchecked.contains(t.getId())) continue;
+            List<TxnOp> ops = t.getOps();
+            for (int j = 0; j < ops.size(); j++) {
+                TxnOp o = ops.get(j);
+                if (!o.getWrite() || !ids.marked(x[2 * j])) continue;
+                out.add(new CollectedPast.Carried(synthetic[ids.slot(x[2 * j])], t.getId(), org.cobraverify.checker.KnownGraph.PATH, o.getKey()));
             }
         }
         return out;
