@@ -387,8 +387,6 @@ public final class GarbageCollection {
                 boundary = u == b || (u < n && collect[u]);
             }
             if (!boundary) continue;
-            // y's staying predecessor on its own chain, which the chain edges above keep before y: a path from u is
-            // redundant when u reaches it (transitive reduction, docs/DESIGN.md §7.4)
             // y's staying predecessor on its own chain, which the chain edges above keep before y: a path from a source
             // that reaches it is redundant; so is one from a source that reaches another source (transitive reduction,
             // docs/DESIGN.md §7.4)

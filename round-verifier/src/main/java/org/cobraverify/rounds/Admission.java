@@ -20,17 +20,8 @@ import org.cobraverify.schemas.TxnOp;
  * and a verifier far behind, deciding 200k transactions at once, spent minutes there).
  */
 record Admission(List<Transaction> admitted, int[] level) {
-    /** The collected write of a (key, value) this verifier may see, or null. */
-    interface CollectedLookup {
-        CollectedWrites.Entry get(String key, String value);
-
-        /** {@link #get} of each pair ({@code keys[i]}, {@code values[i]}): a store on disk batches them. */
-        default CollectedWrites.Entry[] getAll(List<String> keys, List<String> values) {
-            CollectedWrites.Entry[] out = new CollectedWrites.Entry[keys.size()];
-            for (int i = 0; i < out.length; i++) out[i] = get(keys.get(i), values.get(i));
-            return out;
-        }
-    }
+    /** The collected writes of pairs ({@code keys[i]}, {@code values[i]}) this verifier may see (null where none), in one batch. */
+    interface CollectedLookup { CollectedWrites.Entry[] getAll(List<String> keys, List<String> values); }
 
     /**
      * Of {@code candidates} (the waiting transactions), the largest set whose reads all resolve: to a retained writer,

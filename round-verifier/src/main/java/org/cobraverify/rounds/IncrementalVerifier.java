@@ -264,7 +264,7 @@ public final class IncrementalVerifier implements AutoCloseable {
         long checkedBefore = checkedTotal;
         // 2. admit every waiting transaction whose reads all resolve (a stale read resolves to nothing: it is judged below)
         Admission admission = held.waiting.isEmpty() ? new Admission(new ArrayList<>(), new int[0])
-                : Admission.of(held.waiting, arrival, waitedBefore, held, stale, collectedLookup);
+                : Admission.of(held.waiting, arrival, waitedBefore, held, stale, this::collectedEntries);
         List<Transaction> admitted = admission.admitted();
         held.stopWaiting(admitted);
         forced.clear();
@@ -624,25 +624,19 @@ public final class IncrementalVerifier implements AutoCloseable {
         return visibleEntry(collected.get(key, value));
     }
 
-    /** {@link #collectedEntry}, with the store's lookups of many pairs batched. */
-    private final Admission.CollectedLookup collectedLookup = new Admission.CollectedLookup() {
-        @Override
-        public CollectedWrites.Entry get(String key, String value) { return collectedEntry(key, value); }
-
-        @Override
-        public CollectedWrites.Entry[] getAll(List<String> keys, List<String> values) {
-            CollectedWrites.Entry[] out = new CollectedWrites.Entry[keys.size()];
-            List<String> k = new ArrayList<>(), v = new ArrayList<>();
-            List<Integer> at = new ArrayList<>();
-            for (int i = 0; i < out.length; i++) {
-                out[i] = held.setAsideWrite(keys.get(i), values.get(i));
-                if (out[i] == null) { k.add(keys.get(i)); v.add(values.get(i)); at.add(i); }
-            }
-            CollectedWrites.Entry[] stored = k.isEmpty() ? new CollectedWrites.Entry[0] : collected.getAll(k, v);
-            for (int j = 0; j < stored.length; j++) out[at.get(j)] = visibleEntry(stored[j]);
-            return out;
+    /** {@link #collectedEntry} of each pair ({@code keys[i]}, {@code values[i]}), the store's lookups batched. */
+    private CollectedWrites.Entry[] collectedEntries(List<String> keys, List<String> values) {
+        CollectedWrites.Entry[] out = new CollectedWrites.Entry[keys.size()];
+        List<String> k = new ArrayList<>(), v = new ArrayList<>();
+        List<Integer> at = new ArrayList<>();
+        for (int i = 0; i < out.length; i++) {
+            out[i] = held.setAsideWrite(keys.get(i), values.get(i));
+            if (out[i] == null) { k.add(keys.get(i)); v.add(values.get(i)); at.add(i); }
         }
-    };
+        CollectedWrites.Entry[] stored = k.isEmpty() ? new CollectedWrites.Entry[0] : collected.getAll(k, v);
+        for (int j = 0; j < stored.length; j++) out[at.get(j)] = visibleEntry(stored[j]);
+        return out;
+    }
 
     /** A stored collected write as this incarnation may see it (null when {@link #collectedEntry} would ignore it). */
     private CollectedWrites.Entry visibleEntry(CollectedWrites.Entry e) {

@@ -103,7 +103,7 @@ final class PastFrontier {
         Map<String, CollectedWrites.FrontierEntry> latest = new HashMap<>(), current = new HashMap<>();
         // the keys to look up, in the order first read (each with how the round's history touches it, filled below)
         ids.beginPass();
-        List<Integer> touched = new ArrayList<>();
+        org.cobraverify.history.IntVec touched = new org.cobraverify.history.IntVec();
         for (int i = 0; i < order.size(); i++) {
             Transaction t = order.get(i);
             int[] x = opIds[i];
@@ -117,7 +117,7 @@ final class PastFrontier {
                 if (ids.mark(k)) { ids.slot(k, touched.size()); touched.add(k); }
             }
         }
-        if (touched.isEmpty()) return NONE;
+        if (touched.size() == 0) return NONE;
         // how the round's history touches those keys: who may leave one isolated
         Touch[] touch = new Touch[touched.size()];
         for (int s = 0; s < touch.length; s++) touch[s] = new Touch();

@@ -10,10 +10,10 @@ import org.cobraverify.schemas.TxnOp;
 /**
  * The int ids of keys and values that the rounds' histories share, so that a transaction held for many rounds has its
  * operations interned once, not once per round: each round's {@link org.cobraverify.history.HistoryBuilder} interns into
- * these two tables, and each transaction of the round keeps its operations' ids ({@link #ops}) for the next round.
+ * these two tables, and each transaction of the round keeps its operations' ids ({@link #compile}) for the next round.
  *
- * <p>Invariant: {@code ops(t)[2i]} and {@code ops(t)[2i + 1]} are the ids, in the current tables, of operation {@code i}'s
- * key and value ({@link History#NIL} for a read of the initial value), for every transaction of the last round compiled.
+ * <p>Invariant: {@code ids(t)[2i]} and {@code ids(t)[2i + 1]}, as {@link #compile} returns them, are the ids, in the
+ * current tables, of operation {@code i}'s key and value ({@link History#NIL} for a read of the initial value), for every transaction of the last round compiled.
  * Bound: the tables are replaced by empty ones (and every transaction compiled again) when a round starts with more
  * keys than twice the distinct keys of the last round, or more values than twice its operations, plus 65,536 each; so
  * they hold what the held transactions and a few rounds of their predecessors touch, never the key space. A round's
@@ -27,7 +27,7 @@ final class RoundIds {
     private int lastDistinctKeys = -1, lastOps = -1;
     /** How many times the tables were replaced (for tests). */
     private int renewals;
-    /** Scratch per key id, for one pass of a round ({@link #stamp}): reused across rounds. */
+    /** Scratch per key id, for one pass of a round ({@link #beginPass}): reused across rounds. */
     private int[] keyStamp = new int[0], keySlot = new int[0];
     private int stamp;
 

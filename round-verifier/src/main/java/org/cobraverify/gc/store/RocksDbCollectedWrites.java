@@ -354,22 +354,8 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
     public void prefetchFrontierLogs(java.util.Collection<String> keys) {
         if (db == null || frontierKeys == 0 || keys.isEmpty()) return;
         List<String> missing = new ArrayList<>();
-        boolean pending = false;
-        for (String k : keys) if (!frontierCache.containsKey(k)) { missing.add(k); pending |= frontierPending(k); }
-        if (missing.isEmpty()) return;
-        try {
-            if (pending) settle();
-            for (int from = 0; from < missing.size(); from += PREFETCH_BATCH) {
-                List<String> part = missing.subList(from, Math.min(missing.size(), from + PREFETCH_BATCH));
-                List<byte[]> raw = new ArrayList<>(part.size());
-                List<ColumnFamilyHandle> families = new ArrayList<>(part.size());
-                for (String k : part) { raw.add(k.getBytes(StandardCharsets.UTF_8)); families.add(frontierFamily); }
-                List<byte[]> logs = db.multiGetAsList(families, raw);
-                for (int i = 0; i < part.size(); i++) frontierCache.put(part.get(i), FrontierLog.decode(logs.get(i)));
-            }
-        } catch (RocksDBException ex) {
-            throw new IllegalStateException("collected-writes store: " + ex.getMessage(), ex);
-        }
+        for (String k : keys) if (!frontierCache.containsKey(k)) missing.add(k);
+        readFrontierLogs(missing);
     }
 
     /**
@@ -379,28 +365,39 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
     @Override
     public List<List<FrontierEntry>> frontierLogs(List<String> keys) {
         List<List<FrontierEntry>> out = new ArrayList<>(keys.size());
-        if (db == null) { for (int i = 0; i < keys.size(); i++) out.add(List.of()); return out; }
-        List<Integer> missing = new ArrayList<>();
-        boolean pending = false;
+        List<Integer> at = new ArrayList<>();
+        List<String> missing = new ArrayList<>();
         for (int i = 0; i < keys.size(); i++) {
-            List<FrontierEntry> cached = frontierCache.get(keys.get(i));
+            List<FrontierEntry> cached = db == null ? List.of() : frontierCache.get(keys.get(i));
             out.add(cached);
-            if (cached == null) { missing.add(i); pending |= frontierPending(keys.get(i)); }
+            if (cached == null) { at.add(i); missing.add(keys.get(i)); }
         }
-        if (missing.isEmpty()) return out;
-        if (frontierKeys == 0) { for (int i : missing) out.set(i, List.of()); return out; }
+        List<List<FrontierEntry>> read = frontierKeys == 0 ? null : readFrontierLogs(missing);
+        for (int j = 0; j < at.size(); j++) out.set(at.get(j), read == null ? List.of() : read.get(j));
+        return out;
+    }
+
+    /**
+     * Reads the logs of {@code keys} (none of them cached) with a {@code multiGet} per {@link #PREFETCH_BATCH}, after the
+     * writes of any of them still in a batch, caches them and returns them in order.
+     */
+    private List<List<FrontierEntry>> readFrontierLogs(List<String> keys) {
+        List<List<FrontierEntry>> out = new ArrayList<>(keys.size());
+        if (keys.isEmpty()) return out;
         try {
+            boolean pending = false;
+            for (String k : keys) pending |= frontierPending(k);
             if (pending) settle();
-            for (int from = 0; from < missing.size(); from += PREFETCH_BATCH) {
-                List<Integer> part = missing.subList(from, Math.min(missing.size(), from + PREFETCH_BATCH));
+            for (int from = 0; from < keys.size(); from += PREFETCH_BATCH) {
+                List<String> part = keys.subList(from, Math.min(keys.size(), from + PREFETCH_BATCH));
                 List<byte[]> raw = new ArrayList<>(part.size());
                 List<ColumnFamilyHandle> families = new ArrayList<>(part.size());
-                for (int i : part) { raw.add(keys.get(i).getBytes(StandardCharsets.UTF_8)); families.add(frontierFamily); }
+                for (String k : part) { raw.add(k.getBytes(StandardCharsets.UTF_8)); families.add(frontierFamily); }
                 List<byte[]> logs = db.multiGetAsList(families, raw);
-                for (int j = 0; j < part.size(); j++) {
-                    List<FrontierEntry> log = FrontierLog.decode(logs.get(j));
-                    frontierCache.put(keys.get(part.get(j)), log);
-                    out.set(part.get(j), log);
+                for (int i = 0; i < part.size(); i++) {
+                    List<FrontierEntry> log = FrontierLog.decode(logs.get(i));
+                    frontierCache.put(part.get(i), log);
+                    out.add(log);
                 }
             }
             return out;
