@@ -383,8 +383,19 @@ public final class IncrementalVerifier implements AutoCloseable {
             held.noteUnincluded(order, inc);
             return result(roundNo, Verdict.Outcome.UNKNOWN, lostProof, shown, thisRound, h.size(), t0, t1, t2, t2, 0, null);
         }
-        // a read the baseline leaves undecidable (§7.10) makes this round's own outcome unknown; garbage collection goes on
-        String untestable = SetAside.untestableRead(admitted, held, this::collectedEntry);
+        // a read the baseline leaves undecidable (§7.10) makes this round's own outcome unknown; garbage collection goes on.
+        // Checked for the first time: the admitted transactions, and those of unknown outcome that the checked history left
+        // out until now (nobody had read their writes) and includes from this round on (seed 1415324 of the differential)
+        List<Transaction> firstChecked = admitted;
+        if (!held.unincluded.isEmpty() && !held.taintedKeys.isEmpty()) {
+            firstChecked = new ArrayList<>(admitted);
+            for (String id : held.unincluded) {
+                Integer i = index.get(id);
+                Transaction t = held.byId.get(id);
+                if (i != null && inc[i] && t != null) firstChecked.add(t);
+            }
+        }
+        String untestable = SetAside.untestableRead(firstChecked, held, this::collectedEntry);
         String uncovered = uncovered(admitted, r.fromBarrier(), inc, index);
         if (uncovered != null) lostProof = "round " + roundNo + ": " + uncovered;
         held.noteUnincluded(order, inc);

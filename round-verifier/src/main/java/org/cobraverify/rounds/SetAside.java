@@ -35,7 +35,8 @@ final class SetAside {
     static final int MAX_TAINTED_KEYS = 65_536;
 
     /**
-     * The first read by one of {@code checked} (transactions checked for the first time) of a key a set-aside transaction
+     * The first read by one of {@code checked} (transactions checked for the first time: admitted this round, or of unknown
+     * outcome and brought into the checked history by a reader of their writes) of a key a set-aside transaction
      * wrote, of a write made before it was set aside (the initial value, a collected write, or a write of a transaction held
      * then), described; null if none. Reads of set-aside writes are not checked at all, by definition.
      */
