@@ -113,7 +113,8 @@ public final class BenchCommand implements Callable<Integer> {
     long seed = 1;
 
     @Option(names = "--gc-rules", description = {"With --differential: the garbage-collection rules (default: ${DEFAULT-VALUE}); a careless one",
-            "(CARELESS_COLLECTION, CARELESS_SETTLING, CARELESS_FRONTIER) shows that the comparison catches it, FRONTIER_KEPT never collects a frontier writer."})
+            "(CARELESS_COLLECTION, CARELESS_SETTLING, CARELESS_FRONTIER, CARELESS_MARKS) shows that the comparison catches it, FRONTIER_KEPT never",
+            "collects a frontier writer, FRONTIER_WAITS collects one only with every older writer of its keys."})
     GarbageCollection.Rules gcRules = GarbageCollection.Rules.SOUND;
 
     private ReachabilityEngine reachability;

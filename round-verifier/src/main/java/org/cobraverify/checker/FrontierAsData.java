@@ -14,7 +14,10 @@ import org.cobraverify.history.LongIntMap;
  * <ol>
  *   <li>it is the only frontier writer of {@code x} (several unordered ones stay: settlement needs them, §7.7);</li>
  *   <li>every other old writer of {@code x} (each reaches {@code t}) is collected in the same round, synthetic ones
- *       included (a writer left behind would look like the frontier once {@code t} is gone);</li>
+ *       included (a writer left behind would look like the frontier once {@code t} is gone); or, with marks
+ *       ({@code readOutside} not null), is a transaction of the checked history none of whose writes a transaction
+ *       outside it reads: its write of {@code x} is then collected, superseded by {@code t}, while it stays (§7.9,
+ *       "Superseded writes of staying writers");</li>
  *   <li>every writer of {@code x} that stays, and every reader of {@code t}'s write of {@code x} that stays, is in the
  *       checked history and reached in the facts from an entry fence of the next past: so in every later round the
  *       synthetic writer, which precedes that past, reaches it, and no fact between them is lost with {@code t}.</li>
@@ -35,7 +38,8 @@ final class FrontierAsData {
      * whether it is a frontier write; {@code bad}: reached from a transaction that is not old.
      */
     static boolean[] collectible(History h, ReadFromIndex rf, KnownGraph.Csr out, boolean[] frontierWrite, boolean[] old, boolean[] bad,
-                                 boolean[] pinned, boolean[] inOpen, int[] entries, boolean[] collect, int synthetic, boolean careless, byte[] why) {
+                                 boolean[] pinned, boolean[] inOpen, int[] entries, boolean[] collect, int synthetic, boolean careless,
+                                 boolean[] readOutside, byte[] why) {
         int n = h.size(), keys = h.keyCount();
         boolean[] asData = new boolean[n];
         java.util.Arrays.fill(why, OTHER);
@@ -81,7 +85,8 @@ final class FrontierAsData {
             changed = false;
             for (int t = 0; t < synthetic; t++) {
                 if (!asData[t]) continue;
-                byte w = keeps(t, h, rf, frontierWrite, old, collect, fromEntries, writerStart, writers, readersHead, readerTxn, readerNext);
+                byte w = keeps(t, h, rf, frontierWrite, old, collect, fromEntries, writerStart, writers, readersHead, readerTxn, readerNext,
+                        readOutside == null ? 0 : synthetic, readOutside);
                 if (w == COLLECTED) continue;
                 why[t] = w;
                 asData[t] = false;
@@ -94,13 +99,15 @@ final class FrontierAsData {
 
     /** {@link #COLLECTED} if {@code t} still meets conditions 2 and 3 for each key it is the frontier of; else which it fails. */
     private static byte keeps(int t, History h, ReadFromIndex rf, boolean[] frontierWrite, boolean[] old, boolean[] collect, boolean[] fromEntries,
-                                 int[] writerStart, int[] writers, LongIntMap readersHead, IntVec readerTxn, IntVec readerNext) {
+                                 int[] writerStart, int[] writers, LongIntMap readersHead, IntVec readerTxn, IntVec readerNext, int markable,
+                                 boolean[] readOutside) {
         for (int op = h.opStart(t); op < h.opEnd(t); op++) {
             if (!frontierWrite[op]) continue;
             int k = h.key(op);
             for (int i = writerStart[k]; i < writerStart[k + 1]; i++) {
                 int w = writers[i];
                 if (w == t || collect[w]) continue;
+                if (rf.included[w] && old[w] && w < markable && !readOutside[w]) continue; // stays, its write collected (GarbageCollection#markOps)
                 if (!rf.included[w] || old[w]) return OLD_WRITER_STAYS;
                 if (!fromEntries[w]) return NOT_FOLLOWED;
             }

@@ -46,6 +46,14 @@ public final class GarbageCollection {
     public int[] frontierOps = new int[0];
     /** The frontier writes of transactions collected as data ({@link FrontierAsData}): each becomes its key's frontier record. */
     public int[] frontierAsData = new int[0];
+    /**
+     * Superseded marks made now (docs/DESIGN.md §7.9): final writes of old writers that stay, of keys whose frontier
+     * writer goes as data in this collection ({@code markOps}), each with its transaction ({@code markTxn}) and that writer
+     * ({@code markBy}, parallel). The
+     * caller collects those writes (superseded by that writer) while their transactions stay; the reads of them by
+     * transactions that stay are carried as facts (writer before reader).
+     */
+    public int[] markOps = new int[0], markTxn = new int[0], markBy = new int[0];
     /** Why a transaction of the round's history stays after collection (the first reason that applies, in this order). */
     public enum Kept {
         /** Its epoch is not closed yet. */
@@ -58,7 +66,10 @@ public final class GarbageCollection {
         OPEN_CONSTRAINT,
         /** A frontier writer of a key whose frontier several unordered old writers share (docs/DESIGN.md §7.9, condition 1). */
         FRONTIER_SHARED,
-        /** A frontier writer of a key another old writer of which stays (condition 2). */
+        /**
+         * A frontier writer of a key another old writer of which stays and cannot have its writes of the key collected
+         * (condition 2: synthetic, outside the checked history, or a write of it read by a transaction outside it).
+         */
         FRONTIER_OLD_WRITER_STAYS,
         /** A frontier writer of a key a writer or reader of which stays without following the next past (condition 3). */
         FRONTIER_NOT_FOLLOWED,
@@ -108,7 +119,20 @@ public final class GarbageCollection {
          * Collect an old frontier writer as data whenever it is the only frontier writer of its keys, without waiting for
          * the other old writers of those keys to go with it, or for later writers and readers to follow the next past.
          */
-        CARELESS_FRONTIER
+        CARELESS_FRONTIER,
+        /**
+         * The sound rules as before superseded marks (docs/DESIGN.md §7.9): a frontier writer waits until every other old
+         * writer of its keys goes with it. For comparisons.
+         */
+        FRONTIER_WAITS,
+        /**
+         * Collect a frontier writer as data while an older writer of its key stays, as the sound rules do, but leave that
+         * writer's write unmarked: later rounds take it for the key's frontier. What the marks prevent.
+         */
+        CARELESS_MARKS;
+
+        /** Whether a frontier writer may go as data while an older writer of its key stays, marked superseded. */
+        public boolean marks() { return this == SOUND || this == CARELESS_MARKS; }
     }
 
     private GarbageCollection(boolean[] collect, int[] supersededBy, String skipped, int superseded, int settled, IntVec[] carry) {
@@ -271,9 +295,16 @@ public final class GarbageCollection {
         }
         byte[] frontierWhy = new byte[n];
         java.util.Arrays.fill(frontierWhy, FrontierAsData.OTHER);
+        // a writer whose write a transaction outside the checked history reads cannot have that write collected while it
+        // stays (should a later read include the reader, its read could not be judged): no mark for it
+        boolean[] readOutside = new boolean[n];
+        for (int i = 0; i < rf.readTxn.size(); i++) {
+            int w = rf.readWriter.get(i), t = rf.readTxn.get(i);
+            if (w >= 0 && w < n && t != w && !rf.included[t]) readOutside[w] = true;
+        }
         boolean[] asData = careless || rules == Rules.FRONTIER_KEPT ? new boolean[n]
                 : FrontierAsData.collectible(h, rf, out, frontierWrite, old, bad, pinned, inOpen, entries, collect, synthetic,
-                                             rules == Rules.CARELESS_FRONTIER, frontierWhy);
+                                             rules == Rules.CARELESS_FRONTIER, rules.marks() ? readOutside : null, frontierWhy);
         // for each collected write, a frontier write of its key that it reaches: the proof a later read of it is stale
         int[] supBy = new int[h.opCount()];
         Arrays.fill(supBy, -1);
@@ -298,6 +329,7 @@ public final class GarbageCollection {
         }
         IntVec[] carry = {new IntVec(), new IntVec(), new IntVec(), new IntVec()};
         if (careless) return new GarbageCollection(collect, supBy, null, supersededCount, 0, carry);
+        IntVec[] marks = rules.marks() ? marks(h, rf, old, collect, frontierWrite, asData, synthetic) : null;
         LongIntMap pairs = new LongIntMap(Math.max(16, facts / 4));
         for (int e = 0; e < facts; e++) {
             int k = g.kind.get(e), u = g.src.get(e), v = g.dst.get(e);
@@ -305,6 +337,17 @@ public final class GarbageCollection {
                 || u >= synthetic || v >= synthetic) continue;
             if (!addPair(pairs, u, v)) continue;
             carry[0].add(u); carry[1].add(v); carry[2].add(k); carry[3].add(g.key.get(e));
+        }
+        // a marked write leaves the later rounds' histories, and with it the reads of it by transactions that stay: the
+        // order writer -> reader is carried instead (a fact: the reader read the write)
+        if (marks != null && marks[0].size() > 0) {
+            LongIntMap markedAt = new LongIntMap(Math.max(16, marks[0].size() * 2));
+            for (int i = 0; i < marks[0].size(); i++) markedAt.put(LongIntMap.pack(h.key(marks[0].get(i)), marks[1].get(i)), i);
+            for (int i = 0; i < rf.readTxn.size(); i++) {
+                int w = rf.readWriter.get(i), t = rf.readTxn.get(i);
+                if (w < 0 || t == w || t >= synthetic || collect[t] || !rf.included[t]) continue;
+                if (markedAt.get(LongIntMap.pack(rf.readKey.get(i), w)) != LongIntMap.MISSING) addPath(w, t, pairs, carry);
+            }
         }
         String why = contract(g, rf, r, topo, facts, n, b, collect, pairs, carry, synthetic);
         if (why != null) return new GarbageCollection(new boolean[n], noSup, why, supersededCount);
@@ -329,7 +372,33 @@ public final class GarbageCollection {
         }
         done.frontierOps = fops.toArray();
         done.frontierAsData = dops.toArray();
+        if (marks != null) {
+            done.markOps = marks[0].toArray();
+            done.markTxn = marks[1].toArray();
+            done.markBy = marks[2].toArray();
+        }
         return done;
+    }
+
+    /**
+     * The superseded marks of a collection: for each key whose frontier write goes as data, the final writes of the old
+     * writers of that key that stay (each reaches that frontier write: it is the only one, FrontierAsData condition 1).
+     */
+    private static IntVec[] marks(History h, ReadFromIndex rf, boolean[] old, boolean[] collect, boolean[] frontierWrite,
+                                  boolean[] asData, int synthetic) {
+        int[] by = new int[h.keyCount()];
+        Arrays.fill(by, -1);
+        for (int op = 0; op < frontierWrite.length; op++) if (frontierWrite[op] && asData[rf.opTxn[op]]) by[h.key(op)] = rf.opTxn[op];
+        IntVec ops = new IntVec(), txns = new IntVec(), bys = new IntVec();
+        for (int op = 0; op < h.opCount(); op++) {
+            if (!rf.finalWrite[op] || frontierWrite[op]) continue;
+            int t = rf.opTxn[op], f = by[h.key(op)];
+            if (f < 0 || t == f || t >= synthetic || collect[t] || !old[t] || !rf.included[t]) continue;
+            ops.add(op);
+            txns.add(t);
+            bys.add(f);
+        }
+        return new IntVec[] {ops, txns, bys};
     }
 
     /**
@@ -345,8 +414,11 @@ public final class GarbageCollection {
         int vn = g.n, cs = r.chains;
         if ((long) vn * cs > Reachability.defaultMaxCells()) return "a reachability index of the retained graph would not fit in memory";
         long limit = MAX_CARRIED_PER_TRANSACTION * (long) Math.max(1, n);
+        // the synthetic writers do not stay: they are rebuilt each round with their own edges only, so a path through one
+        // (into it from a marked writer or a reader of the initial value, out of it through the barrier) is carried
+        // between real transactions like a path through a collected one (seed 2951 of the differential lost one)
         boolean[] kept = new boolean[vn];
-        for (int t = 0; t < n; t++) kept[t] = rf.included[t] && !collect[t];
+        for (int t = 0; t < Math.min(n, synthetic); t++) kept[t] = rf.included[t] && !collect[t];
         // chain members by position, and the latest kept member at or before each position
         int[] len = new int[cs];
         for (int v : topo) if (r.chainOf[v] >= 0) len[r.chainOf[v]]++;

@@ -52,7 +52,8 @@ final class CheckpointCodec {
                 .setBarrierAfter(new ArrayList<>(p.after()))
                 .setOldMaxEnd(p.maxEnd()).setOldMaxStart(p.maxStart()).setBarrierEpoch(p.epoch()).setStaleReads(stale)
                 .setEndedSince(new HashMap<>(s.endedSince())).setRejectedIn(s.rejectedIn()).setDroppedState(s.droppedState())
-                .setFrontier(new ArrayList<>(p.frontier())).setLostProof(s.lostProof()).setUnincluded(new ArrayList<>(h.unincluded)).build();
+                .setFrontier(new ArrayList<>(p.frontier())).setLostProof(s.lostProof()).setUnincluded(new ArrayList<>(h.unincluded))
+                .setSupersededMarks(supersededMarks(h)).build();
         return new IncrementalVerifier.Checkpoint(held, facts, new ArrayList<>(p.before()), core);
     }
 
@@ -63,10 +64,22 @@ final class CheckpointCodec {
     static VerifierState decode(IncrementalVerifier.Checkpoint c, long incarnation) {
         VerifierCore k = c.core();
         HeldTransactions h = new HeldTransactions();
+        for (Map.Entry<? extends CharSequence, ? extends Map<? extends CharSequence, ? extends CharSequence>> e : k.getSupersededMarks().entrySet()) {
+            Map<String, String> m = new HashMap<>();
+            for (Map.Entry<? extends CharSequence, ? extends CharSequence> x : e.getValue().entrySet()) m.put(x.getKey().toString(), x.getValue().toString());
+            h.supersededMarks.put(e.getKey().toString(), m);
+        }
         for (HeldTxn x : c.held()) {
             Transaction t = x.getTxn();
             h.byId.put(t.getId(), t);
-            for (TxnOp o : t.getOps()) if (o.getWrite()) h.writers.putIfAbsent(o.getKey(), o.getValue(), t);
+            Map<String, String> marked = h.supersededMarks.get(t.getId());
+            List<TxnOp> ops = t.getOps();
+            for (int i = 0; i < ops.size(); i++) {
+                TxnOp o = ops.get(i);
+                if (!o.getWrite()) continue;
+                if (marked != null && marked.containsKey(o.getKey())) continue; // collected while t stays (§7.9)
+                h.writers.putIfAbsent(o.getKey(), o.getValue(), t);
+            }
             if (x.getUnknownSince() >= 0) h.unknownSince.put(t.getId(), x.getUnknownSince());
             if (x.getPendingSince() < 0) { h.retained.add(t); h.retainedIds.add(t.getId()); }
             else { h.waiting.add(t); h.waitingSince.put(t.getId(), x.getPendingSince()); }
@@ -113,6 +126,12 @@ final class CheckpointCodec {
     private static Map<String, List<String>> taintedWriters(HeldTransactions h) {
         Map<String, List<String>> out = new HashMap<>();
         for (Map.Entry<String, Set<String>> e : h.taintedWriters.entrySet()) out.put(e.getKey(), new ArrayList<>(e.getValue()));
+        return out;
+    }
+
+    private static Map<String, Map<String, String>> supersededMarks(HeldTransactions h) {
+        Map<String, Map<String, String>> out = new HashMap<>();
+        for (Map.Entry<String, Map<String, String>> e : h.supersededMarks.entrySet()) out.put(e.getKey(), new HashMap<>(e.getValue()));
         return out;
     }
 

@@ -65,6 +65,14 @@ final class HeldTransactions {
     final Map<String, Long> taintedKeys = new HashMap<>();
     /** For each tainted key, the held transactions that had written it when it was tainted. */
     final Map<String, Set<String>> taintedWriters = new HashMap<>();
+    /**
+     * Superseded writes of staying writers (docs/DESIGN.md §7.9): per retained transaction, the keys whose frontier writer
+     * went as data while it stayed, each with that writer's id. Its writes of such a key were collected then (the last one
+     * superseded by that writer, any earlier one intermediate): they are in the collected-write store, not in
+     * {@link #writers}, and later rounds' histories leave them out (its readers that stayed are partly read). Only held transactions are named (a mark goes with its transaction); at
+     * most one entry per key a retained transaction writes.
+     */
+    final Map<String, Map<String, String>> supersededMarks = new HashMap<>();
 
     /**
      * Records {@code t} as the writer of its writes; or, when one of them was written already, by a held transaction
@@ -132,6 +140,7 @@ final class HeldTransactions {
             partlyRead.remove(id);
             unknownSince.remove(id);
             unincluded.remove(id);
+            supersededMarks.remove(id);
         }
         retained.removeIf(t -> gone.contains(t.getId()));
     }
@@ -192,6 +201,19 @@ final class HeldTransactions {
         setAsideWrites.clear();
         taintedKeys.clear();
         taintedWriters.clear();
+        supersededMarks.clear();
+    }
+
+    /** Marks {@code txn}'s write of {@code key} superseded by {@code by}, a frontier writer collected as data (held transactions only). */
+    void markSuperseded(String txn, String key, String by) {
+        if (byId.containsKey(txn)) supersededMarks.computeIfAbsent(txn, k -> new HashMap<>()).put(key, by);
+    }
+
+    /** Whether {@code o}, a write of held {@code t}, was collected while {@code t} stays (a superseded mark names it). */
+    boolean isCollectedWrite(Transaction t, TxnOp o) {
+        if (supersededMarks.isEmpty()) return false;
+        Map<String, String> m = supersededMarks.get(t.getId());
+        return m != null && m.containsKey(o.getKey()) && writers.get(o.getKey(), o.getValue()) != t;
     }
 
     /** The entry of a write set aside since the last collection or checkpoint, or null. */
@@ -224,5 +246,7 @@ final class HeldTransactions {
         taintedKeys.clear(); taintedKeys.putAll(o.taintedKeys);
         taintedWriters.clear();
         for (Map.Entry<String, Set<String>> e : o.taintedWriters.entrySet()) taintedWriters.put(e.getKey(), new HashSet<>(e.getValue()));
+        supersededMarks.clear();
+        for (Map.Entry<String, Map<String, String>> e : o.supersededMarks.entrySet()) supersededMarks.put(e.getKey(), new HashMap<>(e.getValue()));
     }
 }

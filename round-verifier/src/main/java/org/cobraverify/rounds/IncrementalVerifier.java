@@ -210,6 +210,9 @@ public final class IncrementalVerifier implements AutoCloseable {
     /** Frontier writes collected as data so far, by this incarnation and those it resumed from (docs/DESIGN.md §7.9). */
     public long frontierRecordsCollected() { return frontierRecords; }
 
+    /** The held transactions' writes collected while they stay, by transaction and key, with the writer that superseded each (for tests). */
+    Map<String, Map<String, String>> collectedWritesOfStayingWriters() { return java.util.Collections.unmodifiableMap(held.supersededMarks); }
+
     /** Counts {@code k} more rounds as passed (a batch of rounds decided with one check counts as all of them). */
     public void skipRounds(int k) { rounds += k; }
 
@@ -427,6 +430,7 @@ public final class IncrementalVerifier implements AutoCloseable {
             collectedNow = gone.gone().size();
             frontierRecords += r.gc().frontierAsData.length;
             held.forget(gone.gone());
+            collectMarkedWrites(h, r.gc(), roundNo);
             for (String id : gone.gone()) stale.forget(id);
             flushSetAside(); // no snapshot from before this collection can be restored now
             held.partlyRead.addAll(gone.partlyRead());
@@ -482,11 +486,11 @@ public final class IncrementalVerifier implements AutoCloseable {
         // the frontier records of the keys the round touches: each becomes a synthetic writer before the past (§7.9)
         boolean[][] heldReads = PastFrontier.heldReads(order, this::whole, held);
         PastFrontier frontier = past.exists() && collected.hasFrontiers() ? PastFrontier.of(order, opIds, heldReads, ids, collected, held, this::visible,
-                this::mayIsolate, t -> !stale.readCollected(t.getId())) : PastFrontier.NONE;
+                this::mayIsolate, t -> !stale.readCollected(t.getId()), t -> past.before().contains(t.getId())) : PastFrontier.NONE;
         if (frontier.unknowable() != null && lostProof == null) lostProof = "round " + roundNo + ": " + frontier.unknowable();
         isolatedKeys += frontier.isolatedCount();
         History h = build(hb, order, opIds, heldReads, index, frontier);
-        Barrier barrier = past.exists() ? past.toBarrier(hb, index, frontier.writers(), frontier.edges(order, opIds, ids, admitted, held.unincluded, lostProof != null))
+        Barrier barrier = past.exists() ? past.toBarrier(hb, index, frontier.writers(), frontier.edges(order, opIds, ids, admitted, held.unincluded, lostProof != null, held))
                 : null;
         List<StaleReads.StaleRead> judgeable = frontier.judgeable(staleNow);
         long t1 = System.nanoTime();
@@ -502,6 +506,48 @@ public final class IncrementalVerifier implements AutoCloseable {
         } catch (OutOfMemoryError e) {
             return new Attempt(order, index, null, judgeable, plan, null, t1, "the heap ran out", true);
         }
+    }
+
+    /**
+     * Collects the superseded writes of old writers that stay ({@link GarbageCollection#markOps}; docs/DESIGN.md §7.9): each
+     * goes to the collected-write store, superseded by the frontier writer that went as data, and leaves the writer index;
+     * the held transactions that read it lack that read from then on (a retained one is partly read, its order after the
+     * writer carried as a fact; a waiting one has it recorded as a read of a collected write, judged when it is admitted).
+     */
+    private void collectMarkedWrites(History h, GarbageCollection gc, long roundNo) {
+        if (gc.markOps.length == 0) return;
+        boolean careless = settings.gcRules() == GarbageCollection.Rules.CARELESS_MARKS;
+        Map<String, Map<String, CollectedWrites.Entry>> gone = new HashMap<>();
+        for (int i = 0; i < gc.markOps.length; i++) {
+            int op = gc.markOps[i];
+            Transaction w = held.byId.get(h.name(gc.markTxn[i]));
+            String key = String.valueOf(h.keyName(h.key(op))), value = String.valueOf(h.valueName(h.value(op))), by = h.name(gc.markBy[i]);
+            if (w == null || held.writers.get(key, value) != w) continue;
+            if (careless) continue; // the write stays in the index and the histories: a later round takes it for the frontier
+            // its last write of the key, superseded; any earlier one, intermediate (as the Collector records them)
+            for (TxnOp o : w.getOps()) {
+                if (!o.getWrite() || !o.getKey().equals(key) || held.writers.get(key, o.getValue()) != w) continue;
+                CollectedWrites.Entry e = o.getValue().equals(value)
+                        ? new CollectedWrites.Entry(w.getId(), by, CollectedWrites.Fate.SUPERSEDED, roundNo, incarnation)
+                        : new CollectedWrites.Entry(w.getId(), null, CollectedWrites.Fate.INTERMEDIATE, roundNo, incarnation);
+                collected.put(key, o.getValue(), e);
+                held.writers.remove(key, o.getValue());
+                gone.computeIfAbsent(key, k -> new HashMap<>()).put(o.getValue(), e);
+            }
+            held.markSuperseded(w.getId(), key, by);
+        }
+        if (gone.isEmpty()) return;
+        Set<String> waitingIds = new HashSet<>();
+        for (Transaction t : held.waiting) waitingIds.add(t.getId());
+        for (Transaction t : held.byId.values())
+            for (TxnOp o : t.getOps()) {
+                if (o.getWrite() || o.getValue() == null) continue;
+                Map<String, CollectedWrites.Entry> byValue = gone.get(o.getKey());
+                CollectedWrites.Entry e = byValue == null ? null : byValue.get(o.getValue());
+                if (e == null) continue;
+                if (waitingIds.contains(t.getId())) stale.record(t, o, e);
+                else held.partlyRead.add(t.getId());
+            }
     }
 
     /** Moves the writes set aside since the last collection or checkpoint into the collected-write store. */
@@ -686,12 +732,18 @@ public final class IncrementalVerifier implements AutoCloseable {
             boolean isForced = !forced.isEmpty() && forced.contains(t.getId());
             boolean[] resolved = heldReads[ti];
             boolean whole = resolved == null;
+            boolean marked = !held.supersededMarks.isEmpty() && held.supersededMarks.containsKey(t.getId());
+            boolean before = past.exists() && past.before().contains(t.getId());
             List<TxnOp> tops = t.getOps();
             for (int j = 0; j < tops.size(); j++) {
                 TxnOp o = tops.get(j);
                 int k = x[2 * j], v = x[2 * j + 1];
-                if (o.getWrite()) b.write(k, v);
-                else if (v == History.NIL) b.read(k, History.NIL);
+                if (o.getWrite()) { if (!marked || !held.isCollectedWrite(t, o)) b.write(k, v); } // a write collected while t stays: left out
+                else if (v == History.NIL) {
+                    // a transaction before the collected past that read the initial value of a key with a synthetic writer:
+                    // its order before that writer is carried already (§7.9), and the edge would only widen the graph
+                    if (!before || !frontier.hasWriter(o.getKey())) b.read(k, History.NIL);
+                }
                 else if (whole) b.read(k, v);
                 // a read of a frontier record: from the synthetic writer that stands for its collected writer
                 else if (frontier.isCurrent(o.getKey(), o.getValue())) b.read(k, v);

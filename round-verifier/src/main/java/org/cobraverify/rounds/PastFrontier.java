@@ -69,7 +69,7 @@ final class PastFrontier {
     static PastFrontier of(List<Transaction> order, CollectedWrites store, HeldTransactions held, Predicate<CollectedWrites.FrontierEntry> visible,
                            Predicate<Transaction> whole, Predicate<Transaction> mayOmit, Predicate<Transaction> judgedBefore) {
         RoundIds ids = new RoundIds();
-        return of(order, ids.compile(order), heldReads(order, whole, held), ids, store, held, visible, mayOmit, judgedBefore);
+        return of(order, ids.compile(order), heldReads(order, whole, held), ids, store, held, visible, mayOmit, judgedBefore, t -> false);
     }
 
     /**
@@ -99,7 +99,8 @@ final class PastFrontier {
      * operations look keys up by id, in arrays, not by name.
      */
     static PastFrontier of(List<Transaction> order, int[][] opIds, boolean[][] heldReads, RoundIds ids, CollectedWrites store, HeldTransactions held,
-                           Predicate<CollectedWrites.FrontierEntry> visible, Predicate<Transaction> mayOmit, Predicate<Transaction> judgedBefore) {
+                           Predicate<CollectedWrites.FrontierEntry> visible, Predicate<Transaction> mayOmit, Predicate<Transaction> judgedBefore,
+                           Predicate<Transaction> beforePast) {
         Map<String, CollectedWrites.FrontierEntry> latest = new HashMap<>(), current = new HashMap<>();
         // the keys to look up, in the order first read (each with how the round's history touches it, filled below)
         ids.beginPass();
@@ -126,7 +127,8 @@ final class PastFrontier {
             for (int j = 0; j < x.length; j += 2) {
                 if (!ids.marked(x[j])) continue;
                 Transaction t = order.get(i);
-                touch[ids.slot(x[j])].add(t, t.getOps().get(j / 2), x[j + 1], mayOmit);
+                TxnOp o = t.getOps().get(j / 2);
+                touch[ids.slot(x[j])].add(t, o, x[j + 1], mayOmit, beforePast, held);
             }
         }
         List<String> lookup = new ArrayList<>(touched.size());
@@ -154,7 +156,7 @@ final class PastFrontier {
                 && !held.byId.containsKey(id(e.writer(), key))) {
                 Touch x = lookedUp.get(s);
                 if (x.isolable() && x.firstRead.equals(e.value())) isolated.put(key, x.sole);
-                else current.put(key, e);
+                else if (x.needed) current.put(key, e);
             }
         }
         return new PastFrontier(latest, current, isolated, skipped, unknowable);
@@ -172,8 +174,16 @@ final class PastFrontier {
         int firstReadId = -2;
         String firstRead;
         boolean shared;
+        /**
+         * Whether the synthetic writer would have an edge besides {@code P_x -> B} and reads of the initial value by
+         * transactions before the collected past: a toucher that is not before the past, a write of the key in the
+         * round's history, or a read of a value. Without one it lies on no cycle and adds no path (its readers precede
+         * the past already), so it is not built (docs/DESIGN.md §7.9, "Superseded writes of staying writers").
+         */
+        boolean needed;
 
-        void add(Transaction t, TxnOp o, int value, Predicate<Transaction> mayOmit) {
+        void add(Transaction t, TxnOp o, int value, Predicate<Transaction> mayOmit, Predicate<Transaction> beforePast, HeldTransactions held) {
+            if (!needed) needed = !beforePast.test(t) || (o.getWrite() ? !held.isCollectedWrite(t, o) : value != History.NIL);
             if (sole == null) {
                 sole = t;
                 if (!o.getWrite() && value != History.NIL && mayOmit.test(t)) {
@@ -195,7 +205,7 @@ final class PastFrontier {
      * when a proof was lost (a transaction that did not follow the past may be among them: the edge would be a guess).
      */
     List<CollectedPast.Carried> edges(List<Transaction> order, int[][] opIds, RoundIds ids, List<Transaction> admitted, java.util.Set<String> unincluded,
-                                      boolean proofLost) {
+                                      boolean proofLost, HeldTransactions held) {
         if (writers.length == 0 || proofLost) return List.of();
         java.util.Set<String> unchecked = new java.util.HashSet<>(unincluded);
         for (Transaction t : admitted) unchecked.add(t.getId());
@@ -220,9 +230,11 @@ final class PastFrontier {
             for (int j = 0; j < x.length && !any; j += 2) any = ids.marked(x[j]);
             if (!any || unchecked.contains(t.getId())) continue;
             List<TxnOp> ops = t.getOps();
+            Map<String, String> marked = held.supersededMarks.isEmpty() ? null : held.supersededMarks.get(t.getId());
             for (int j = 0; j < ops.size(); j++) {
                 TxnOp o = ops.get(j);
                 if (!o.getWrite() || !ids.marked(x[2 * j])) continue;
+                if (marked != null && held.isCollectedWrite(t, o)) continue; // collected while t stays: it precedes the synthetic writer
                 out.add(new CollectedPast.Carried(synthetic[ids.slot(x[2 * j])], t.getId(), org.cobraverify.checker.KnownGraph.PATH, o.getKey()));
             }
         }
@@ -241,6 +253,9 @@ final class PastFrontier {
 
     /** How many keys were isolated this round (no synthetic writer), those not even looked up included. */
     int isolatedCount() { return isolated.size() + skipped; }
+
+    /** Whether {@code key} has a synthetic writer this round. */
+    boolean hasWriter(String key) { return !current.isEmpty() && current.containsKey(key); }
 
     /** Whether {@code value} is the frontier record of {@code key}, written by a synthetic writer this round. */
     boolean isCurrent(String key, String value) {

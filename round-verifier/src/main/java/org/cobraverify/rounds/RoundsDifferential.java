@@ -393,10 +393,12 @@ public final class RoundsDifferential {
                     long rn = g.getRound();
                     if (g.getOutcome() == Outcome.UNKNOWN) { unknown++; reasons.merge(kindOf(g.getReason()), 1, Integer::sum); continue; }
                     Verdict.Outcome as = g.getOutcome() == Outcome.ACCEPT ? Verdict.Outcome.ACCEPT : Verdict.Outcome.REJECT;
-                    if (as != want)
+                    if (as != want) {
+                        Verdict w = oneShotWithout(h, deliveredThen.get(i), Set.of(), opts);
                         return new Result(seed, n, r + 1, unknown, accepted, rejected, collectedAny, v.isolatedKeysCount(), "seed " + seed + " (" + what + "): round " + rn
                                 + " says " + as + " (" + g.getReason() + "), one-shot on the " + deliveredCount.get(i) + " transactions delivered by then says "
-                                + want, reasons);
+                                + want + (w.certificate() == null ? "" : ": " + w.certificate().summary()), reasons);
+                    }
                     if (as == Verdict.Outcome.ACCEPT) accepted++; else rejected++;
                     // life after a violation (docs/DESIGN.md §7.10): each new violation names a transaction no earlier one named
                     // (never the same one twice), and a round whose own transactions are said to be clean is: the one-shot

@@ -118,6 +118,12 @@ final class SetAside {
             if (t == null) continue;
             CollectedWrites.Entry e = new CollectedWrites.Entry(id, null, CollectedWrites.Fate.SET_ASIDE, round, incarnation);
             for (TxnOp o : t.getOps()) {
+                // a write collected while t stayed (superseded, §7.9): its key is tainted too
+                if (o.getWrite() && held.isCollectedWrite(t, o)) {
+                    held.taintedKeys.putIfAbsent(o.getKey(), round);
+                    held.taintedWriters.computeIfAbsent(o.getKey(), k -> new HashSet<>());
+                    writes.computeIfAbsent(o.getKey(), k -> new HashMap<>());
+                }
                 if (!o.getWrite() || held.writers.get(o.getKey(), o.getValue()) != t) continue;
                 held.setAsideWrites.computeIfAbsent(o.getKey(), k -> new HashMap<>()).put(o.getValue(), e);
                 held.taintedKeys.putIfAbsent(o.getKey(), round);

@@ -214,6 +214,70 @@ class FrontierAsDataTest {
      * The first incarnation checkpoints after the round in the middle, runs on to the end (its later log entries land
      * on the disk both share) and dies; the second resumes from the checkpoint on the same disk and decides the rest.
      */
+    /**
+     * A frontier writer collected as data while an older writer of its key stays (docs/DESIGN.md §7.9, "Superseded
+     * writes of staying writers"): the older write is collected, and a verifier restarted from a checkpoint taken then
+     * (RocksDB on disk) rejects a later read of it as stale, as one-shot checking does, and accepts a later read of the
+     * key's latest value. The checkpoint must carry the mark: without it the restored writer index would hold the older
+     * write again and the read would pass.
+     */
+    @Test
+    void aWriteCollectedWhileItsWriterStaysIsAStaleReadAfterARestart(@TempDir Path dir) {
+        IncrementalVerifier.Settings s = IncrementalVerifier.Settings.defaults();
+        List<VerifierCheckpoint> records = new ArrayList<>();
+        java.util.Map<String, java.util.Map<String, String>> marks = new java.util.HashMap<>();
+        int[] round = {0}, at = {-1};
+        try (IncrementalVerifier first = new IncrementalVerifier(s, new RocksDbCollectedWrites(dir.resolve("scan"), false))) {
+            HistoryRounds.run(CLEAN, 1000, SimulatedStore.FENCE_KEY, first, r -> {
+                int k = round[0]++;
+                if (at[0] < 0 && !first.collectedWritesOfStayingWriters().isEmpty()) {
+                    at[0] = k;
+                    marks.putAll(first.collectedWritesOfStayingWriters());
+                }
+            });
+        }
+        assertTrue(at[0] >= 0, "no write was collected while its writer stayed");
+        // one marked write: its writer, key and value (the writer's last write of the key)
+        String writer = marks.keySet().iterator().next(), key = marks.get(writer).keySet().iterator().next();
+        String value = null;
+        for (int t = 0; t < CLEAN.size(); t++) {
+            if (!CLEAN.name(t).equals(writer)) continue;
+            for (int op = CLEAN.opStart(t); op < CLEAN.opEnd(t); op++)
+                if (CLEAN.kind(op) == History.WRITE && String.valueOf(CLEAN.keyName(CLEAN.key(op))).equals(key)) value = String.valueOf(CLEAN.valueName(CLEAN.value(op)));
+        }
+        assertNotNull(value, writer + " writes " + key);
+        String latest = null;
+        for (int op = 0; op < CLEAN.opCount(); op++)
+            if (CLEAN.kind(op) == History.WRITE && String.valueOf(CLEAN.keyName(CLEAN.key(op))).equals(key)) latest = String.valueOf(CLEAN.valueName(CLEAN.value(op)));
+        String v = value, l = latest;
+        History stale = planted(b -> b.read(b.key(key), b.value(v)));
+        History current = planted(b -> b.read(b.key(key), b.value(l)));
+        assertEquals(Verdict.Outcome.REJECT, Checker.check(stale).outcome(), "one-shot on the stale read");
+        assertEquals(Verdict.Outcome.ACCEPT, Checker.check(current).outcome(), "one-shot on the current read");
+        assertEquals(Verdict.Outcome.REJECT, restartedAt(stale, dir.resolve("stale"), at[0]));
+        assertEquals(Verdict.Outcome.ACCEPT, restartedAt(current, dir.resolve("current"), at[0]));
+    }
+
+    /** {@code h} in rounds, checkpointed after round {@code k} and resumed from there by a second verifier on the same disk. */
+    static Verdict.Outcome restartedAt(History h, Path disk, int k) {
+        IncrementalVerifier.Settings s = IncrementalVerifier.Settings.defaults();
+        List<VerifierCheckpoint> records = new ArrayList<>();
+        int[] round = {0};
+        try (IncrementalVerifier first = new IncrementalVerifier(s, new RocksDbCollectedWrites(disk, false))) {
+            HistoryRounds.run(h, 1000, SimulatedStore.FENCE_KEY, first, r -> {
+                if (round[0]++ == k) {
+                    assertFalse(first.collectedWritesOfStayingWriters().isEmpty(), "round " + k + " has writes collected while their writers stay");
+                    records.addAll(CheckpointTest.wireRoundTrip(first.checkpoint(), k));
+                }
+            });
+        }
+        try (IncrementalVerifier second = new IncrementalVerifier(s, new RocksDbCollectedWrites(disk, false))) {
+            second.restore(CheckpointTest.fromRecords(records), 1);
+            assertFalse(second.collectedWritesOfStayingWriters().isEmpty(), "the checkpoint restored the marks");
+            return HistoryRounds.run(h, 1000, SimulatedStore.FENCE_KEY, second, null, k + 1).last().outcome();
+        }
+    }
+
     static Verdict.Outcome restarted(History h, Path disk) {
         IncrementalVerifier.Settings s = IncrementalVerifier.Settings.defaults();
         List<VerifierCheckpoint> records = new ArrayList<>();
