@@ -297,10 +297,15 @@ public final class GarbageCollection {
         java.util.Arrays.fill(frontierWhy, FrontierAsData.OTHER);
         // a writer whose write a transaction outside the checked history reads cannot have that write collected while it
         // stays (should a later read include the reader, its read could not be judged): no mark for it
+        // (the read-from index never looks at the reads of those transactions: they are read from the history itself)
         boolean[] readOutside = new boolean[n];
-        for (int i = 0; i < rf.readTxn.size(); i++) {
-            int w = rf.readWriter.get(i), t = rf.readTxn.get(i);
-            if (w >= 0 && w < n && t != w && !rf.included[t]) readOutside[w] = true;
+        for (int t = 0; t < n; t++) {
+            if (rf.included[t] || h.status(t) == History.ABORTED) continue;
+            for (int op = h.opStart(t); op < h.opEnd(t); op++) {
+                if (h.kind(op) != History.READ || h.value(op) == History.NIL) continue;
+                int w = rf.writerOf(h.key(op), h.value(op));
+                if (w >= 0 && w != t) readOutside[w] = true;
+            }
         }
         boolean[] asData = careless || rules == Rules.FRONTIER_KEPT ? new boolean[n]
                 : FrontierAsData.collectible(h, rf, out, frontierWrite, old, bad, pinned, inOpen, entries, collect, synthetic,

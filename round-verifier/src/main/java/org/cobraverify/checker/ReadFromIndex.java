@@ -95,6 +95,12 @@ public final class ReadFromIndex {
 
     static long pack(int key, int value) { return LongIntMap.pack(key, value); }
 
+    /** The transaction that wrote ({@code key}, {@code value}) in the history, or -1 (reads of it are not looked at). */
+    int writerOf(int key, int value) {
+        int w = writerOp.get(pack(key, value));
+        return w == LongIntMap.MISSING ? -1 : opTxn[w];
+    }
+
     /** Number of transactions the checker reasons about. */
     public int includedCount() {
         int c = 0;

@@ -190,8 +190,15 @@ final class PastFrontier {
                     firstReadId = value;
                     firstRead = o.getValue();
                 }
-            } else if (t != sole || (!o.getWrite() && firstReadId != -2 && firstReadId == value)) shared = true;
+            } else if (t != sole) shared = true;
+            else if (o.getWrite()) soleWrote = true;
+            // the sole toucher reads the key again: before writing it, any value (the initial one would give it an edge into
+            // the synthetic writer: seed 1609066 of the differential); after, the frontier value again
+            else if (!soleWrote || (firstReadId != -2 && firstReadId == value)) shared = true;
         }
+
+        /** Whether the sole toucher wrote the key (after its first read). */
+        private boolean soleWrote;
 
         boolean isolable() { return !shared && firstRead != null; }
     }

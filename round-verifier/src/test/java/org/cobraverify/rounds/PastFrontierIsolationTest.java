@@ -66,6 +66,12 @@ class PastFrontierIsolationTest {
     void aReaderThatWroteFirstOrReadsTwiceKeepsTheSyntheticWriter() {
         assertEquals(new Seen(true, false, 0, 1), round(txn("T", "a", 1, 5, false, "w x own", "r x vF")));
         assertEquals(new Seen(true, false, 0, 1), round(txn("T", "a", 1, 5, false, "r x vF", "w x v1", "r x vF")));
+        // a second read before writing, of the initial value (an edge into the synthetic writer: an internal
+        // inconsistency the check must see) or of anything else (seed 1609066 of the differential)
+        assertEquals(new Seen(true, false, 0, 1), round(txn("T", "a", 1, 5, false, "r x vF", "r x -")));
+        assertEquals(new Seen(true, false, 0, 1), round(txn("T", "a", 1, 5, false, "r x vF", "r x vOld", "w x v1")));
+        // after its own write, a read of that write leaves the key isolated
+        assertEquals(new Seen(false, true, 1, 1), round(txn("T", "a", 1, 5, false, "r x vF", "w x v1", "r x v1")));
     }
 
     @Test
