@@ -49,9 +49,8 @@ public final class GarbageCollection {
     /**
      * Superseded marks made now (docs/DESIGN.md §7.9): final writes of old writers that stay, of keys whose frontier
      * writer goes as data in this collection ({@code markOps}), each with its transaction ({@code markTxn}) and that writer
-     * ({@code markBy}, parallel). The
-     * caller collects those writes (superseded by that writer) while their transactions stay; the reads of them by
-     * transactions that stay are carried as facts (writer before reader).
+     * ({@code markBy}, parallel). The caller collects those writes (superseded by that writer) while their transactions
+     * stay; the reads of them by transactions that stay are carried as facts (writer before reader).
      */
     public int[] markOps = new int[0], markTxn = new int[0], markBy = new int[0];
     /** Why a transaction of the round's history stays after collection (the first reason that applies, in this order). */
