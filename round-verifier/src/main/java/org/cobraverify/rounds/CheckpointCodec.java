@@ -73,13 +73,9 @@ final class CheckpointCodec {
             Transaction t = x.getTxn();
             h.byId.put(t.getId(), t);
             Map<String, String> marked = h.supersededMarks.get(t.getId());
-            List<TxnOp> ops = t.getOps();
-            for (int i = 0; i < ops.size(); i++) {
-                TxnOp o = ops.get(i);
-                if (!o.getWrite()) continue;
-                if (marked != null && marked.containsKey(o.getKey())) continue; // collected while t stays (§7.9)
-                h.writers.putIfAbsent(o.getKey(), o.getValue(), t);
-            }
+            for (TxnOp o : t.getOps())
+                if (o.getWrite() && (marked == null || !marked.containsKey(o.getKey()))) // (a marked key's writes were collected, §7.9)
+                    h.writers.putIfAbsent(o.getKey(), o.getValue(), t);
             if (x.getUnknownSince() >= 0) h.unknownSince.put(t.getId(), x.getUnknownSince());
             if (x.getPendingSince() < 0) { h.retained.add(t); h.retainedIds.add(t.getId()); }
             else { h.waiting.add(t); h.waitingSince.put(t.getId(), x.getPendingSince()); }

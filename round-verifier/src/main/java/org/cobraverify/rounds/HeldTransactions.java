@@ -69,8 +69,8 @@ final class HeldTransactions {
      * Superseded writes of staying writers (docs/DESIGN.md §7.9): per retained transaction, the keys whose frontier writer
      * went as data while it stayed, each with that writer's id. Its writes of such a key were collected then (the last one
      * superseded by that writer, any earlier one intermediate): they are in the collected-write store, not in
-     * {@link #writers}, and later rounds' histories leave them out (its readers that stayed are partly read). Only held transactions are named (a mark goes with its transaction); at
-     * most one entry per key a retained transaction writes.
+     * {@link #writers}, and later rounds' histories leave them out (its readers that stayed are partly read). Only held
+     * transactions are named (a mark goes with its transaction); at most one entry per key a retained transaction writes.
      */
     final Map<String, Map<String, String>> supersededMarks = new HashMap<>();
 
@@ -202,6 +202,28 @@ final class HeldTransactions {
         taintedKeys.clear();
         taintedWriters.clear();
         supersededMarks.clear();
+    }
+
+    /**
+     * Makes the held transactions lack their reads of {@code gone} writes (by key and value, each with the entry the
+     * collected-write store has for it): a waiting reader has the read recorded in {@code stale} as a read of a collected
+     * write (admission resolves it so, and it is judged then); any other is partly read from now on. Returns how many reads.
+     */
+    int loseReadsOf(Map<String, Map<String, CollectedWrites.Entry>> gone, org.cobraverify.gc.StaleReads stale) {
+        Set<String> waitingIds = new HashSet<>();
+        for (Transaction t : waiting) waitingIds.add(t.getId());
+        int lost = 0;
+        for (Transaction t : byId.values())
+            for (TxnOp o : t.getOps()) {
+                if (o.getWrite() || o.getValue() == null) continue;
+                Map<String, CollectedWrites.Entry> byValue = gone.get(o.getKey());
+                CollectedWrites.Entry e = byValue == null ? null : byValue.get(o.getValue());
+                if (e == null) continue;
+                lost++;
+                if (waitingIds.contains(t.getId())) stale.record(t, o, e);
+                else partlyRead.add(t.getId());
+            }
+        return lost;
     }
 
     /** Marks {@code txn}'s write of {@code key} superseded by {@code by}, a frontier writer collected as data (held transactions only). */

@@ -536,18 +536,7 @@ public final class IncrementalVerifier implements AutoCloseable {
             }
             held.markSuperseded(w.getId(), key, by);
         }
-        if (gone.isEmpty()) return;
-        Set<String> waitingIds = new HashSet<>();
-        for (Transaction t : held.waiting) waitingIds.add(t.getId());
-        for (Transaction t : held.byId.values())
-            for (TxnOp o : t.getOps()) {
-                if (o.getWrite() || o.getValue() == null) continue;
-                Map<String, CollectedWrites.Entry> byValue = gone.get(o.getKey());
-                CollectedWrites.Entry e = byValue == null ? null : byValue.get(o.getValue());
-                if (e == null) continue;
-                if (waitingIds.contains(t.getId())) stale.record(t, o, e);
-                else held.partlyRead.add(t.getId());
-            }
+        if (!gone.isEmpty()) held.loseReadsOf(gone, stale);
     }
 
     /** Moves the writes set aside since the last collection or checkpoint into the collected-write store. */
@@ -732,7 +721,7 @@ public final class IncrementalVerifier implements AutoCloseable {
             boolean isForced = !forced.isEmpty() && forced.contains(t.getId());
             boolean[] resolved = heldReads[ti];
             boolean whole = resolved == null;
-            boolean marked = !held.supersededMarks.isEmpty() && held.supersededMarks.containsKey(t.getId());
+            boolean marked = !held.supersededMarks.isEmpty() && held.supersededMarks.containsKey(t.getId()); // (one lookup per transaction)
             boolean before = past.exists() && past.before().contains(t.getId());
             List<TxnOp> tops = t.getOps();
             for (int j = 0; j < tops.size(); j++) {

@@ -237,11 +237,10 @@ final class PastFrontier {
             for (int j = 0; j < x.length && !any; j += 2) any = ids.marked(x[j]);
             if (!any || unchecked.contains(t.getId())) continue;
             List<TxnOp> ops = t.getOps();
-            Map<String, String> marked = held.supersededMarks.isEmpty() ? null : held.supersededMarks.get(t.getId());
             for (int j = 0; j < ops.size(); j++) {
                 TxnOp o = ops.get(j);
                 if (!o.getWrite() || !ids.marked(x[2 * j])) continue;
-                if (marked != null && held.isCollectedWrite(t, o)) continue; // collected while t stays: it precedes the synthetic writer
+                if (held.isCollectedWrite(t, o)) continue; // collected while t stays: it precedes the synthetic writer
                 out.add(new CollectedPast.Carried(synthetic[ids.slot(x[2 * j])], t.getId(), org.cobraverify.checker.KnownGraph.PATH, o.getKey()));
             }
         }

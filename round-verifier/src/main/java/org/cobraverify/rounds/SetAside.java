@@ -141,25 +141,10 @@ final class SetAside {
                 if (w != null) w.add(t.getId());
             }
         }
-        Set<String> waitingIds = new HashSet<>();
-        for (Transaction t : held.waiting) waitingIds.add(t.getId());
         held.forget(ids);
         held.waiting.removeIf(t -> ids.contains(t.getId()));
         for (String id : ids) held.waitingSince.remove(id);
         admitted.removeIf(t -> ids.contains(t.getId()));
-        int dropped = 0;
-        if (writes.isEmpty()) return dropped;
-        for (Transaction t : held.byId.values()) {
-            for (TxnOp o : t.getOps()) {
-                if (o.getWrite() || o.getValue() == null) continue;
-                Map<String, CollectedWrites.Entry> byValue = writes.get(o.getKey());
-                CollectedWrites.Entry e = byValue == null ? null : byValue.get(o.getValue());
-                if (e == null) continue;
-                dropped++;
-                if (waitingIds.contains(t.getId())) stale.record(t, o, e); // admission resolves it as a read of a collected write
-                else held.partlyRead.add(t.getId());
-            }
-        }
-        return dropped;
+        return writes.isEmpty() ? 0 : held.loseReadsOf(writes, stale);
     }
 }
