@@ -10,7 +10,12 @@
 #
 # COBRA_REGISTRY_DIR (default ops/target/registry) holds the extracted server (server/); COBRA_REGISTRY_RUN (default the
 # same) its log, pid and port files, so that several registries (tests) can share one extracted server;
-# COBRA_REGISTRY_JAVA names a java of version 21 or later (default: the first found).
+# COBRA_REGISTRY_JAVA names a java of version 21 or later (default: the first found); COBRA_REGISTRY_READY_SECONDS how long
+# start waits for the server to be ready (default 120: a loaded two-core machine needs more than a minute at times).
+#
+# Exit codes of start: 0 ready (its URL printed); 2 none can be had here (no Java 21, the server cannot be fetched);
+# 3 it was started but stopped or was not ready in time (a port taken, a slow machine): the process is killed, and
+# another port may well work.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 DIR=${COBRA_REGISTRY_DIR:-$HERE/target/registry}
@@ -50,14 +55,16 @@ case "${1:-}" in
     "$JAVA" -Dquarkus.http.host=127.0.0.1 -Dquarkus.http.port="$PORT" -Dquarkus.management.host=127.0.0.1 -Dquarkus.management.port="$MGMT" \
       -jar "$DIR/server/quarkus-run.jar" >"$RUN/registry.log" 2>&1 &
     echo $! >"$RUN/pid"; echo "$PORT" >"$RUN/port"
-    for _ in $(seq 1 120); do
+    READY=${COBRA_REGISTRY_READY_SECONDS:-120}
+    for _ in $(seq 1 $((READY * 2))); do
       if curl -fs "http://127.0.0.1:$MGMT/health/ready" >/dev/null 2>&1; then
         echo "http://127.0.0.1:$PORT/apis/ccompat/v7"; exit 0
       fi
-      kill -0 "$(cat "$RUN/pid")" 2>/dev/null || { echo "registry: it stopped; see $RUN/registry.log" >&2; tail -5 "$RUN/registry.log" >&2; exit 2; }
+      kill -0 "$(cat "$RUN/pid")" 2>/dev/null || { echo "registry: it stopped on port $PORT; see $RUN/registry.log" >&2; tail -5 "$RUN/registry.log" >&2; rm -f "$RUN/pid"; exit 3; }
       sleep 0.5
     done
-    echo "registry: not ready after 60 s; see $RUN/registry.log" >&2; exit 2 ;;
+    echo "registry: not ready after $READY s on port $PORT; see $RUN/registry.log" >&2; tail -5 "$RUN/registry.log" >&2
+    kill "$(cat "$RUN/pid")" 2>/dev/null || true; rm -f "$RUN/pid"; exit 3 ;;
   stop)
     if [ -f "$RUN/pid" ]; then kill "$(cat "$RUN/pid")" 2>/dev/null || true; rm -f "$RUN/pid"; echo "registry: stopped"; else echo "registry: not running"; fi ;;
   status)

@@ -39,15 +39,31 @@ public final class RegistryServer implements AutoCloseable {
         }
     }
 
-    /** Starts one (minutes the first time: the server is fetched through Maven), or skips the class. */
+    /** Start attempts, each on ports free when it begins (another process may take one before the server binds it). */
+    static final int ATTEMPTS = 3;
+
+    /**
+     * Starts one (minutes the first time: the server is fetched through Maven). Skips the class, saying why, only where
+     * none can be had (ops/registry.sh exits 2: no Java 21, no server from Maven Central); a server that stopped or was
+     * not ready in time (exit 3) is tried again on other ports, and after {@link #ATTEMPTS} the class fails: a registry
+     * that can be had here must not drop out of a run unnoticed, as a skip would let it.
+     */
     public static RegistryServer start() throws Exception {
         Path run = Files.createTempDirectory("cobra-registry-run");
-        int port = freePort();
-        while (port >= 65535) port = freePort(); // its management port is the next one
-        Process p = script(run, "start", Integer.toString(port)).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-        int rc = p.waitFor();
-        Assumptions.assumeTrue(rc == 0, "no schema registry could be started here (ops/registry.sh: " + out + ")");
+        StringBuilder tries = new StringBuilder();
+        String out = "";
+        int rc = -1;
+        for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
+            int port = freePort();
+            while (port >= 65535) port = freePort(); // its management port is the next one
+            Process p = script(run, "start", Integer.toString(port)).start();
+            out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+            rc = p.waitFor();
+            if (rc != 3) break;
+            tries.append("\nattempt ").append(attempt).append(" (port ").append(port).append("): ").append(out);
+        }
+        Assumptions.assumeTrue(rc != 2, "no schema registry can be had here (ops/registry.sh: " + out + ")");
+        if (rc != 0) throw new IllegalStateException("ops/registry.sh start failed (exit " + rc + ")" + (tries.length() == 0 ? ": " + out : tries));
         // the URL is the script's last word on stdout (Maven's own output, when it fetches, comes on stderr, merged here)
         Matcher m = Pattern.compile("http://127\\.0\\.0\\.1:\\d+/apis/ccompat/v7").matcher(out);
         String found = null;
