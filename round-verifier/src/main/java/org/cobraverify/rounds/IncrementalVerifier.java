@@ -731,11 +731,11 @@ public final class IncrementalVerifier implements AutoCloseable {
                 else if (v == History.NIL) {
                     // a transaction before the collected past that read the initial value of a key with a synthetic writer:
                     // its order before that writer is carried already (§7.9), and the edge would only widen the graph
-                    if (!before || !frontier.hasWriter(o.getKey())) b.read(k, History.NIL);
+                    if (!before || !frontier.hasWriter(k)) b.read(k, History.NIL);
                 }
                 else if (whole) b.read(k, v);
                 // a read of a frontier record: from the synthetic writer that stands for its collected writer
-                else if (frontier.isCurrent(o.getKey(), o.getValue())) b.read(k, v);
+                else if (frontier.isCurrent(k, v)) b.read(k, v);
                 // a read whose writer is gone: collected after this reader was checked (its edges are carried), or a
                 // read of a collected write judged on its own (admitted transactions have no other unresolved reads)
                 else if (!resolved[j] && (!isForced || stale.isThisRound(t, o))) continue;

@@ -32,25 +32,31 @@ import org.cobraverify.schemas.TxnOp;
  * Built fresh each round; never retained, never checkpointed (the log is on disk).
  */
 final class PastFrontier {
-    static final PastFrontier NONE = new PastFrontier(Map.of(), Map.of(), Map.of(), 0, null);
+    static final PastFrontier NONE = new PastFrontier(Map.of(), List.of(), new int[0], 0, 0, null);
 
-    /** The latest visible entry of each touched key's log that has one. */
-    private final Map<String, CollectedWrites.FrontierEntry> latest;
-    /** The keys with a synthetic writer, and its value. */
-    private final Map<String, CollectedWrites.FrontierEntry> current;
-    /** The isolated keys: their latest entry names a value that only this transaction reads (no synthetic writer). */
-    private final Map<String, Transaction> isolated;
+    /**
+     * What the round knows of one touched key whose log has a visible entry: that entry ({@code latest}), whether it has
+     * a synthetic writer ({@code current}), and the transaction whose one read of it is isolated ({@code isolatedBy}, else null).
+     */
+    private record Key(CollectedWrites.FrontierEntry latest, boolean current, Transaction isolatedBy) {}
+
+    /** Each touched key whose log has a visible entry (one map, looked up once per question). */
+    private final Map<String, Key> known;
+    /** The keys with a synthetic writer, in the order their writers are added. */
+    private final List<String> keys;
+    /** Per key id of the round: 1 + the value id of its synthetic writer's write, or 0 (the build pass asks by id, not by name). */
+    private final int[] currentValue;
+    private final int isolatedCount;
     /** Isolable keys not looked up (only a transaction judged before touches them). */
     private final int skipped;
     private final String unknowable;
-    private final List<String> keys = new ArrayList<>();
     private int[] writers = new int[0];
 
-    private PastFrontier(Map<String, CollectedWrites.FrontierEntry> latest, Map<String, CollectedWrites.FrontierEntry> current,
-                         Map<String, Transaction> isolated, int skipped, String unknowable) {
-        this.latest = latest;
-        this.current = current;
-        this.isolated = isolated;
+    private PastFrontier(Map<String, Key> known, List<String> keys, int[] currentValue, int isolatedCount, int skipped, String unknowable) {
+        this.known = known;
+        this.keys = keys;
+        this.currentValue = currentValue;
+        this.isolatedCount = isolatedCount;
         this.skipped = skipped;
         this.unknowable = unknowable;
     }
@@ -101,7 +107,6 @@ final class PastFrontier {
     static PastFrontier of(List<Transaction> order, int[][] opIds, boolean[][] heldReads, RoundIds ids, CollectedWrites store, HeldTransactions held,
                            Predicate<CollectedWrites.FrontierEntry> visible, Predicate<Transaction> mayOmit, Predicate<Transaction> judgedBefore,
                            Predicate<Transaction> beforePast) {
-        Map<String, CollectedWrites.FrontierEntry> latest = new HashMap<>(), current = new HashMap<>();
         // the keys to look up, in the order first read (each with how the round's history touches it, filled below)
         ids.beginPass();
         org.cobraverify.history.IntVec touched = new org.cobraverify.history.IntVec();
@@ -133,14 +138,18 @@ final class PastFrontier {
         }
         List<String> lookup = new ArrayList<>(touched.size());
         List<Touch> lookedUp = new ArrayList<>(touched.size());
+        org.cobraverify.history.IntVec lookedUpIds = new org.cobraverify.history.IntVec(touched.size());
         int skipped = 0;
         for (int s = 0; s < touch.length; s++) {
             Touch x = touch[s];
             if (x.isolable() && judgedBefore.test(x.sole)) skipped++;
-            else { lookup.add(String.valueOf(ids.keys().name(touched.get(s)))); lookedUp.add(x); }
+            else { lookup.add(String.valueOf(ids.keys().name(touched.get(s)))); lookedUp.add(x); lookedUpIds.add(touched.get(s)); }
         }
         List<List<CollectedWrites.FrontierEntry>> logs = store.frontierLogs(lookup);
-        Map<String, Transaction> isolated = new HashMap<>();
+        Map<String, Key> known = new HashMap<>(Math.max(16, lookup.size() * 2));
+        List<String> current = new ArrayList<>();
+        int[] currentValue = new int[ids.keys().size()];
+        int isolated = 0;
         String unknowable = null;
         for (int s = 0; s < lookup.size(); s++) {
             String key = lookup.get(s);
@@ -151,15 +160,21 @@ final class PastFrontier {
                         + " incarnation may see (a restart from a checkpoint older than the entries kept): reads of it cannot be judged";
                 continue;
             }
-            latest.put(key, e);
+            Transaction isolatedBy = null;
+            boolean synthetic = false;
             if (e.value() != null && !held.byId.containsKey(e.writer()) && !held.writers.contains(key, e.value())
                 && !held.byId.containsKey(id(e.writer(), key))) {
                 Touch x = lookedUp.get(s);
-                if (x.isolable() && x.firstRead.equals(e.value())) isolated.put(key, x.sole);
-                else if (x.needed) current.put(key, e);
+                if (x.isolable() && x.firstRead.equals(e.value())) { isolatedBy = x.sole; isolated++; }
+                else if (x.needed) {
+                    synthetic = true;
+                    current.add(key);
+                    currentValue[lookedUpIds.get(s)] = 1 + ids.values().of(e.value());
+                }
             }
+            known.put(key, new Key(e, synthetic, isolatedBy));
         }
-        return new PastFrontier(latest, current, isolated, skipped, unknowable);
+        return new PastFrontier(known, current, currentValue, isolated, skipped, unknowable);
     }
 
     /**
@@ -221,7 +236,7 @@ final class PastFrontier {
         int[] keyIds = new int[keys.size()];
         for (int i = 0; i < synthetic.length; i++) {
             String key = keys.get(i);
-            synthetic[i] = id(current.get(key).writer(), key);
+            synthetic[i] = id(known.get(key).latest().writer(), key);
             keyIds[i] = ids.keys().of(key);
         }
         ids.beginPass();
@@ -252,41 +267,50 @@ final class PastFrontier {
 
     /** Whether {@code reader}'s read of {@code key} = {@code value} is the one read of an isolated key (left out of the round's history). */
     boolean readsIsolated(Transaction reader, String key, String value) {
-        if (isolated.isEmpty() || value == null) return false;
-        Transaction t = isolated.get(key);
-        return t != null && t.getId().equals(reader.getId()) && value.equals(latest.get(key).value());
+        if (isolatedCount == 0 || value == null) return false;
+        Key k = known.get(key);
+        return k != null && readsIsolated(k, reader, value);
+    }
+
+    private static boolean readsIsolated(Key k, Transaction reader, String value) {
+        return k.isolatedBy() != null && k.isolatedBy().getId().equals(reader.getId()) && value.equals(k.latest().value());
     }
 
     /** How many keys were isolated this round (no synthetic writer), those not even looked up included. */
-    int isolatedCount() { return isolated.size() + skipped; }
+    int isolatedCount() { return isolatedCount + skipped; }
 
-    /** Whether {@code key} has a synthetic writer this round. */
-    boolean hasWriter(String key) { return !current.isEmpty() && current.containsKey(key); }
+    /** Whether the key of id {@code key} (in the round's key table) has a synthetic writer this round. */
+    boolean hasWriter(int key) { return key < currentValue.length && currentValue[key] != 0; }
 
-    /** Whether {@code value} is the frontier record of {@code key}, written by a synthetic writer this round. */
+    /** Whether value id {@code value} is the frontier record of key id {@code key}, written by a synthetic writer this round. */
+    boolean isCurrent(int key, int value) { return value != History.NIL && key < currentValue.length && currentValue[key] == value + 1; }
+
+    /** As above, by name. */
     boolean isCurrent(String key, String value) {
-        if (current.isEmpty() || value == null) return false;
-        CollectedWrites.FrontierEntry e = current.get(key);
-        return e != null && e.value().equals(value);
+        if (keys.isEmpty() || value == null) return false;
+        Key k = known.get(key);
+        return k != null && isCurrent(k, value);
     }
+
+    private static boolean isCurrent(Key k, String value) { return k.current() && k.latest().value().equals(value); }
 
     /** The synthetic writers' id: the collected writer's, marked (a certificate shows it). */
     static String id(String writer, String key) { return writer + " [collected; its write of " + key + "]"; }
 
     /** Appends the synthetic writers to {@code b} (after the round's transactions) and to {@code index}. */
     void addWriters(HistoryBuilder b, Map<String, Integer> index) {
-        if (current.isEmpty()) return;
-        List<Integer> at = new ArrayList<>();
-        for (Map.Entry<String, CollectedWrites.FrontierEntry> e : current.entrySet()) {
-            String id = id(e.getValue().writer(), e.getKey());
+        if (keys.isEmpty()) return;
+        writers = new int[keys.size()];
+        for (int i = 0; i < writers.length; i++) {
+            String key = keys.get(i);
+            CollectedWrites.FrontierEntry e = known.get(key).latest();
+            String id = id(e.writer(), key);
+            writers[i] = b.size();
             index.put(id, b.size());
-            at.add(b.size());
-            keys.add(e.getKey());
-            b.begin(id, b.session("\0frontier\0" + e.getKey()), History.COMMITTED, History.NO_TIME, History.NO_TIME, -1);
-            b.write(b.key(e.getKey()), b.value(e.getValue().value()));
+            b.begin(id, b.session("\0frontier\0" + key), History.COMMITTED, History.NO_TIME, History.NO_TIME, -1);
+            b.write(b.key(key), b.value(e.value()));
             b.end();
         }
-        writers = at.stream().mapToInt(Integer::intValue).toArray();
     }
 
     /** The synthetic writers' indexes in the round's history. */
@@ -304,7 +328,7 @@ final class PastFrontier {
         boolean[] out = java.util.Arrays.copyOf(plan.pinned(), h.size());
         for (int i = 0; i < writers.length; i++) {
             String key = keys.get(i);
-            out[writers[i]] = plan.pastRead(key, current.get(key).value());
+            out[writers[i]] = plan.pastRead(key, known.get(key).latest().value());
         }
         return out;
     }
@@ -320,8 +344,9 @@ final class PastFrontier {
         for (StaleReads.StaleRead s : reads) {
             CollectedWrites.Entry e = s.entry();
             if (e.fate() != CollectedWrites.Fate.FRONTIER) { out.add(s); continue; }
-            if (isCurrent(s.op().getKey(), s.op().getValue()) || readsIsolated(s.reader(), s.op().getKey(), s.op().getValue())) continue;
-            CollectedWrites.FrontierEntry last = latest.get(s.op().getKey());
+            Key k = known.get(s.op().getKey());
+            if (k != null && (isCurrent(k, s.op().getValue()) || readsIsolated(k, s.reader(), s.op().getValue()))) continue;
+            CollectedWrites.FrontierEntry last = k == null ? null : k.latest();
             if (last == null || last.writer() == null || s.op().getValue().equals(last.value())) { out.add(s); continue; } // cannot be judged
             out.add(new StaleReads.StaleRead(s.reader(), s.op(),
                     new CollectedWrites.Entry(e.writer(), last.writer(), CollectedWrites.Fate.SUPERSEDED, e.round(), e.incarnation())));
