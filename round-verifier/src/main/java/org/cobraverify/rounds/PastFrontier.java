@@ -265,7 +265,10 @@ final class PastFrontier {
     /** Why some touched key's frontier cannot be known, or null. */
     String unknowable() { return unknowable; }
 
-    /** Whether {@code reader}'s read of {@code key} = {@code value} is the one read of an isolated key (left out of the round's history). */
+    /**
+     * Whether {@code reader}'s read of {@code key} = {@code value} is the one read of an isolated key (left out of the round's
+     * history). By name, for tests; judging holds the key's record.
+     */
     boolean readsIsolated(Transaction reader, String key, String value) {
         if (isolatedCount == 0 || value == null) return false;
         Key k = known.get(key);
@@ -285,7 +288,7 @@ final class PastFrontier {
     /** Whether value id {@code value} is the frontier record of key id {@code key}, written by a synthetic writer this round. */
     boolean isCurrent(int key, int value) { return value != History.NIL && key < currentValue.length && currentValue[key] == value + 1; }
 
-    /** As above, by name. */
+    /** As above, by name (for tests: the round's own passes ask by id, or hold the key's record). */
     boolean isCurrent(String key, String value) {
         if (keys.isEmpty() || value == null) return false;
         Key k = known.get(key);
