@@ -43,6 +43,11 @@ public interface CollectedWrites extends AutoCloseable {
      */
     record Entry(String writer, String supersededBy, Fate fate, long round, long incarnation) {}
 
+    /**
+     * Records a collected write. A frontier write collected as data is not put: it is appended to its key's frontier log
+     * ({@link #appendFrontier}), which stands for its entry ({@link FrontierLog#asEntry}) while it names the value, and
+     * the store puts that entry when the log drops it; {@link #get} answers the same either way.
+     */
     void put(String key, String value, Entry e);
 
     /**
@@ -55,7 +60,9 @@ public interface CollectedWrites extends AutoCloseable {
 
     /**
      * Appends to {@code key}'s frontier log, dropping entries {@code visible} rejects (an earlier incarnation's
-     * after the checkpoint this one resumed from) and those no restart can need ({@link FrontierLog#append}).
+     * after the checkpoint this one resumed from) and those no restart can need ({@link FrontierLog#append}). An entry
+     * naming a value is a collected write from then on ({@link #get} finds it), and stays one when the log drops it
+     * (the store puts it then: {@link FrontierLog#droppedWrites}).
      */
     void appendFrontier(String key, FrontierEntry e, java.util.function.Predicate<FrontierEntry> visible, long keepFrom);
 
@@ -100,10 +107,13 @@ public interface CollectedWrites extends AutoCloseable {
     /** Whether the store holds nothing: no collected write, no frontier log, no checkpoint mark. */
     boolean isEmpty();
 
-    /** Puts {@code log} as {@code key}'s frontier log (one read back from cobra.frontier-logs), replacing any. */
+    /** Puts {@code log} as {@code key}'s frontier log (one read back from cobra.frontier-logs), replacing any (the writes the old one named stay collected writes). */
     void importFrontierLog(String key, java.util.List<FrontierEntry> log);
 
-    /** The entry for a write of {@code value} to {@code key}, or null if no collected transaction wrote it. */
+    /**
+     * The entry for a write of {@code value} to {@code key}, or null if no collected transaction wrote it: the key's
+     * frontier log's entry naming the value ({@link FrontierLog#asEntry}), else the one put.
+     */
     Entry get(String key, String value);
 
     /**
@@ -118,7 +128,7 @@ public interface CollectedWrites extends AutoCloseable {
         return out;
     }
 
-    /** How many writes have been collected. */
+    /** How many writes have been collected (put, or appended to a frontier log as its value). */
     long size();
 
     /**

@@ -16,8 +16,9 @@ import org.cobraverify.schemas.TxnStatus;
 /**
  * Step 3 of a collection, after an accepted round's final outcome: carries out what {@link GarbageCollection}
  * found collectible. Each collected write goes to {@link CollectedWrites} with its fate (superseded, with the
- * frontier write that superseded it; intermediate; aborted; of unknown outcome; a frontier write collected as data,
- * which also goes to its key's frontier log, as does the supersession of a frontier record), and the {@link CollectedPast}
+ * frontier write that superseded it; intermediate; aborted; of unknown outcome), except a frontier write collected as
+ * data, which goes to its key's frontier log only (the log stands for its entry, {@link CollectedWrites#put}), as does the
+ * supersession of a frontier record, and the {@link CollectedPast}
  * moves after every old transaction and before every entry fence of the {@link CollectionPlanner.Plan}.
  * Deleting the transactions from memory is the caller's (it owns them): {@link Outcome#gone}.
  *
@@ -83,7 +84,10 @@ public final class Collector {
                         : asData[op] ? CollectedWrites.Fate.FRONTIER
                         : lastWrite.get(h.key(op)) == op ? CollectedWrites.Fate.SUPERSEDED : CollectedWrites.Fate.INTERMEDIATE;
                 int by = gc.supersededBy[op];
-                store.put(key, value, new CollectedWrites.Entry(t.getId(), by >= 0 ? h.name(by) : null, fate, round, incarnation));
+                // a frontier write collected as data goes to its key's log only: the log stands for its entry, and the
+                // store puts that entry when the log drops it (CollectedWrites#put); not written twice
+                if (fate != CollectedWrites.Fate.FRONTIER || by >= 0)
+                    store.put(key, value, new CollectedWrites.Entry(t.getId(), by >= 0 ? h.name(by) : null, fate, round, incarnation));
                 if (asData[op]) store.appendFrontier(key, new CollectedWrites.FrontierEntry(value, t.getId(), round, incarnation), visible, keepFrom);
             }
         }

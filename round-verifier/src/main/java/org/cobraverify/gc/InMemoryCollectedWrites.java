@@ -10,19 +10,29 @@ import java.util.function.Predicate;
 public final class InMemoryCollectedWrites implements CollectedWrites {
     private final Map<String, Entry> map = new HashMap<>();
     private final Map<String, List<FrontierEntry>> frontiers = new HashMap<>();
+    private long size;
 
     @Override
-    public void put(String key, String value, Entry e) { map.put(key + '\0' + value, e); }
+    public void put(String key, String value, Entry e) {
+        map.put(key + '\0' + value, e);
+        size++;
+    }
 
     @Override
-    public Entry get(String key, String value) { return map.get(key + '\0' + value); }
+    public Entry get(String key, String value) {
+        FrontierEntry f = FrontierLog.naming(frontierLog(key), value);
+        return f != null ? FrontierLog.asEntry(f) : map.get(key + '\0' + value);
+    }
 
     @Override
-    public long size() { return map.size(); }
+    public long size() { return size; }
 
     @Override
     public void appendFrontier(String key, FrontierEntry e, Predicate<FrontierEntry> visible, long keepFrom) {
-        frontiers.put(key, FrontierLog.append(frontiers.getOrDefault(key, List.of()), e, visible, keepFrom));
+        List<FrontierEntry> before = frontierLog(key), after = FrontierLog.append(before, e, visible, keepFrom);
+        for (FrontierEntry d : FrontierLog.droppedWrites(before, after)) map.put(key + '\0' + d.value(), FrontierLog.asEntry(d));
+        frontiers.put(key, after);
+        if (e.value() != null) size++;
         if (changed != null) changed.add(key);
     }
 
@@ -56,8 +66,12 @@ public final class InMemoryCollectedWrites implements CollectedWrites {
     }
 
     @Override
-    public void importFrontierLog(String key, List<FrontierEntry> log) { frontiers.put(key, List.copyOf(log)); }
+    public void importFrontierLog(String key, List<FrontierEntry> log) {
+        List<FrontierEntry> after = List.copyOf(log);
+        for (FrontierEntry d : FrontierLog.droppedWrites(frontierLog(key), after)) map.put(key + '\0' + d.value(), FrontierLog.asEntry(d));
+        frontiers.put(key, after);
+    }
 
     @Override
-    public void close() { map.clear(); frontiers.clear(); }
+    public void close() { map.clear(); frontiers.clear(); size = 0; }
 }

@@ -896,16 +896,12 @@ public final class IncrementalVerifier implements AutoCloseable {
     public boolean hasFrontierLogs() { return collected.hasFrontiers(); }
 
     /**
-     * Puts a published frontier log into the store (before {@link #restore}), with the collected write each of its entries
-     * names (fate {@code FRONTIER}, as the collection that logged it recorded it): a read of that value then resolves as
-     * it does in the store the log came from, and is judged the same way (current, or superseded by the log's later entry).
+     * Puts a published frontier log into the store (before {@link #restore}). Each of its entries that names a value is
+     * the collected write of that value (fate {@code FRONTIER}, as the collection that logged it recorded it: the store
+     * answers from the log, {@link CollectedWrites#get}): a read of that value then resolves as it does in the store the
+     * log came from, and is judged the same way (current, or superseded by the log's later entry).
      */
-    public void importFrontierLog(String key, List<CollectedWrites.FrontierEntry> log) {
-        collected.importFrontierLog(key, log);
-        for (CollectedWrites.FrontierEntry e : log)
-            if (e.value() != null && e.writer() != null)
-                collected.put(key, e.value(), new CollectedWrites.Entry(e.writer(), null, CollectedWrites.Fate.FRONTIER, e.round(), e.incarnation()));
-    }
+    public void importFrontierLog(String key, List<CollectedWrites.FrontierEntry> log) { collected.importFrontierLog(key, log); }
 
     /** Every transaction retained, in the order it was admitted (for tests and checkpoints). */
     public Collection<Transaction> retained() { return Collections.unmodifiableList(held.retained); }

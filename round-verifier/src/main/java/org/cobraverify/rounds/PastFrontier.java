@@ -151,6 +151,10 @@ final class PastFrontier {
         int[] currentValue = new int[ids.keys().size()];
         int isolated = 0;
         String unknowable = null;
+        // a held transaction named as a synthetic writer would be (one in the input so named) takes that id; asked by name
+        // only when some held id has the mark (building each key's synthetic id was 4% of a TPC-C round)
+        boolean namedLikeSynthetic = false;
+        for (String heldId : held.byId.keySet()) if (heldId.contains(SYNTHETIC_MARK)) { namedLikeSynthetic = true; break; }
         for (int s = 0; s < lookup.size(); s++) {
             String key = lookup.get(s);
             CollectedWrites.FrontierEntry e = FrontierLog.latest(logs.get(s), visible);
@@ -163,7 +167,7 @@ final class PastFrontier {
             Transaction isolatedBy = null;
             boolean synthetic = false;
             if (e.value() != null && !held.byId.containsKey(e.writer()) && !held.writers.contains(key, e.value())
-                && !held.byId.containsKey(id(e.writer(), key))) {
+                && !(namedLikeSynthetic && held.byId.containsKey(id(e.writer(), key)))) {
                 Touch x = lookedUp.get(s);
                 if (x.isolable() && x.firstRead.equals(e.value())) { isolatedBy = x.sole; isolated++; }
                 else if (x.needed) {
@@ -298,7 +302,10 @@ final class PastFrontier {
     private static boolean isCurrent(Key k, String value) { return k.current() && k.latest().value().equals(value); }
 
     /** The synthetic writers' id: the collected writer's, marked (a certificate shows it). */
-    static String id(String writer, String key) { return writer + " [collected; its write of " + key + "]"; }
+    static String id(String writer, String key) { return writer + SYNTHETIC_MARK + key + "]"; }
+
+    /** What every synthetic writer's id contains. */
+    private static final String SYNTHETIC_MARK = " [collected; its write of ";
 
     /** Appends the synthetic writers to {@code b} (after the round's transactions) and to {@code index}. */
     void addWriters(HistoryBuilder b, Map<String, Integer> index) {

@@ -37,8 +37,10 @@ final class RoundIds {
      */
     int[][] compile(List<Transaction> order) {
         if (keys == null || keys.size() > 2L * lastDistinctKeys + SLACK || values.size() > 2L * lastOps + SLACK) {
-            keys = new Interner(Math.max(1024, lastDistinctKeys));
-            values = new Interner(Math.max(1024, lastOps));
+            // sized for all they may hold until the next renewal: they never grow (growing copied the name lists and
+            // rehashed the tables)
+            keys = new Interner(Math.max(1024, 2 * Math.max(0, lastDistinctKeys) + SLACK));
+            values = new Interner(Math.max(1024, 2 * Math.max(0, lastOps) + SLACK));
             compiled = new IdentityHashMap<>();
             if (lastOps >= 0) renewals++;
         }

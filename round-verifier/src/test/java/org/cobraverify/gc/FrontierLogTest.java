@@ -57,5 +57,28 @@ class FrontierLogTest {
                 new FrontierEntry("é漢字", "", Long.MAX_VALUE, 0));
         assertEquals(l, FrontierLog.decode(FrontierLog.encode(l)));
         assertTrue(FrontierLog.decode(null).isEmpty());
+        // the bytes are those logs on disk were written with (a DataOutputStream's, big-endian), so old stores still read
+        assertArrayEquals(dataOutput(l), FrontierLog.encode(l));
+        assertArrayEquals(dataOutput(List.of()), FrontierLog.encode(List.of()));
+    }
+
+    private static byte[] dataOutput(List<FrontierEntry> log) {
+        try (java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream(); java.io.DataOutputStream out = new java.io.DataOutputStream(bytes)) {
+            out.writeInt(log.size());
+            for (FrontierEntry e : log) {
+                for (String x : new String[] {e.value(), e.writer()}) {
+                    if (x == null) { out.writeInt(-1); continue; }
+                    byte[] b = x.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                    out.writeInt(b.length);
+                    out.write(b);
+                }
+                out.writeLong(e.round());
+                out.writeLong(e.incarnation());
+            }
+            out.flush();
+            return bytes.toByteArray();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 }

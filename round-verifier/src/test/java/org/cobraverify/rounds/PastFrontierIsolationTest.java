@@ -90,6 +90,21 @@ class PastFrontierIsolationTest {
         assertEquals(new Seen(true, false, 0, 1), round(x -> x == t, t, txn("U", "b", 1, 5, false, "r x vF")));
     }
 
+    @Test
+    void aHeldTransactionNamedAsTheSyntheticWriterWouldBeTakesItsPlace() {
+        // the input names a transaction as x's synthetic writer would be named: no second transaction of that id is made
+        InMemoryCollectedWrites log = new InMemoryCollectedWrites();
+        log.appendFrontier("x", new CollectedWrites.FrontierEntry("vF", "F", 2, 0), ALL, 2);
+        Transaction reader = txn("T", "a", 1, 5, false, "r x vF"), other = txn("U", "b", 1, 5, false, "r x vF");
+        for (boolean collide : new boolean[] {false, true}) {
+            HeldTransactions held = new HeldTransactions();
+            Transaction named = txn(collide ? PastFrontier.id("F", "x") : "F [collected; its write of y]", "c", 1, 5, false, "w z 1");
+            assertNull(held.recordWrites(named));
+            PastFrontier f = PastFrontier.of(List.of(reader, other), log, held, ALL, t -> false, t -> true, t -> false);
+            assertEquals(!collide, f.isCurrent("x", "vF"), "held " + named.getId());
+        }
+    }
+
     /** A store that counts the frontier logs asked for, one by one or in a batch. */
     private static final class CountingLookups implements CollectedWrites {
         private final CollectedWrites inner;

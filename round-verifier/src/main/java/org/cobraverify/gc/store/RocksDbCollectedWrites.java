@@ -8,11 +8,9 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.Map;
 import java.util.function.Predicate;
 import java.util.function.LongSupplier;
 import java.util.stream.Stream;
@@ -40,15 +38,15 @@ import org.rocksdb.WriteOptions;
  * until the verdict says unknown ({@link #horizonNote}). Never a wrong reject or accept.
  *
  * <p>Writes are batched, skip the write-ahead log and are written behind (by a thread of their own, one batch at a
- * time; every read first waits for them); {@link #sync} flushes them before the verifier
+ * time, in key order: {@link SortedBatch}; every read first waits for them); {@link #sync} flushes them before the verifier
  * commits a checkpoint, so a verifier restarted on the same disk finds every write collected up to its
  * checkpoint (the generations, and when each started, are the column families). Lookups happen only for
  * reads whose writer is not in memory, newest generation first: rare on a healthy database.
  *
  * <p>Frontier logs ({@link #frontierLog}) live in a column family of their own that is never dropped: a key's latest
  * write must be known for as long as the key exists (forgetting it would let a later read of the key's initial value
- * pass). So they grow with the key space, on disk; on the heap only an LRU cache of {@link #FRONTIER_CACHE} logs
- * (a round looks up each key it touches, and keys touched again are mostly cached).
+ * pass). So they grow with the key space, on disk; on the heap only a cache of {@link #FRONTIER_CACHE} logs
+ * ({@link FrontierLogCache}: a round looks up each key it touches, and keys touched again are mostly cached).
  */
 public final class RocksDbCollectedWrites implements CollectedWrites {
     static { RocksDB.loadLibrary(); }
@@ -60,7 +58,7 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
     private static final String PREFIX = "g-";
     private static final byte[] FRONTIER_FAMILY = "frontier".getBytes(StandardCharsets.UTF_8);
     /**
-     * Frontier logs cached on the heap (least recently used ones are evicted): about 270 bytes a log of one entry, so
+     * Frontier logs cached on the heap (by the CLOCK rule: those not looked up since the last sweep are evicted): about 270 bytes a log of one entry, so
      * 70 MB at most. A TPC-C round looks up some 30k keys and its collection appends to 20k others: 65,536 thrashed.
      */
     static final int FRONTIER_CACHE = 1 << 18;
@@ -74,14 +72,11 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
     private RocksDB db;
     private ColumnFamilyHandle defaultFamily, frontierFamily;
     private long frontierKeys;
-    private final Map<String, List<FrontierEntry>> frontierCache = new LinkedHashMap<>(1024, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, List<FrontierEntry>> eldest) { return size() > FRONTIER_CACHE; }
-    };
+    private final FrontierLogCache frontierCache;
     /** Oldest first; the last is where writes go. */
     private final List<Generation> generations = new ArrayList<>();
     private final WriteOptions writeOptions = new WriteOptions().setDisableWAL(true);
-    private WriteBatch batch = new WriteBatch();
+    private SortedBatch batch = new SortedBatch();
     private int batched;
     /**
      * Keys whose frontier log the batch being filled ({@code pendingFrontiers}) or the one being written
@@ -106,7 +101,13 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
 
     /** As above, forgetting writes collected more than {@code horizonMillis} ago by {@code clock} (milliseconds). */
     public RocksDbCollectedWrites(Path dir, boolean deleteOnClose, long horizonMillis, LongSupplier clock) {
+        this(dir, deleteOnClose, horizonMillis, clock, FRONTIER_CACHE);
+    }
+
+    /** As above, with at most {@code frontierCache} frontier logs on the heap (tests: a small cache reads logs from disk). */
+    RocksDbCollectedWrites(Path dir, boolean deleteOnClose, long horizonMillis, LongSupplier clock, int frontierCache) {
         if (horizonMillis < GENERATIONS) throw new IllegalArgumentException("a horizon of " + horizonMillis + " ms is too short");
+        this.frontierCache = new FrontierLogCache(frontierCache);
         this.dir = dir;
         this.deleteOnClose = deleteOnClose;
         this.horizonMillis = horizonMillis;
@@ -191,7 +192,7 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
     private void flush() throws RocksDBException {
         if (batched == 0) return;
         awaitWriting();
-        WriteBatch full = batch;
+        SortedBatch full = batch;
         RocksDB target = db;
         if (writer == null) writer = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "cobra-collected-writes");
@@ -199,14 +200,14 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
             return t;
         });
         writing = writer.submit(() -> {
-            try (full) {
-                target.write(writeOptions, full);
+            try (WriteBatch sorted = full.toWriteBatch()) { // sorted here, off the verifier's thread
+                target.write(writeOptions, sorted);
             }
             return null;
         });
         writingFrontiers = pendingFrontiers;
         pendingFrontiers = new HashSet<>();
-        batch = new WriteBatch();
+        batch = new SortedBatch();
         batched = 0;
     }
 
@@ -239,6 +240,8 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
     @Override
     public Entry get(String key, String value) {
         if (db == null) return null;
+        FrontierEntry f = frontierKeys == 0 ? null : FrontierLog.naming(frontierLog(key), value);
+        if (f != null) return FrontierLog.asEntry(f);
         try {
             settle();
             byte[] k = id(key, value);
@@ -255,11 +258,11 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
 
     /**
      * As {@link #get} for each pair. A pair whose key's frontier log is cached and names its value as written by a
-     * transaction is answered from the log: that write was collected as data, and its entry (fate {@code FRONTIER}) was
-     * put with the log's entry, with the same writer, round and incarnation ({@code Collector}, {@link #importFrontierLog});
-     * an entry of a dropped generation is still known this way. The rest: one write of the batch, then one
-     * {@code multiGet} per generation (newest first, then the default family) for the pairs not found yet,
-     * {@link #PREFETCH_BATCH} at a time.
+     * transaction is answered from the log ({@link FrontierLog#asEntry}): a frontier write collected as data lives there
+     * (not put) while the log names it, and an entry of a dropped generation is still known this way. The rest: one write
+     * of the batch, then one {@code multiGet} per generation (newest first, then the default family) for the pairs not
+     * found yet, {@link #PREFETCH_BATCH} at a time, and last the logs of the keys still not found (read in one batch, as
+     * {@link #frontierLogs} reads them).
      */
     @Override
     public Entry[] getAll(List<String> keys, List<String> values) {
@@ -269,13 +272,9 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
         List<Integer> ask = new ArrayList<>(out.length);
         for (int i = 0; i < out.length; i++) {
             List<FrontierEntry> log = frontierCache.get(keys.get(i));
-            if (log != null)
-                for (FrontierEntry e : log)
-                    if (e.writer() != null && e.value() != null && e.value().equals(values.get(i))) {
-                        out[i] = new Entry(e.writer(), null, Fate.FRONTIER, e.round(), e.incarnation());
-                        break;
-                    }
-            if (out[i] == null) ask.add(i);
+            FrontierEntry f = log == null ? null : FrontierLog.naming(log, values.get(i));
+            if (f != null) out[i] = FrontierLog.asEntry(f);
+            else ask.add(i);
         }
         if (ask.isEmpty()) return out;
         try {
@@ -283,6 +282,7 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
             List<ColumnFamilyHandle> families = new ArrayList<>(generations.size() + 1);
             for (int g = generations.size() - 1; g >= 0; g--) families.add(generations.get(g).handle());
             families.add(defaultFamily); // a store written before generations existed
+            List<Integer> notFound = new ArrayList<>();
             for (int from = 0; from < ask.size(); from += PREFETCH_BATCH) {
                 int to = Math.min(ask.size(), from + PREFETCH_BATCH);
                 byte[][] ids = new byte[to - from][];
@@ -303,6 +303,17 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
                     }
                     missing = still;
                 }
+                for (int a : missing) notFound.add(ask.get(a));
+            }
+            // a frontier write collected as data whose log is not cached: the log names it
+            if (!notFound.isEmpty() && frontierKeys > 0) {
+                List<String> logKeys = new ArrayList<>(notFound.size());
+                for (int i : notFound) logKeys.add(keys.get(i));
+                List<List<FrontierEntry>> logs = frontierLogs(logKeys);
+                for (int j = 0; j < notFound.size(); j++) {
+                    FrontierEntry f = FrontierLog.naming(logs.get(j), values.get(notFound.get(j)));
+                    if (f != null) out[notFound.get(j)] = FrontierLog.asEntry(f);
+                }
             }
             return out;
         } catch (RocksDBException ex) {
@@ -319,6 +330,8 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
         List<FrontierEntry> before = frontierLog(key);
         List<FrontierEntry> after = FrontierLog.append(before, e, visible, keepFrom);
         try {
+            putDropped(key, before, after);
+            if (e.value() != null) size++;
             batch.put(frontierFamily, key.getBytes(StandardCharsets.UTF_8), FrontierLog.encode(after));
             pendingFrontiers.add(key);
             if (before.isEmpty()) frontierKeys++;
@@ -327,6 +340,17 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
             if (++batched >= 10_000) flush();
         } catch (RocksDBException ex) {
             throw new IllegalStateException("collected-writes store: " + ex.getMessage(), ex);
+        }
+    }
+
+    /** Puts, as collected writes, the writes {@code before} named and {@code after} does not (the log stood for their entries). */
+    private void putDropped(String key, List<FrontierEntry> before, List<FrontierEntry> after) throws RocksDBException {
+        List<FrontierEntry> dropped = FrontierLog.droppedWrites(before, after);
+        if (dropped.isEmpty()) return;
+        ColumnFamilyHandle h = current();
+        for (FrontierEntry d : dropped) {
+            batch.put(h, id(key, d.value()), encode(FrontierLog.asEntry(d)));
+            batched++;
         }
     }
 
@@ -353,7 +377,7 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
     @Override
     public void prefetchFrontierLogs(java.util.Collection<String> keys) {
         if (db == null || frontierKeys == 0 || keys.isEmpty()) return;
-        List<String> missing = new ArrayList<>();
+        List<String> missing = new ArrayList<>(keys.size());
         for (String k : keys) if (!frontierCache.containsKey(k)) missing.add(k);
         readFrontierLogs(missing);
     }
@@ -461,8 +485,10 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
     @Override
     public void importFrontierLog(String key, List<FrontierEntry> log) {
         if (db == null) open();
-        boolean had = !frontierLog(key).isEmpty();
+        List<FrontierEntry> before = frontierLog(key);
+        boolean had = !before.isEmpty();
         try {
+            putDropped(key, before, log);
             batch.put(frontierFamily, key.getBytes(StandardCharsets.UTF_8), FrontierLog.encode(log));
             pendingFrontiers.add(key);
             if (!had && !log.isEmpty()) frontierKeys++;
@@ -475,6 +501,9 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
 
     /** Frontier logs on the heap now (tests: bounded by {@link #FRONTIER_CACHE}). */
     int frontierCacheSize() { return frontierCache.size(); }
+
+    /** Whether {@code key}'s log is on the heap now (tests). */
+    boolean frontierCached(String key) { return frontierCache.containsKey(key); }
 
     /** Writes forgotten so far (in generations dropped by this instance; RocksDB's estimate of their keys). */
     public long forgotten() { return forgotten; }
@@ -538,7 +567,6 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
             if (writer != null) writer.shutdown();
             writer = null;
         }
-        batch.close();
         writeOptions.close();
         if (db == null) return;
         for (Generation g : generations) g.handle().close();

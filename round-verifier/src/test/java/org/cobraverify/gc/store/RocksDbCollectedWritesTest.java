@@ -141,15 +141,28 @@ class RocksDbCollectedWritesTest {
             assertTrue(many.get(ask.size() - 1).isEmpty(), "never");
             // a log appended and not yet written out is read back by a batched lookup too (the batch is written first)
             s.appendFrontier("fresh", new CollectedWrites.FrontierEntry("vf", "TF", 3, 0), all, 3);
-            for (int k = 0; k < RocksDbCollectedWrites.FRONTIER_CACHE + 10; k++) s.frontierLog("k" + k); // evicts "fresh"
+            evictAll(s); // "fresh" too
+            assertFalse(s.frontierCached("fresh"), "the lookup below must read it from disk");
             assertEquals("TF", s.frontierLogs(java.util.List.of("fresh")).get(0).get(0).writer());
             s.prefetchFrontierLogs(java.util.List.of("fresh"));
             assertEquals("TF", s.frontierLog("fresh").get(0).writer());
             // and by a single lookup: a log evicted while its write waits in the batch is written out before it is read
             s.appendFrontier("fresh2", new CollectedWrites.FrontierEntry("vg", "TG", 4, 0), all, 4);
-            for (int k = 0; k < RocksDbCollectedWrites.FRONTIER_CACHE + 10; k++) s.frontierLog("k" + k); // evicts "fresh2"
+            evictAll(s); // "fresh2" too, while its write waits in the batch
+            assertFalse(s.frontierCached("fresh2"), "the lookup below must read it from disk");
             assertEquals("TG", s.frontierLog("fresh2").get(0).writer());
         }
+    }
+
+    /**
+     * Looks up twice as many keys never looked up before as the cache holds: under the CLOCK rule every key cached before
+     * is evicted (each is passed at most twice by the hand).
+     */
+    private static void evictAll(RocksDbCollectedWrites s) {
+        java.util.List<String> absent = new java.util.ArrayList<>();
+        for (int k = 0; k < 2 * RocksDbCollectedWrites.FRONTIER_CACHE + 10; k++) absent.add("absent" + k);
+        for (int from = 0; from < absent.size(); from += RocksDbCollectedWrites.PREFETCH_BATCH)
+            s.prefetchFrontierLogs(absent.subList(from, Math.min(absent.size(), from + RocksDbCollectedWrites.PREFETCH_BATCH)));
     }
 
     /**
