@@ -86,7 +86,7 @@ public final class Collector {
                 int by = gc.supersededBy[op];
                 // a frontier write collected as data goes to its key's log only: the log stands for its entry, and the
                 // store puts that entry when the log drops it (CollectedWrites#put); not written twice
-                if (fate != CollectedWrites.Fate.FRONTIER || by >= 0)
+                if (fate != CollectedWrites.Fate.FRONTIER) // (nothing supersedes a frontier write: by < 0)
                     store.put(key, value, new CollectedWrites.Entry(t.getId(), by >= 0 ? h.name(by) : null, fate, round, incarnation));
                 if (asData[op]) store.appendFrontier(key, new CollectedWrites.FrontierEntry(value, t.getId(), round, incarnation), visible, keepFrom);
             }

@@ -2,6 +2,7 @@ package org.cobraverify.rounds;
 
 import java.util.Arrays;
 import org.cobraverify.history.Hashing;
+import org.cobraverify.history.OpenAddressing;
 import org.cobraverify.schemas.Transaction;
 
 /**
@@ -12,12 +13,11 @@ import org.cobraverify.schemas.Transaction;
  * of the table, not four (the table outgrows the caches: 11% of a TPC-C round was spent probing it with four parallel arrays).
  *
  * <p>Invariant: each occupied slot holds a distinct (key, value) pair and is reachable from its home slot
- * without crossing an empty one; a slot is empty iff its hash is {@link #EMPTY} (a pair whose hash comes out so is stored
- * with hash 1); the table is at most half full. (It was a map of maps: two lookups and two string comparisons per read of
+ * without crossing an empty one ({@link OpenAddressing}'s contract); the table is at most half full. (It was a map of maps: two lookups and two string comparisons per read of
  * every round's history, a third of the verifier's time in the pipeline.)
  */
 final class WriterIndex {
-    private static final int EMPTY = 0;
+    private static final int EMPTY = OpenAddressing.EMPTY;
     private Object[] entries;
     private int[] hashes;
     private int size, mask;
@@ -31,8 +31,7 @@ final class WriterIndex {
     }
 
     private static int hash(String key, String value) {
-        int h = Hashing.mix(key.hashCode() * 31 + value.hashCode());
-        return h == EMPTY ? 1 : h;
+        return OpenAddressing.stored(Hashing.mix(key.hashCode() * 31 + value.hashCode()));
     }
 
     /** The slot holding (key, value), or the empty slot where it would go. */
@@ -72,33 +71,14 @@ final class WriterIndex {
         int i = slot(key, value, hash(key, value));
         if (hashes[i] == EMPTY) return;
         size--;
-        // backward shift: move later entries of the probe run into the hole unless their home lies cyclically after it
-        int j = i;
-        while (true) {
-            j = (j + 1) & mask;
-            if (hashes[j] == EMPTY) break;
-            int home = hashes[j] & mask;
-            boolean stays = i <= j ? (i < home && home <= j) : (i < home || home <= j);
-            if (stays) continue;
-            System.arraycopy(entries, 3 * j, entries, 3 * i, 3);
-            hashes[i] = hashes[j];
-            i = j;
-        }
-        hashes[i] = EMPTY;
-        entries[3 * i] = entries[3 * i + 1] = entries[3 * i + 2] = null;
+        OpenAddressing.remove(hashes, entries, 3, i);
     }
 
     private void grow() {
         Object[] e = entries;
         int[] hs = hashes;
         allocate(hs.length * 2);
-        for (int i = 0; i < hs.length; i++) {
-            if (hs[i] == EMPTY) continue;
-            int j = hs[i] & mask;
-            while (hashes[j] != EMPTY) j = (j + 1) & mask;
-            System.arraycopy(e, 3 * i, entries, 3 * j, 3);
-            hashes[j] = hs[i];
-        }
+        OpenAddressing.rehash(hs, e, hashes, entries, 3);
     }
 
     int size() { return size; }

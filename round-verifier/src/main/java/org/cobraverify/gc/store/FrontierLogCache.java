@@ -3,25 +3,28 @@ package org.cobraverify.gc.store;
 import java.util.List;
 import org.cobraverify.gc.CollectedWrites.FrontierEntry;
 import org.cobraverify.history.Hashing;
+import org.cobraverify.history.OpenAddressing;
 
 /**
  * The frontier logs {@link RocksDbCollectedWrites} holds on the heap: at most {@code capacity} keys, evicted by the CLOCK
  * rule (a key looked up since the hand last passed it gets a second chance; one inserted and never looked up goes
- * first). One open-addressing table (linear probing, deletion by backward shift): a lookup probes an array of hashes and
- * reads the key and its log side by side ({@code entries[2i]}, {@code entries[2i + 1]}); nothing is allocated or relinked
- * per lookup. (It was an access-ordered {@code LinkedHashMap}: every hit relinked two nodes, and the lookups, four per
- * touched key of a round, were a tenth of a TPC-C round.)
+ * first). One open-addressing table ({@link OpenAddressing}: linear probing, deletion by backward shift): a lookup probes
+ * an array of hashes and reads the key, its log and its mark side by side ({@code entries[3i]}, {@code entries[3i + 1]},
+ * {@code entries[3i + 2]}: non-null when looked up since the hand passed); nothing is allocated or relinked per lookup.
+ * (It was an access-ordered {@code LinkedHashMap}: every hit relinked two nodes, and the lookups, four per touched key
+ * of a round, were a tenth of a TPC-C round.)
  *
- * <p>Invariant: each occupied slot holds a distinct key, reachable from its home slot without crossing an empty one; a
- * slot is empty iff its hash is {@link #EMPTY}; at most {@code capacity} keys, and the table at most half full. What it
+ * <p>Invariant: each occupied slot holds a distinct key, reachable from its home slot without crossing an empty one
+ * ({@link OpenAddressing}'s contract); at most {@code capacity} keys, and the table at most half full. What it
  * answers is what was last put for the key: a cache, so a key not held is for the caller to read from disk.
  */
 final class FrontierLogCache {
-    private static final int EMPTY = 0;
+    private static final int EMPTY = OpenAddressing.EMPTY;
+    /** Per slot: key, log, looked-up mark. */
+    private static final int STRIDE = 3;
     private final int capacity;
     private Object[] entries;
     private int[] hashes;
-    private boolean[] referenced;
     private int size, mask, hand;
 
     /** A cache of at most {@code capacity} logs (a power of two or not); its table starts small and grows to twice that. */
@@ -32,16 +35,14 @@ final class FrontierLogCache {
     }
 
     private void allocate(int slots) {
-        entries = new Object[2 * slots];
+        entries = new Object[STRIDE * slots];
         hashes = new int[slots];
-        referenced = new boolean[slots];
         mask = slots - 1;
         hand = 0;
     }
 
     private static int hash(String key) {
-        int h = Hashing.mix(key.hashCode());
-        return h == EMPTY ? 1 : h;
+        return OpenAddressing.stored(Hashing.mix(key.hashCode()));
     }
 
     /** The slot holding {@code key}, or the empty slot where it would go. */
@@ -51,7 +52,7 @@ final class FrontierLogCache {
             int hi = hashes[i];
             if (hi == EMPTY) return i;
             if (hi == h) {
-                Object k = entries[2 * i];
+                Object k = entries[STRIDE * i];
                 if (k == key || k.equals(key)) return i;
             }
             i = (i + 1) & mask;
@@ -63,8 +64,8 @@ final class FrontierLogCache {
     List<FrontierEntry> get(String key) {
         int i = slot(key, hash(key));
         if (hashes[i] == EMPTY) return null;
-        referenced[i] = true;
-        return (List<FrontierEntry>) entries[2 * i + 1];
+        entries[STRIDE * i + 2] = Boolean.TRUE;
+        return (List<FrontierEntry>) entries[STRIDE * i + 1];
     }
 
     /** Whether {@code key} is held (it does not count as looked up). */
@@ -74,7 +75,7 @@ final class FrontierLogCache {
     void put(String key, List<FrontierEntry> log) {
         int h = hash(key), i = slot(key, h);
         if (hashes[i] != EMPTY) {
-            entries[2 * i + 1] = log;
+            entries[STRIDE * i + 1] = log;
             return;
         }
         if (size == capacity) {
@@ -84,10 +85,9 @@ final class FrontierLogCache {
             grow();
             i = slot(key, h);
         }
-        entries[2 * i] = key;
-        entries[2 * i + 1] = log;
+        entries[STRIDE * i] = key;
+        entries[STRIDE * i + 1] = log; // not marked: a key put and never looked up goes first
         hashes[i] = h;
-        referenced[i] = false;
         size++;
     }
 
@@ -95,51 +95,22 @@ final class FrontierLogCache {
     private void evictOne() {
         while (true) {
             if (hashes[hand] != EMPTY) {
-                if (!referenced[hand]) {
-                    remove(hand); // the hand stays: the slot now holds what followed it, not yet swept
+                if (entries[STRIDE * hand + 2] == null) {
+                    size--;
+                    OpenAddressing.remove(hashes, entries, STRIDE, hand); // the hand stays: the slot now holds what followed it, not yet swept
                     return;
                 }
-                referenced[hand] = false;
+                entries[STRIDE * hand + 2] = null;
             }
             hand = (hand + 1) & mask;
         }
     }
 
-    private void remove(int i) {
-        size--;
-        // backward shift: move later entries of the probe run into the hole unless their home lies cyclically after it
-        int j = i;
-        while (true) {
-            j = (j + 1) & mask;
-            if (hashes[j] == EMPTY) break;
-            int home = hashes[j] & mask;
-            boolean stays = i <= j ? (i < home && home <= j) : (i < home || home <= j);
-            if (stays) continue;
-            entries[2 * i] = entries[2 * j];
-            entries[2 * i + 1] = entries[2 * j + 1];
-            hashes[i] = hashes[j];
-            referenced[i] = referenced[j];
-            i = j;
-        }
-        hashes[i] = EMPTY;
-        entries[2 * i] = entries[2 * i + 1] = null;
-        referenced[i] = false;
-    }
-
     private void grow() {
         Object[] e = entries;
         int[] hs = hashes;
-        boolean[] ref = referenced;
         allocate(hs.length * 2);
-        for (int i = 0; i < hs.length; i++) {
-            if (hs[i] == EMPTY) continue;
-            int j = hs[i] & mask;
-            while (hashes[j] != EMPTY) j = (j + 1) & mask;
-            entries[2 * j] = e[2 * i];
-            entries[2 * j + 1] = e[2 * i + 1];
-            hashes[j] = hs[i];
-            referenced[j] = ref[i];
-        }
+        OpenAddressing.rehash(hs, e, hashes, entries, STRIDE);
     }
 
     int size() { return size; }
