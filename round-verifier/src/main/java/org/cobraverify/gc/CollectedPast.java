@@ -30,6 +30,19 @@ public final class CollectedPast {
     /** A fact carried from an earlier round: {@code src -kind(key)-> dst}, between transactions still retained. */
     public record Carried(String src, String dst, int kind, String key) {}
 
+    /**
+     * Facts of one round only, by index in its history (never kept: indexes are the round's): {@code src[i]} precedes
+     * {@code dst[i]} as {@code kind[i]} says, for key id {@code key[i]} of the round's builder (-1: none).
+     */
+    public record RoundFacts(int[] src, int[] dst, int[] kind, int[] key) {
+        public static final RoundFacts NONE = new RoundFacts(new int[0], new int[0], new int[0], new int[0]);
+
+        public RoundFacts {
+            if (dst.length != src.length || kind.length != src.length || key.length != src.length)
+                throw new IllegalArgumentException("one destination, kind and key per fact");
+        }
+    }
+
     private Set<String> before = new HashSet<>(), after = new HashSet<>();
     private long maxEnd = History.NO_TIME, maxStart = History.NO_TIME, epoch = -1;
     private boolean exists;
@@ -61,22 +74,23 @@ public final class CollectedPast {
      * The barrier for a round's history: ids mapped through {@code index} (those it lacks are dropped), carried
      * keys interned in {@code hb}. Requires {@link #exists}.
      */
-    public Barrier toBarrier(HistoryBuilder hb, Map<String, Integer> index) { return toBarrier(hb, index, new int[0], List.of()); }
+    public Barrier toBarrier(HistoryBuilder hb, Map<String, Integer> index) { return toBarrier(hb, index, new int[0], RoundFacts.NONE); }
 
     /**
      * As above, with {@code alsoBefore} (indexes: the synthetic writers of frontier records, docs/DESIGN.md §7.9) before
-     * the past too, and {@code alsoCarried}, facts of this round only (their edges to the writers of their keys).
+     * the past too, and {@code also}, facts of this round only (their edges to the writers of their keys), after the carried ones.
      */
-    public Barrier toBarrier(HistoryBuilder hb, Map<String, Integer> index, int[] alsoBefore, List<Carried> alsoCarried) {
+    public Barrier toBarrier(HistoryBuilder hb, Map<String, Integer> index, int[] alsoBefore, RoundFacts also) {
         List<Integer> b = new ArrayList<>(), a = new ArrayList<>();
         for (int i : alsoBefore) b.add(i);
-        IntVec cs = new IntVec(), cd = new IntVec(), ck = new IntVec(), ckey = new IntVec();
-        for (List<Carried> l : List.of(carried, alsoCarried))
-            for (Carried e : l) {
-                Integer u = index.get(e.src()), v = index.get(e.dst());
-                if (u == null || v == null) continue;
-                cs.add(u); cd.add(v); ck.add(e.kind()); ckey.add(e.key() == null ? -1 : hb.key(e.key()));
-            }
+        int facts = carried.size() + also.src().length;
+        IntVec cs = new IntVec(facts), cd = new IntVec(facts), ck = new IntVec(facts), ckey = new IntVec(facts);
+        for (Carried e : carried) {
+            Integer u = index.get(e.src()), v = index.get(e.dst());
+            if (u == null || v == null) continue;
+            cs.add(u); cd.add(v); ck.add(e.kind()); ckey.add(e.key() == null ? -1 : hb.key(e.key()));
+        }
+        for (int i = 0; i < also.src().length; i++) { cs.add(also.src()[i]); cd.add(also.dst()[i]); ck.add(also.kind()[i]); ckey.add(also.key()[i]); }
         for (String id : before) { Integer i = index.get(id); if (i != null) b.add(i); }
         for (String id : after) { Integer i = index.get(id); if (i != null) a.add(i); }
         String desc = "every transaction of epoch " + epoch + " or earlier (collected or not) precedes the latest fence of each live session"

@@ -1,10 +1,8 @@
 package org.cobraverify.gc;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.function.Predicate;
 import org.cobraverify.checker.GarbageCollection;
@@ -49,8 +47,8 @@ public final class Collector {
         Set<String> gone = new HashSet<>();
         boolean[] asData = new boolean[h.opCount()];
         for (int op : gc.frontierAsData) asData[op] = true;
-        // the logs about to be appended to, read in one batch (appending reads each first)
-        Set<String> logged = new java.util.LinkedHashSet<>();
+        // the logs about to be appended to, read in one batch (appending reads each first); a key twice is read twice, harmlessly
+        List<String> logged = new ArrayList<>(gc.frontierAsData.length + h.size() - order.size());
         for (int op : gc.frontierAsData) logged.add(String.valueOf(h.keyName(h.key(op))));
         for (int i = order.size(); i < h.size(); i++)
             if (gc.collect[i]) for (int op = h.opStart(i); op < h.opEnd(i); op++) if (h.kind(op) == History.WRITE) logged.add(String.valueOf(h.keyName(h.key(op))));
@@ -67,14 +65,16 @@ public final class Collector {
             }
         }
         LongIntMap goneWrites = new LongIntMap(1024); // (key, value) ids in h
+        int[] lastWrite = null;
         for (int i = 0; i < order.size(); i++) {
             Transaction t = order.get(i);
             if (plan.old()[i] && included[i]) past.widen(t.getStart(), t.getEnd());
             if (!gc.collect[i]) continue;
             gone.add(t.getId());
-            // the round's history may lack some of t's reads (of writes collected earlier), never its writes
-            Map<Integer, Integer> lastWrite = new HashMap<>();
-            for (int op = h.opStart(i); op < h.opEnd(i); op++) if (h.kind(op) == History.WRITE) lastWrite.put(h.key(op), op);
+            // the round's history may lack some of t's reads (of writes collected earlier), never its writes; t's last write
+            // of each key (per key id, set by t's own writes before they are read here: no clearing between transactions)
+            if (lastWrite == null) lastWrite = new int[h.keyCount()];
+            for (int op = h.opStart(i); op < h.opEnd(i); op++) if (h.kind(op) == History.WRITE) lastWrite[h.key(op)] = op;
             for (int op = h.opStart(i); op < h.opEnd(i); op++) {
                 if (h.kind(op) != History.WRITE) continue;
                 String key = String.valueOf(h.keyName(h.key(op))), value = String.valueOf(h.valueName(h.value(op)));
@@ -82,7 +82,7 @@ public final class Collector {
                 CollectedWrites.Fate fate = t.getStatus() == TxnStatus.ABORTED ? CollectedWrites.Fate.ABORTED
                         : t.getStatus() == TxnStatus.UNKNOWN ? CollectedWrites.Fate.UNKNOWN_OUTCOME
                         : asData[op] ? CollectedWrites.Fate.FRONTIER
-                        : lastWrite.get(h.key(op)) == op ? CollectedWrites.Fate.SUPERSEDED : CollectedWrites.Fate.INTERMEDIATE;
+                        : lastWrite[h.key(op)] == op ? CollectedWrites.Fate.SUPERSEDED : CollectedWrites.Fate.INTERMEDIATE;
                 int by = gc.supersededBy[op];
                 // a frontier write collected as data goes to its key's log only: the log stands for its entry, and the
                 // store puts that entry when the log drops it (CollectedWrites#put); not written twice

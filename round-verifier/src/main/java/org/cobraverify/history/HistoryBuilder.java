@@ -65,6 +65,18 @@ public final class HistoryBuilder {
     public int session(long s) { return sessions.of(s); }
     public int session(String s) { return sessions.of(s); }
 
+    /**
+     * A session of its own, named {@code name} (for reports) but never found by name: no input's session, however named, is
+     * merged with it, and making one costs no lookup (a round adds thousands of synthetic writers, each alone in its session).
+     */
+    public int freshSession(String name) { return sessions.fresh(name); }
+
+    /**
+     * Each transaction begun so far, by id, with its index (a read-only view that follows later {@link #begin}s): what a
+     * caller that names transactions by id needs, without a map of its own.
+     */
+    public Map<String, Integer> index() { return java.util.Collections.unmodifiableMap(ids); }
+
     /** Number of transactions begun so far. */
     public int size() { return n; }
 

@@ -51,6 +51,16 @@ public final class Interner {
         return id;
     }
 
+    /**
+     * A new id named {@code s} that lookups never return ({@link #of} of an equal string gives another id): for a name
+     * that must stay apart from those interned (a synthetic session).
+     */
+    public int fresh(String s) {
+        int id = names.size();
+        names.add(s);
+        return id;
+    }
+
     private void growStrings() {
         String[] old = strings;
         int[] oldIds = stringIds, oldHashes = stringHashes;

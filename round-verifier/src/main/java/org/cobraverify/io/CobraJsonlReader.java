@@ -67,7 +67,9 @@ public final class CobraJsonlReader {
         List<String> strings = new ArrayList<>();
         int[] ordinal = {0};
         parse(path, new Target() {
-            int intern(String x) { strings.add(x); return strings.size() - 1; }
+            // each string's hash code is computed now, while its bytes are in the cache: the verifier hashes every key, value
+            // and id into its tables later, when they are not (String caches the code)
+            int intern(String x) { x.hashCode(); strings.add(x); return strings.size() - 1; }
             public int key(String k) { return intern(k); }
             public int key(long k) { return intern(Long.toString(k)); }
             public int value(String v) { return intern(v); }
@@ -80,6 +82,7 @@ public final class CobraJsonlReader {
                     ops.add(new TxnOp(kinds.get(i) == History.WRITE, strings.get(keys.get(i)), vals.get(i) == History.NIL ? null : strings.get(vals.get(i))));
                 strings.clear();
                 TxnStatus st = status == History.COMMITTED ? TxnStatus.COMMITTED : status == History.ABORTED ? TxnStatus.ABORTED : TxnStatus.UNKNOWN;
+                if (id != null) id.hashCode();
                 sink.accept(Transaction.newBuilder().setId(id != null ? id : Integer.toString(ordinal[0]))
                         .setSession(session != null ? session : Long.toString(sessionNum)).setStatus(st)
                         .setStart(start == History.NO_TIME ? 0 : start).setEnd(end == History.NO_TIME ? 0 : end).setOps(ops)

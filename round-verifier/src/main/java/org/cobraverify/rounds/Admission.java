@@ -19,7 +19,10 @@ import org.cobraverify.schemas.TxnOp;
  * and is admitted when the last of those writers is (a worklist; a pass-until-nothing-changes loop was quadratic,
  * and a verifier far behind, deciding 200k transactions at once, spent minutes there).
  */
-record Admission(List<Transaction> admitted, int[] level) {
+record Admission(List<Transaction> admitted, int[] level, IdentityHashMap<Transaction, boolean[]> heldReads) {
+    /** Nothing admitted. */
+    static Admission none() { return new Admission(new ArrayList<>(), new int[0], new IdentityHashMap<>()); }
+
     /** The collected writes of pairs ({@code keys[i]}, {@code values[i]}) this verifier may see (null where none), in one batch. */
     interface CollectedLookup { CollectedWrites.Entry[] getAll(List<String> keys, List<String> values); }
 
@@ -35,6 +38,8 @@ record Admission(List<Transaction> admitted, int[] level) {
      * <p>Candidates from {@code firstNew} on arrived this round: each of their reads with no writer in the index is
      * looked up among the collected writes (a stale read, recorded in {@link StaleReads}), all of them, even
      * after one that leaves the candidate waiting. (Done here, not in a pass of its own: one writer lookup per read.)
+     * For each of them, {@code heldReads} says which operations are reads of a value whose writer the index holds, as
+     * {@link PastFrontier#heldReads} would while the index does not change (the round's first history reuses it).
      */
     static Admission of(List<Transaction> candidates, int[] arrival, int firstNew, HeldTransactions held, StaleReads stale, CollectedLookup collected) {
         int n = candidates.size();
@@ -46,18 +51,22 @@ record Admission(List<Transaction> admitted, int[] level) {
         // order the loop below meets them (it looks up every one: a new candidate's loop never stops early)
         List<String> lookupKeys = new ArrayList<>(), lookupValues = new ArrayList<>();
         Transaction[][] freshWriters = new Transaction[n - firstNew][]; // per new candidate and operation: the held writer read
+        IdentityHashMap<Transaction, boolean[]> heldReads = new IdentityHashMap<>(2 * (n - firstNew));
         for (int i = firstNew; i < n; i++) {
             List<TxnOp> ops = candidates.get(i).getOps();
             Transaction[] ws = freshWriters[i - firstNew] = new Transaction[ops.size()];
+            boolean[] r = new boolean[ops.size()];
             for (int j = 0; j < ws.length; j++) {
                 TxnOp o = ops.get(j);
                 if (o.getWrite() || o.getValue() == null) continue;
                 ws[j] = held.writers.get(o.getKey(), o.getValue());
+                r[j] = ws[j] != null;
                 if (ws[j] == null) {
                     lookupKeys.add(o.getKey());
                     lookupValues.add(o.getValue());
                 }
             }
+            heldReads.put(candidates.get(i), r);
         }
         CollectedWrites.Entry[] found = lookupKeys.isEmpty() ? new CollectedWrites.Entry[0] : collected.getAll(lookupKeys, lookupValues);
         int next = 0;
@@ -131,6 +140,6 @@ record Admission(List<Transaction> admitted, int[] level) {
         List<Transaction> admitted = new ArrayList<>(tail);
         int[] levels = new int[tail];
         for (int j = 0; j < tail; j++) { admitted.add(candidates.get(queue[j])); levels[j] = level[queue[j]]; }
-        return new Admission(admitted, levels);
+        return new Admission(admitted, levels, heldReads);
     }
 }

@@ -87,7 +87,7 @@ final class HeldTransactions {
             if (w == null) continue;
             for (int j = 0; j < i; j++) { // undo this transaction's writes recorded so far (the first write of a value wins)
                 TxnOp p = ops.get(j);
-                if (p.getWrite() && writers.get(p.getKey(), p.getValue()) == t) writers.remove(p.getKey(), p.getValue());
+                if (p.getWrite()) writers.removeIfWrittenBy(p.getKey(), p.getValue(), t);
             }
             return t.getId() + " writes " + o.getKey() + " = " + o.getValue() + (w == t ? " twice" : ", which " + w.getId() + " wrote too")
                     + " (every write must be unique)";
@@ -135,7 +135,7 @@ final class HeldTransactions {
         for (String id : gone) {
             Transaction t = byId.remove(id);
             if (t != null)
-                for (TxnOp o : t.getOps()) if (o.getWrite() && writers.get(o.getKey(), o.getValue()) == t) writers.remove(o.getKey(), o.getValue());
+                for (TxnOp o : t.getOps()) if (o.getWrite()) writers.removeIfWrittenBy(o.getKey(), o.getValue(), t);
             retainedIds.remove(id);
             partlyRead.remove(id);
             unknownSince.remove(id);

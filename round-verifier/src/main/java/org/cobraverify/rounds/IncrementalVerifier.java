@@ -137,6 +137,11 @@ public final class IncrementalVerifier implements AutoCloseable {
     private String lostProof;
     /** Transactions checked in the last round with reads that never resolved (the last round checks them as they are). */
     private final Set<String> forced = new HashSet<>();
+    /**
+     * What {@link Admission} found of this round's admitted transactions' reads (which have a held writer), reused by the
+     * round's first history; emptied when a set-aside changes the writer index.
+     */
+    private Map<Transaction, boolean[]> admittedHeldReads = Map.of();
     /** The verifier's incarnation (how many times it restarted): collected writes carry it. */
     private long incarnation;
     /** After a restart from a checkpoint: the checkpoint's round. Collected writes of an earlier incarnation after it are ignored. */
@@ -266,8 +271,9 @@ public final class IncrementalVerifier implements AutoCloseable {
         arrivedIn.clear();
         long checkedBefore = checkedTotal;
         // 2. admit every waiting transaction whose reads all resolve (a stale read resolves to nothing: it is judged below)
-        Admission admission = held.waiting.isEmpty() ? new Admission(new ArrayList<>(), new int[0])
+        Admission admission = held.waiting.isEmpty() ? Admission.none()
                 : Admission.of(held.waiting, arrival, waitedBefore, held, stale, this::collectedEntries);
+        admittedHeldReads = admission.heldReads(); // until a set-aside changes the writer index
         List<Transaction> admitted = admission.admitted();
         held.stopWaiting(admitted);
         forced.clear();
@@ -345,6 +351,7 @@ public final class IncrementalVerifier implements AutoCloseable {
                     + a.failure(), first, thisRound, a.h().size(), t0, t1, now, now, 0, null);
         }
         long t2 = System.nanoTime();
+        admittedHeldReads = Map.of();
         History h = a.h();
         List<Transaction> order = a.order();
         Map<String, Integer> index = a.index();
@@ -477,22 +484,22 @@ public final class IncrementalVerifier implements AutoCloseable {
         all.addAll(held.retained);
         if (!retainedAlready) all.addAll(admitted);
         List<Transaction> order = SessionOrder.of(all);
-        Map<String, Integer> index = new HashMap<>(order.size() * 2);
         // the operations' key and value ids, interned once per transaction, not once per round (RoundIds)
         int[][] opIds = ids.compile(order);
         int ops = 0;
         for (int[] x : opIds) ops += x.length / 2;
         HistoryBuilder hb = new HistoryBuilder(order.size() + order.size() / 2, ops + ops / 4, ids.keys(), ids.values()); // and the synthetic writers
+        Map<String, Integer> index = hb.index(); // each transaction's place in the round's history, by id (the builder's own map)
         // the frontier records of the keys the round touches: each becomes a synthetic writer before the past (§7.9)
-        boolean[][] heldReads = PastFrontier.heldReads(order, this::whole, held);
+        boolean[][] heldReads = PastFrontier.heldReads(order, this::whole, held, admittedHeldReads);
         PastFrontier frontier = past.exists() && collected.hasFrontiers() ? PastFrontier.of(order, opIds, heldReads, ids, collected, held, this::visible,
                 this::mayIsolate, t -> !stale.readCollected(t.getId()), t -> past.before().contains(t.getId())) : PastFrontier.NONE;
         if (frontier.unknowable() != null && lostProof == null) lostProof = "round " + roundNo + ": " + frontier.unknowable();
         isolatedKeys += frontier.isolatedCount();
-        History h = build(hb, order, opIds, heldReads, index, frontier);
+        History h = build(hb, order, opIds, heldReads, frontier);
         Barrier barrier = past.exists() ? past.toBarrier(hb, index, frontier.writers(), frontier.edges(order, opIds, ids, admitted, held.unincluded, lostProof != null, held))
                 : null;
-        List<StaleReads.StaleRead> judgeable = frontier.judgeable(staleNow);
+        List<StaleReads.StaleRead> judgeable = frontier.judgeable(staleNow, ids);
         long t1 = System.nanoTime();
         CollectionPlanner.Plan plan = settings.gc() && oldEpochMax >= 0
                 ? planner.plan(order, index, oldEpochMax, ended, rounds, held.waiting, held.unknownSince, held.byId, held.writers::get) : null;
@@ -556,6 +563,7 @@ public final class IncrementalVerifier implements AutoCloseable {
 
     /** Sets {@code ids} aside ({@link SetAside#apply}), with their reads of collected writes and their places in this round. */
     private void setAside(Set<String> ids, long roundNo, List<Transaction> admitted, List<StaleReads.StaleRead> staleNow) {
+        admittedHeldReads = Map.of(); // their writes leave the writer index: admission's answers may be stale now
         List<String> uncontracted = new ArrayList<>();
         uncheckedReads += SetAside.apply(ids, held, stale, admitted, roundNo, incarnation, past, uncontracted);
         if (!uncontracted.isEmpty() && lostProof == null)
@@ -709,12 +717,10 @@ public final class IncrementalVerifier implements AutoCloseable {
     }
 
     /** The round's history; reads of collected writes are left out (carried facts and the stale-read check stand for them). */
-    private History build(HistoryBuilder b, List<Transaction> order, int[][] opIds, boolean[][] heldReads, Map<String, Integer> index,
-                          PastFrontier frontier) {
+    private History build(HistoryBuilder b, List<Transaction> order, int[][] opIds, boolean[][] heldReads, PastFrontier frontier) {
         for (int ti = 0; ti < order.size(); ti++) {
             Transaction t = order.get(ti);
             int[] x = opIds[ti];
-            index.put(t.getId(), b.size());
             byte st = t.getStatus() == TxnStatus.COMMITTED ? History.COMMITTED : t.getStatus() == TxnStatus.ABORTED ? History.ABORTED : History.UNKNOWN;
             b.begin(t.getId(), b.session(t.getSession()), st, t.getStart() == 0 ? History.NO_TIME : t.getStart(),
                     t.getEnd() == 0 ? History.NO_TIME : t.getEnd(), -1);
@@ -743,7 +749,7 @@ public final class IncrementalVerifier implements AutoCloseable {
             }
             b.end();
         }
-        frontier.addWriters(b, index);
+        frontier.addWriters(b);
         return b.build();
     }
 

@@ -32,7 +32,7 @@ import org.cobraverify.schemas.TxnOp;
  * Built fresh each round; never retained, never checkpointed (the log is on disk).
  */
 final class PastFrontier {
-    static final PastFrontier NONE = new PastFrontier(Map.of(), List.of(), new int[0], 0, 0, null);
+    static final PastFrontier NONE = new PastFrontier(Map.of(), List.of(), new int[0], new CollectedWrites.FrontierEntry[0], new int[0], 0, 0, null);
 
     /**
      * What the round knows of one touched key whose log has a visible entry: that entry ({@code latest}), whether it has
@@ -44,6 +44,9 @@ final class PastFrontier {
     private final Map<String, Key> known;
     /** The keys with a synthetic writer, in the order their writers are added. */
     private final List<String> keys;
+    /** Per synthetic writer (parallel to {@link #keys}): its key's id in the round's key table, and the log entry it stands for. */
+    private final int[] keyIds;
+    private final CollectedWrites.FrontierEntry[] entries;
     /** Per key id of the round: 1 + the value id of its synthetic writer's write, or 0 (the build pass asks by id, not by name). */
     private final int[] currentValue;
     private final int isolatedCount;
@@ -52,9 +55,13 @@ final class PastFrontier {
     private final String unknowable;
     private int[] writers = new int[0];
 
-    private PastFrontier(Map<String, Key> known, List<String> keys, int[] currentValue, int isolatedCount, int skipped, String unknowable) {
+    private PastFrontier(Map<String, Key> known, List<String> keys, int[] keyIds, CollectedWrites.FrontierEntry[] entries, int[] currentValue,
+                         int isolatedCount, int skipped, String unknowable) {
+        if (keyIds.length != keys.size() || entries.length != keys.size()) throw new IllegalArgumentException("one key id and entry per synthetic writer");
         this.known = known;
         this.keys = keys;
+        this.keyIds = keyIds;
+        this.entries = entries;
         this.currentValue = currentValue;
         this.isolatedCount = isolatedCount;
         this.skipped = skipped;
@@ -84,10 +91,20 @@ final class PastFrontier {
      * that is not whole, shared by the round's passes.
      */
     static boolean[][] heldReads(List<Transaction> order, Predicate<Transaction> whole, HeldTransactions held) {
+        return heldReads(order, whole, held, Map.of());
+    }
+
+    /**
+     * As above, taking a transaction's answer from {@code known} when it is there (what {@link Admission} found for the
+     * transactions it admitted: the same, while the writer index has not changed since).
+     */
+    static boolean[][] heldReads(List<Transaction> order, Predicate<Transaction> whole, HeldTransactions held, Map<Transaction, boolean[]> known) {
         boolean[][] out = new boolean[order.size()][];
         for (int i = 0; i < out.length; i++) {
             Transaction t = order.get(i);
             if (whole.test(t)) continue;
+            boolean[] k = known.isEmpty() ? null : known.get(t);
+            if (k != null) { out[i] = k; continue; }
             List<TxnOp> ops = t.getOps();
             boolean[] r = new boolean[ops.size()];
             for (int j = 0; j < r.length; j++) {
@@ -148,6 +165,8 @@ final class PastFrontier {
         List<List<CollectedWrites.FrontierEntry>> logs = store.frontierLogs(lookup);
         Map<String, Key> known = new HashMap<>(Math.max(16, lookup.size() * 2));
         List<String> current = new ArrayList<>();
+        org.cobraverify.history.IntVec currentIds = new org.cobraverify.history.IntVec();
+        List<CollectedWrites.FrontierEntry> currentEntries = new ArrayList<>();
         int[] currentValue = new int[ids.keys().size()];
         int isolated = 0;
         String unknowable = null;
@@ -173,12 +192,15 @@ final class PastFrontier {
                 else if (x.needed) {
                     synthetic = true;
                     current.add(key);
+                    currentIds.add(lookedUpIds.get(s));
+                    currentEntries.add(e);
                     currentValue[lookedUpIds.get(s)] = 1 + ids.values().of(e.value());
                 }
             }
             known.put(key, new Key(e, synthetic, isolatedBy));
         }
-        return new PastFrontier(known, current, currentValue, isolated, skipped, unknowable);
+        return new PastFrontier(known, current, currentIds.toArray(), currentEntries.toArray(new CollectedWrites.FrontierEntry[0]), currentValue,
+                isolated, skipped, unknowable);
     }
 
     /**
@@ -229,26 +251,22 @@ final class PastFrontier {
      * past it arrived after (A3). Not to a writer whose A3 is still to be checked: one {@code admitted} this round, or one
      * outside the checked history until now ({@code unincluded}; the barrier orders them, if they follow it); and none at all
      * when a proof was lost (a transaction that did not follow the past may be among them: the edge would be a guess).
+     * By index in the round's history (after {@link #addWriters}): transaction {@code i} of {@code order} is its {@code i}-th,
+     * each synthetic writer where {@link #writers} says; keys by their id in the round's key table.
      */
-    List<CollectedPast.Carried> edges(List<Transaction> order, int[][] opIds, RoundIds ids, List<Transaction> admitted, java.util.Set<String> unincluded,
-                                      boolean proofLost, HeldTransactions held) {
-        if (writers.length == 0 || proofLost) return List.of();
+    CollectedPast.RoundFacts edges(List<Transaction> order, int[][] opIds, RoundIds ids, List<Transaction> admitted, java.util.Set<String> unincluded,
+                                   boolean proofLost, HeldTransactions held) {
+        if (writers.length == 0 || proofLost) return CollectedPast.RoundFacts.NONE;
         java.util.Set<String> unchecked = new java.util.HashSet<>(unincluded);
         for (Transaction t : admitted) unchecked.add(t.getId());
-        // the synthetic writers' keys, marked by id (interned when the writers were added)
-        String[] synthetic = new String[keys.size()];
-        int[] keyIds = new int[keys.size()];
-        for (int i = 0; i < synthetic.length; i++) {
-            String key = keys.get(i);
-            synthetic[i] = id(known.get(key).latest().writer(), key);
-            keyIds[i] = ids.keys().of(key);
-        }
+        // the synthetic writers' keys, marked by id
         ids.beginPass();
         for (int i = 0; i < keyIds.length; i++) {
             ids.mark(keyIds[i]);
             ids.slot(keyIds[i], i);
         }
-        List<CollectedPast.Carried> out = new ArrayList<>();
+        org.cobraverify.history.IntVec src = new org.cobraverify.history.IntVec(), dst = new org.cobraverify.history.IntVec(),
+                key = new org.cobraverify.history.IntVec();
         for (int ti = 0; ti < order.size(); ti++) {
             Transaction t = order.get(ti);
             int[] x = opIds[ti];
@@ -260,10 +278,14 @@ final class PastFrontier {
                 TxnOp o = ops.get(j);
                 if (!o.getWrite() || !ids.marked(x[2 * j])) continue;
                 if (held.isCollectedWrite(t, o)) continue; // collected while t stays: it precedes the synthetic writer
-                out.add(new CollectedPast.Carried(synthetic[ids.slot(x[2 * j])], t.getId(), org.cobraverify.checker.KnownGraph.PATH, o.getKey()));
+                src.add(writers[ids.slot(x[2 * j])]);
+                dst.add(ti);
+                key.add(x[2 * j]);
             }
         }
-        return out;
+        int[] kind = new int[src.size()];
+        java.util.Arrays.fill(kind, org.cobraverify.checker.KnownGraph.PATH);
+        return new CollectedPast.RoundFacts(src.toArray(), dst.toArray(), kind, key.toArray());
     }
 
     /** Why some touched key's frontier cannot be known, or null. */
@@ -307,18 +329,20 @@ final class PastFrontier {
     /** What every synthetic writer's id contains. */
     private static final String SYNTHETIC_MARK = " [collected; its write of ";
 
-    /** Appends the synthetic writers to {@code b} (after the round's transactions) and to {@code index}. */
-    void addWriters(HistoryBuilder b, Map<String, Integer> index) {
+    /**
+     * Appends the synthetic writers to {@code b} (after the round's transactions; its {@link HistoryBuilder#index} has them). Requires {@code b} to
+     * intern into the round's tables (those {@link #of} was given): keys and values are written by the ids found there. Each
+     * writer is alone in a session of its own ({@link HistoryBuilder#freshSession}: never merged with one of the input's).
+     */
+    void addWriters(HistoryBuilder b) {
         if (keys.isEmpty()) return;
         writers = new int[keys.size()];
         for (int i = 0; i < writers.length; i++) {
             String key = keys.get(i);
-            CollectedWrites.FrontierEntry e = known.get(key).latest();
-            String id = id(e.writer(), key);
+            String id = id(entries[i].writer(), key);
             writers[i] = b.size();
-            index.put(id, b.size());
-            b.begin(id, b.session("\0frontier\0" + key), History.COMMITTED, History.NO_TIME, History.NO_TIME, -1);
-            b.write(b.key(key), b.value(e.value()));
+            b.begin(id, b.freshSession("\0frontier\0" + key), History.COMMITTED, History.NO_TIME, History.NO_TIME, -1);
+            b.write(keyIds[i], currentValue[keyIds[i]] - 1);
             b.end();
         }
     }
@@ -336,10 +360,8 @@ final class PastFrontier {
     /** The plan's pins extended to the synthetic writers: pinned when a transaction that may still join reads their value. */
     boolean[] pinned(CollectionPlanner.Plan plan, History h) {
         boolean[] out = java.util.Arrays.copyOf(plan.pinned(), h.size());
-        for (int i = 0; i < writers.length; i++) {
-            String key = keys.get(i);
-            out[writers[i]] = plan.pastRead(key, known.get(key).latest().value());
-        }
+        if (!plan.anyPastRead()) return out;
+        for (int i = 0; i < writers.length; i++) out[writers[i]] = plan.pastRead(keys.get(i), entries[i].value());
         return out;
     }
 
@@ -348,12 +370,25 @@ final class PastFrontier {
      * checked in the graph, or needs no check when its key is isolated (dropped); one whose record a later write
      * superseded is a stale read like any other, superseded by the writer the log names last.
      */
-    List<StaleReads.StaleRead> judgeable(List<StaleReads.StaleRead> reads) {
+    List<StaleReads.StaleRead> judgeable(List<StaleReads.StaleRead> reads) { return judgeable(reads, null); }
+
+    /**
+     * As above; {@code ids} (the round's, compiled for its transactions) answers by id whether a read is of a current
+     * frontier record, an array lookup, before the key's record is looked up by name.
+     */
+    List<StaleReads.StaleRead> judgeable(List<StaleReads.StaleRead> reads, RoundIds ids) {
         if (reads.isEmpty()) return reads;
         List<StaleReads.StaleRead> out = new ArrayList<>(reads.size());
         for (StaleReads.StaleRead s : reads) {
             CollectedWrites.Entry e = s.entry();
             if (e.fate() != CollectedWrites.Fate.FRONTIER) { out.add(s); continue; }
+            int[] x = ids == null || keys.isEmpty() ? null : ids.compiled(s.reader());
+            if (x != null) {
+                List<TxnOp> ops = s.reader().getOps();
+                int j = 0;
+                while (j < ops.size() && ops.get(j) != s.op()) j++; // by identity (a record's equals walks its schema)
+                if (j < ops.size() && isCurrent(x[2 * j], x[2 * j + 1])) continue;
+            }
             Key k = known.get(s.op().getKey());
             if (k != null && (isCurrent(k, s.op().getValue()) || readsIsolated(k, s.reader(), s.op().getValue()))) continue;
             CollectedWrites.FrontierEntry last = k == null ? null : k.latest();

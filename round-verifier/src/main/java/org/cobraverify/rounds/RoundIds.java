@@ -77,6 +77,9 @@ final class RoundIds {
         return ids;
     }
 
+    /** {@code t}'s operations' ids as the last {@link #compile} gave them, or null if it did not compile {@code t}. */
+    int[] compiled(Transaction t) { return compiled.get(t); }
+
     /** The key table the round's history builder interns into. */
     Interner keys() { return keys; }
 

@@ -67,6 +67,15 @@ final class WriterIndex {
         return null;
     }
 
+    /** Removes (key, value) if {@code t} is its writer (one probe, not a lookup and then a removal); whether it did. */
+    boolean removeIfWrittenBy(String key, String value, Transaction t) {
+        int i = slot(key, value, hash(key, value));
+        if (hashes[i] == EMPTY || entries[3 * i + 2] != t) return false;
+        size--;
+        OpenAddressing.remove(hashes, entries, 3, i);
+        return true;
+    }
+
     void remove(String key, String value) {
         int i = slot(key, value, hash(key, value));
         if (hashes[i] == EMPTY) return;

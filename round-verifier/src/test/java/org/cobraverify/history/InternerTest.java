@@ -35,4 +35,20 @@ class InternerTest {
         assertNotEquals(in.of(1L), in.of("1"));
         assertEquals(in.of("1"), in.of(new String("1")));
     }
+
+    /** A fresh id keeps its name but is never what a lookup returns: an equal string interned before or after gets its own id. */
+    @Test
+    void aFreshIdIsNeverLookedUp() {
+        Interner in = new Interner();
+        int before = in.of("s");
+        int fresh = in.fresh("s");
+        int after = in.of(new String("s"));
+        assertNotEquals(before, fresh);
+        assertEquals(before, after);
+        assertEquals("s", in.name(fresh));
+        int second = in.fresh("s");
+        assertNotEquals(fresh, second);
+        assertEquals(3, in.size());
+        assertEquals(3, in.of("t")); // ids stay dense
+    }
 }

@@ -13,7 +13,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The open-addressing {@link WriterIndex} against a plain {@link HashMap} of the same pairs (an independent
- * implementation): random puts (first write wins), removals (backward shift), lookups of present and absent pairs,
+ * implementation): random puts (first write wins), removals (backward shift; also only when a given transaction wrote
+ * the pair), lookups of present and absent pairs,
  * copies and clears, over a small key space so that probe runs collide and wrap around the table's end.
  */
 class WriterIndexTest {
@@ -35,9 +36,14 @@ class WriterIndexTest {
                     Transaction t = txns.get(rnd.nextInt(txns.size()));
                     index.putIfAbsent(k, v, t);
                     reference.putIfAbsent(pair, t);
-                } else if (op < 8) {
+                } else if (op < 7) {
                     index.remove(k, v);
                     reference.remove(pair);
+                } else if (op < 8) { // removed only if written by t
+                    Transaction t = txns.get(rnd.nextInt(txns.size()));
+                    boolean was = reference.get(pair) == t;
+                    assertEquals(was, index.removeIfWrittenBy(k, v, t), "seed " + seed + " step " + step);
+                    if (was) reference.remove(pair);
                 } else if (op == 8 && rnd.nextInt(200) == 0) {
                     WriterIndex copy = index.copy();
                     index.clear();

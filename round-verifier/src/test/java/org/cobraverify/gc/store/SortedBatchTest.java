@@ -61,4 +61,43 @@ class SortedBatchTest {
             for (ColumnFamilyHandle h : handles) h.close();
         }
     }
+
+    /**
+     * The write order is a stable sort by family, then key in unsigned byte order: checked against a boxed stable sort, with
+     * keys shorter than eight bytes, keys that begin one another, zero bytes and bytes above 0x7f in the first eight.
+     */
+    @Test
+    void theWriteOrderIsAStableSortByFamilyThenUnsignedKey() throws Exception {
+        List<ColumnFamilyHandle> handles = new ArrayList<>();
+        try (DBOptions o = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true);
+             RocksDB db = RocksDB.open(o, dir.toString(), List.of(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY),
+                     new ColumnFamilyDescriptor("other".getBytes(StandardCharsets.UTF_8))), handles)) {
+            for (long seed = 1; seed <= 20; seed++) {
+                Random rnd = new Random(seed);
+                SortedBatch batch = new SortedBatch();
+                int n = 1 + rnd.nextInt(3_000);
+                int[] fam = new int[n];
+                byte[][] keys = new byte[n][];
+                byte[] alphabet = {0, 1, 'a', 'b', (byte) 0x7f, (byte) 0x80, (byte) 0xff};
+                for (int i = 0; i < n; i++) {
+                    byte[] k = new byte[rnd.nextInt(12)];
+                    for (int j = 0; j < k.length; j++) k[j] = alphabet[rnd.nextInt(j == 0 || j >= 6 ? alphabet.length : 2)]; // long shared prefixes
+                    fam[i] = rnd.nextInt(2);
+                    keys[i] = k;
+                    batch.put(handles.get(fam[i]), k, new byte[] {(byte) i});
+                }
+                // families come in the order first put to (any fixed order of families would do for RocksDB)
+                int[] rank = {fam[0] == 0 ? 0 : 1, fam[0] == 0 ? 1 : 0};
+                Integer[] expected = new Integer[n];
+                for (int i = 0; i < n; i++) expected[i] = i;
+                java.util.Arrays.sort(expected, (a, b) -> fam[a] != fam[b] ? Integer.compare(rank[fam[a]], rank[fam[b]])
+                        : java.util.Arrays.compareUnsigned(keys[a], keys[b])); // stable: equal keys keep their order
+                int[] got = batch.order();
+                assertEquals(n, got.length, "seed " + seed);
+                for (int i = 0; i < n; i++) assertEquals(expected[i].intValue(), got[i], "seed " + seed + " position " + i);
+            }
+        } finally {
+            for (ColumnFamilyHandle h : handles) h.close();
+        }
+    }
 }
