@@ -44,7 +44,7 @@ public final class CollectionPlanner {
          * Whether a transaction that may still join reads {@code value} of {@code key} with no held writer (a read of a
          * collected frontier write: the synthetic writer that stands for it is pinned like a held one).
          */
-        public boolean pastRead(String key, String value) { return !pastReads.isEmpty() && pastReads.contains(key + '\0' + value); }
+        public boolean pastRead(String key, String value) { return pastReads.contains(key + '\0' + value); }
 
         /** Whether {@link #pastRead} holds for any pair (when not, a round need not ask it for each synthetic writer). */
         public boolean anyPastRead() { return !pastReads.isEmpty(); }

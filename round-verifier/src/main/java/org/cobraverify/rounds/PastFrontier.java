@@ -368,26 +368,30 @@ final class PastFrontier {
     /**
      * This round's reads of collected writes to judge after the check: a read of a frontier record that is current was
      * checked in the graph, or needs no check when its key is isolated (dropped); one whose record a later write
-     * superseded is a stale read like any other, superseded by the writer the log names last.
-     */
-    List<StaleReads.StaleRead> judgeable(List<StaleReads.StaleRead> reads) { return judgeable(reads, null); }
-
-    /**
-     * As above; {@code ids} (the round's, compiled for its transactions) answers by id whether a read is of a current
-     * frontier record, an array lookup, before the key's record is looked up by name.
+     * superseded is a stale read like any other, superseded by the writer the log names last. {@code ids}: the round's,
+     * compiled for its transactions.
      */
     List<StaleReads.StaleRead> judgeable(List<StaleReads.StaleRead> reads, RoundIds ids) {
         if (reads.isEmpty()) return reads;
         List<StaleReads.StaleRead> out = new ArrayList<>(reads.size());
+        Transaction lastReader = null;
+        int lastAt = -1;
         for (StaleReads.StaleRead s : reads) {
             CollectedWrites.Entry e = s.entry();
             if (e.fate() != CollectedWrites.Fate.FRONTIER) { out.add(s); continue; }
-            int[] x = ids == null || keys.isEmpty() ? null : ids.compiled(s.reader());
+            // a current frontier record, by id (an array lookup): the read's place among its reader's operations, found by
+            // identity (a record's equals walks its schema) from just after the reader's last one, as they are recorded in order
+            int[] x = keys.isEmpty() ? null : ids.compiled(s.reader());
             if (x != null) {
                 List<TxnOp> ops = s.reader().getOps();
-                int j = 0;
-                while (j < ops.size() && ops.get(j) != s.op()) j++; // by identity (a record's equals walks its schema)
-                if (j < ops.size() && isCurrent(x[2 * j], x[2 * j + 1])) continue;
+                int from = s.reader() == lastReader ? lastAt + 1 : 0, j = -1;
+                for (int step = 0; step < ops.size(); step++) {
+                    int c = (from + step) % ops.size();
+                    if (ops.get(c) == s.op()) { j = c; break; }
+                }
+                lastReader = s.reader();
+                lastAt = j;
+                if (j >= 0 && isCurrent(x[2 * j], x[2 * j + 1])) continue;
             }
             Key k = known.get(s.op().getKey());
             if (k != null && (isCurrent(k, s.op().getValue()) || readsIsolated(k, s.reader(), s.op().getValue()))) continue;

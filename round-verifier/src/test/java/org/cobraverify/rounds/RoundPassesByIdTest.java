@@ -120,4 +120,37 @@ class RoundPassesByIdTest {
         assertEquals(0, f.edges(order, opIds, ids, List.of(u), Set.of(), false, held).src().length);
         assertEquals(0, f.edges(order, opIds, ids, List.of(), Set.of(), true, held).src().length);
     }
+
+    /**
+     * Judging by id drops exactly the reads of current frontier records (checked in the graph) and keeps the rest, for a
+     * reader with several such reads, recorded in order or not: x's record is current (two touchers), z's log moved past
+     * the value read (a stale read, superseded by the writer the log names last).
+     */
+    @Test
+    void judgingByIdKeepsExactlyTheReadsThatAreNotOfCurrentRecords() {
+        InMemoryCollectedWrites log = new InMemoryCollectedWrites();
+        log.appendFrontier("x", new CollectedWrites.FrontierEntry("vF", "F", 2, 0), ALL, 2);
+        log.appendFrontier("z", new CollectedWrites.FrontierEntry("zOld", "E", 1, 0), ALL, 2);
+        log.appendFrontier("z", new CollectedWrites.FrontierEntry("zF", "G", 2, 0), ALL, 2);
+        Transaction t = txn("T", "a", 0, 5, false, "r x vF", "r z zOld", "r x vF", "w y 1");
+        Transaction u = txn("U", "b", 0, 5, false, "w x v2", "r z zF");
+        List<Transaction> order = List.of(t, u);
+        HeldTransactions held = new HeldTransactions();
+        for (Transaction x : order) held.recordWrites(x);
+        RoundIds ids = new RoundIds();
+        int[][] opIds = ids.compile(order);
+        PastFrontier f = PastFrontier.of(order, opIds, PastFrontier.heldReads(order, x -> false, held), ids, log, held, ALL, x -> false,
+                x -> false, x -> false);
+        CollectedWrites.Entry frontier = new CollectedWrites.Entry("F", null, CollectedWrites.Fate.FRONTIER, 2, 0);
+        CollectedWrites.Entry zOld = new CollectedWrites.Entry("E", null, CollectedWrites.Fate.FRONTIER, 1, 0);
+        StaleReads.StaleRead x0 = new StaleReads.StaleRead(t, t.getOps().get(0), frontier), z1 = new StaleReads.StaleRead(t, t.getOps().get(1), zOld),
+                x2 = new StaleReads.StaleRead(t, t.getOps().get(2), frontier);
+        for (List<StaleReads.StaleRead> reads : List.of(List.of(x0, z1, x2), List.of(x2, z1, x0))) {
+            List<StaleReads.StaleRead> kept = f.judgeable(new ArrayList<>(reads), ids);
+            assertEquals(1, kept.size(), String.valueOf(kept));
+            assertEquals(t.getOps().get(1), kept.get(0).op());
+            assertEquals(CollectedWrites.Fate.SUPERSEDED, kept.get(0).entry().fate());
+            assertEquals("G", kept.get(0).entry().supersededBy());
+        }
+    }
 }
