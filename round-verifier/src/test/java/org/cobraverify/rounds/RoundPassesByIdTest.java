@@ -31,6 +31,19 @@ import org.junit.jupiter.api.Test;
 class RoundPassesByIdTest {
     static final Predicate<CollectedWrites.FrontierEntry> ALL = e -> true;
 
+    /** A round's view of {@code order} (all held, none whole, none isolable) against the frontier logs of {@code log}. */
+    record Round(HeldTransactions held, RoundIds ids, int[][] opIds, PastFrontier frontier) {}
+
+    static Round round(CollectedWrites log, List<Transaction> order) {
+        HeldTransactions held = new HeldTransactions();
+        for (Transaction x : order) held.recordWrites(x);
+        RoundIds ids = new RoundIds();
+        int[][] opIds = ids.compile(order);
+        PastFrontier f = PastFrontier.of(order, opIds, PastFrontier.heldReads(order, x -> false, held), ids, log, held, ALL, x -> false,
+                x -> false, x -> false);
+        return new Round(held, ids, opIds, f);
+    }
+
     @Test
     void admissionsHeldReadsAreWhatTheWriterIndexSays() {
         for (long seed = 1; seed <= 30; seed++) {
@@ -76,12 +89,11 @@ class RoundPassesByIdTest {
         Transaction t = txn("T", "a", 0, 5, false, "r x vF", "r y yF");
         Transaction u = txn("U", "b", 0, 5, false, "r y yF", "w x v2");
         List<Transaction> order = List.of(t, u);
-        HeldTransactions held = new HeldTransactions();
-        for (Transaction x : order) held.recordWrites(x);
-        RoundIds ids = new RoundIds();
-        int[][] opIds = ids.compile(order);
-        boolean[][] heldReads = PastFrontier.heldReads(order, x -> false, held);
-        PastFrontier f = PastFrontier.of(order, opIds, heldReads, ids, log, held, ALL, x -> false, x -> false, x -> false);
+        Round r = round(log, order);
+        HeldTransactions held = r.held();
+        RoundIds ids = r.ids();
+        int[][] opIds = r.opIds();
+        PastFrontier f = r.frontier();
         HistoryBuilder b = new HistoryBuilder(8, 16, ids.keys(), ids.values());
         b.session("\0frontier\0x"); // an input session named as a synthetic one is not merged with it
         for (Transaction x : order) {
@@ -134,13 +146,9 @@ class RoundPassesByIdTest {
         log.appendFrontier("z", new CollectedWrites.FrontierEntry("zF", "G", 2, 0), ALL, 2);
         Transaction t = txn("T", "a", 0, 5, false, "r x vF", "r z zOld", "r x vF", "w y 1");
         Transaction u = txn("U", "b", 0, 5, false, "w x v2", "r z zF");
-        List<Transaction> order = List.of(t, u);
-        HeldTransactions held = new HeldTransactions();
-        for (Transaction x : order) held.recordWrites(x);
-        RoundIds ids = new RoundIds();
-        int[][] opIds = ids.compile(order);
-        PastFrontier f = PastFrontier.of(order, opIds, PastFrontier.heldReads(order, x -> false, held), ids, log, held, ALL, x -> false,
-                x -> false, x -> false);
+        Round r = round(log, List.of(t, u));
+        RoundIds ids = r.ids();
+        PastFrontier f = r.frontier();
         CollectedWrites.Entry frontier = new CollectedWrites.Entry("F", null, CollectedWrites.Fate.FRONTIER, 2, 0);
         CollectedWrites.Entry zOld = new CollectedWrites.Entry("E", null, CollectedWrites.Fate.FRONTIER, 1, 0);
         StaleReads.StaleRead x0 = new StaleReads.StaleRead(t, t.getOps().get(0), frontier), z1 = new StaleReads.StaleRead(t, t.getOps().get(1), zOld),
