@@ -32,10 +32,10 @@ final class DifferentialCampaign {
             RoundsDifferential.Totals all = new RoundsDifferential.Totals();
             for (Future<RoundsDifferential.Result> f : results) all.add(f.get());
             out.printf("rounds against one-shot" + (rules == GarbageCollection.Rules.SOUND ? "" : " (" + rules + ")") + ": %,d histories (seeds %d..%d, %,d transactions), %,d round verdicts: %,d accept, %,d reject,"
-                    + " %,d unknown (%.2f%%); garbage collected in %,d histories; frontier keys isolated: %,d in %,d histories; %d disagreements;"
+                    + " %,d unknown (%.2f%%); garbage collected in %,d histories; frontier keys isolated: %,d in %,d histories (by the chain rule: %,d in %,d); %d disagreements;"
                     + " %.1f s on %d threads%n",
                     histories, seed, seed + histories - 1, all.transactions, all.verdicts(), all.accepted, all.rejected, all.unknown,
-                    100 * all.unknownShare(), all.collected, all.isolatedKeys, all.isolatedIn, all.problems.size(), (System.nanoTime() - t0) / 1e9, threads);
+                    100 * all.unknownShare(), all.collected, all.isolatedKeys, all.isolatedIn, all.chainedKeys, all.chainedIn, all.problems.size(), (System.nanoTime() - t0) / 1e9, threads);
             all.unknownReasons.forEach((k, c) -> out.printf("  unknown %,6d x  %s%n", c, k));
             for (String p : all.problems) out.println("  DISAGREES: " + p);
             return all.problems.isEmpty() ? 0 : 1;

@@ -39,17 +39,34 @@ public final class Collector {
      * {@code plan}; {@code included}: the checked history; {@code round} and {@code incarnation} stamp the writes; transactions
      * of {@code h} from {@code order.size()} on are the synthetic writers of frontier records; {@code visible}: the frontier
      * log entries this verifier may see (the others are dropped when a key's log is written), {@code keepFrom} the older of its
-     * last two checkpoints' rounds ({@link FrontierLog#append}).
+     * last two checkpoints' rounds ({@link FrontierLog#append}). {@code chainKeys}: keys of {@code h} whose synthetic writer was
+     * left out by the chain rule (docs/DESIGN.md §7.9, "Chains from a frontier value"): every writer of such a key in {@code h}
+     * follows the frontier record, so when a committed one is collected, the key's log says that the record was superseded,
+     * as collecting the synthetic writer would have.
      */
     public static Outcome collect(History h, List<Transaction> order, CollectionPlanner.Plan plan, GarbageCollection gc, boolean[] included,
                                 CollectedWrites store, CollectedPast past, long round, long incarnation,
-                                Predicate<CollectedWrites.FrontierEntry> visible, long keepFrom) {
+                                Predicate<CollectedWrites.FrontierEntry> visible, long keepFrom, int[] chainKeys) {
         Set<String> gone = new HashSet<>();
         boolean[] asData = new boolean[h.opCount()];
         for (int op : gc.frontierAsData) asData[op] = true;
         // the logs about to be appended to, read in one batch (appending reads each first); a key twice is read twice, harmlessly
         List<String> logged = new ArrayList<>(gc.frontierAsData.length + h.size() - order.size());
         for (int op : gc.frontierAsData) logged.add(String.valueOf(h.keyName(h.key(op))));
+        // the chain rule's keys with a committed writer collected now: that writer (the first in the history) superseded the record
+        int[] chainSupersededBy = null;
+        if (chainKeys.length > 0) {
+            chainSupersededBy = new int[h.keyCount()];
+            for (int k : chainKeys) chainSupersededBy[k] = -1;
+            for (int i = 0; i < order.size(); i++) {
+                if (!gc.collect[i] || h.status(i) != History.COMMITTED) continue;
+                for (int op = h.opStart(i); op < h.opEnd(i); op++) {
+                    if (h.kind(op) != History.WRITE || chainSupersededBy[h.key(op)] != -1) continue;
+                    chainSupersededBy[h.key(op)] = i + 1;
+                    logged.add(String.valueOf(h.keyName(h.key(op))));
+                }
+            }
+        }
         for (int i = order.size(); i < h.size(); i++)
             if (gc.collect[i]) for (int op = h.opStart(i); op < h.opEnd(i); op++) if (h.kind(op) == History.WRITE) logged.add(String.valueOf(h.keyName(h.key(op))));
         store.prefetchFrontierLogs(logged);
@@ -64,6 +81,12 @@ public final class Collector {
                         new CollectedWrites.FrontierEntry(null, by >= 0 ? h.name(by) : null, round, incarnation), visible, keepFrom);
             }
         }
+        // the chain rule's keys (each once: the first collected writer of the key in the history stands for the rest)
+        if (chainSupersededBy != null)
+            for (int k : chainKeys)
+                if (chainSupersededBy[k] > 0)
+                    store.appendFrontier(String.valueOf(h.keyName(k)), new CollectedWrites.FrontierEntry(null, h.name(chainSupersededBy[k] - 1), round,
+                            incarnation), visible, keepFrom);
         LongIntMap goneWrites = new LongIntMap(1024); // (key, value) ids in h
         int[] lastWrite = null;
         for (int i = 0; i < order.size(); i++) {

@@ -115,8 +115,8 @@ public final class IncrementalVerifier implements AutoCloseable {
      */
     private final Map<String, Long> arrivedIn = new HashMap<>();
     private long rounds, checkedTotal, collectedTotal, duplicates, settledTotal, collections, frontierRecords;
-    /** See {@link #isolatedKeysCount}: observability only, not part of the state (a restart counts from 0). */
-    private long isolatedKeys;
+    /** See {@link #isolatedKeysCount} and {@link #chainedKeysCount}: observability only, not part of the state (a restart counts from 0). */
+    private long isolatedKeys, chainedKeys;
     /** The first round of the open batch: the number {@link #nextRound} had when the last round ended. */
     private long batchStart;
     private int lastSuperseded, lastOld, lastSettled;
@@ -211,6 +211,9 @@ public final class IncrementalVerifier implements AutoCloseable {
      * incarnation ran (a round that sets violations aside checks more than once): what the rule saves, for benchmarks.
      */
     public long isolatedKeysCount() { return isolatedKeys; }
+
+    /** Of {@link #isolatedKeysCount}, the keys isolated by the chain rule (docs/DESIGN.md §7.9, "Chains from a frontier value"). */
+    public long chainedKeysCount() { return chainedKeys; }
 
     /** Frontier writes collected as data so far, by this incarnation and those it resumed from (docs/DESIGN.md §7.9). */
     public long frontierRecordsCollected() { return frontierRecords; }
@@ -433,7 +436,7 @@ public final class IncrementalVerifier implements AutoCloseable {
         boolean batchFound = batchRounds > 1 && !roundViolations.isEmpty();
         if (!staleSetAside && !batchFound && plan != null && plan.skip() == null && r.gc() != null && r.gc().skipped == null) {
             Collector.Outcome gone = Collector.collect(h, order, plan, r.gc(), inc, collected, past, roundNo, incarnation, this::visible,
-                    keepFrom(roundNo));
+                    keepFrom(roundNo), a.frontier().chainKeys());
             collectedNow = gone.gone().size();
             frontierRecords += r.gc().frontierAsData.length;
             held.forget(gone.gone());
@@ -471,7 +474,7 @@ public final class IncrementalVerifier implements AutoCloseable {
      * error, or the heap: {@code outOfMemory}); then {@code r} is null.
      */
     private record Attempt(List<Transaction> order, Map<String, Integer> index, History h, List<StaleReads.StaleRead> stale,
-                           CollectionPlanner.Plan plan, IncrementalCheck.Result r, long t1, String failure, boolean outOfMemory) {}
+                           CollectionPlanner.Plan plan, IncrementalCheck.Result r, long t1, String failure, boolean outOfMemory, PastFrontier frontier) {}
 
     /**
      * Builds the round's history from the retained and {@code admitted} transactions ({@code retainedAlready}: those are
@@ -496,6 +499,7 @@ public final class IncrementalVerifier implements AutoCloseable {
                 this::mayIsolate, t -> !stale.readCollected(t.getId()), t -> past.before().contains(t.getId())) : PastFrontier.NONE;
         if (frontier.unknowable() != null && lostProof == null) lostProof = "round " + roundNo + ": " + frontier.unknowable();
         isolatedKeys += frontier.isolatedCount();
+        chainedKeys += frontier.chainKeys().length;
         History h = build(hb, order, opIds, heldReads, frontier);
         Barrier barrier = past.exists() ? past.toBarrier(hb, index, frontier.writers(), frontier.edges(order, opIds, ids, admitted, held.unincluded, lostProof != null, held))
                 : null;
@@ -507,11 +511,11 @@ public final class IncrementalVerifier implements AutoCloseable {
         boolean[] pinnedAll = plan == null || plan.skip() != null ? null : frontier.pinned(plan, h);
         try {
             IncrementalCheck.Result r = IncrementalCheck.run(h, check, barrier, oldAll, plan == null ? null : plan.entries(), pinnedAll, settings.gcRules(), order.size());
-            return new Attempt(order, index, h, judgeable, plan, r, t1, null, false);
+            return new Attempt(order, index, h, judgeable, plan, r, t1, null, false, frontier);
         } catch (RuntimeException e) {
-            return new Attempt(order, index, h, judgeable, plan, null, t1, e.toString(), false);
+            return new Attempt(order, index, h, judgeable, plan, null, t1, e.toString(), false, frontier);
         } catch (OutOfMemoryError e) {
-            return new Attempt(order, index, null, judgeable, plan, null, t1, "the heap ran out", true);
+            return new Attempt(order, index, null, judgeable, plan, null, t1, "the heap ran out", true, frontier);
         }
     }
 

@@ -29,10 +29,16 @@ import org.cobraverify.schemas.TxnOp;
  * its first operation on the key reads that value, and it reads the value only there: the synthetic writer would have
  * no edge in (nothing reads the key's initial value, no other writer could be ordered before it) and so lie on no
  * cycle; its read is left out of the round's history and needs no judging (docs/DESIGN.md §7.9, "Isolated reads").
- * Built fresh each round; never retained, never checkpointed (the log is on disk).
+ * A key is isolated by the <em>chain rule</em> too ({@link #chainKeys}) when every transaction on it is committed or
+ * aborted, one of them (the head) reads that value as its first operation on the key and reads no other value whose
+ * writer is not held, every other read of the key has a held writer, and every transaction's first operation on the key
+ * is a read: every writer of the key then follows the synthetic writer through reads-from facts, nothing can be ordered
+ * before it, and garbage collection logs its supersession when it takes a writer of the key (docs/DESIGN.md §7.9,
+ * "Chains from a frontier value"). Built fresh each round; never retained, never checkpointed (the log is on disk).
  */
 final class PastFrontier {
-    static final PastFrontier NONE = new PastFrontier(Map.of(), List.of(), new int[0], new CollectedWrites.FrontierEntry[0], new int[0], 0, 0, null);
+    static final PastFrontier NONE = new PastFrontier(Map.of(), List.of(), new int[0], new CollectedWrites.FrontierEntry[0], new int[0], 0, 0, null,
+            new int[0]);
 
     /**
      * What the round knows of one touched key whose log has a visible entry: that entry ({@code latest}), whether it has
@@ -53,10 +59,15 @@ final class PastFrontier {
     /** Isolable keys not looked up (only a transaction judged before touches them). */
     private final int skipped;
     private final String unknowable;
+    /**
+     * The keys (ids in the round's key table) isolated by the chain rule: their synthetic writer is left out though the
+     * round's history may write them, so garbage collection logs for it what collecting it would have ({@link #chainKeys}).
+     */
+    private final int[] chainKeys;
     private int[] writers = new int[0];
 
     private PastFrontier(Map<String, Key> known, List<String> keys, int[] keyIds, CollectedWrites.FrontierEntry[] entries, int[] currentValue,
-                         int isolatedCount, int skipped, String unknowable) {
+                         int isolatedCount, int skipped, String unknowable, int[] chainKeys) {
         if (keyIds.length != keys.size() || entries.length != keys.size()) throw new IllegalArgumentException("one key id and entry per synthetic writer");
         this.known = known;
         this.keys = keys;
@@ -66,6 +77,7 @@ final class PastFrontier {
         this.isolatedCount = isolatedCount;
         this.skipped = skipped;
         this.unknowable = unknowable;
+        this.chainKeys = chainKeys;
     }
 
     /**
@@ -146,11 +158,14 @@ final class PastFrontier {
         for (int s = 0; s < touch.length; s++) touch[s] = new Touch();
         for (int i = 0; i < order.size(); i++) {
             int[] x = opIds[i];
+            boolean[] resolved = heldReads[i];
             for (int j = 0; j < x.length; j += 2) {
                 if (!ids.marked(x[j])) continue;
                 Transaction t = order.get(i);
                 TxnOp o = t.getOps().get(j / 2);
-                touch[ids.slot(x[j])].add(t, o, x[j + 1], mayOmit, beforePast, held);
+                Touch k = touch[ids.slot(x[j])];
+                k.add(t, o, x[j + 1], mayOmit, beforePast, held);
+                k.chain(t, o, x[j + 1], resolved == null || resolved[j / 2], mayOmit);
             }
         }
         List<String> lookup = new ArrayList<>(touched.size());
@@ -170,6 +185,7 @@ final class PastFrontier {
         int[] currentValue = new int[ids.keys().size()];
         int isolated = 0;
         String unknowable = null;
+        org.cobraverify.history.IntVec chained = new org.cobraverify.history.IntVec();
         // a held transaction named as a synthetic writer would be (one in the input so named) takes that id; asked by name
         // only when some held id has the mark (building each key's synthetic id was 4% of a TPC-C round)
         boolean namedLikeSynthetic = false;
@@ -189,6 +205,7 @@ final class PastFrontier {
                 && !(namedLikeSynthetic && held.byId.containsKey(id(e.writer(), key)))) {
                 Touch x = lookedUp.get(s);
                 if (x.isolable() && x.firstRead.equals(e.value())) { isolatedBy = x.sole; isolated++; }
+                else if (x.chainFrom(e.value())) { isolatedBy = x.chainHead; isolated++; chained.add(lookedUpIds.get(s)); }
                 else if (x.needed) {
                     synthetic = true;
                     current.add(key);
@@ -200,7 +217,7 @@ final class PastFrontier {
             known.put(key, new Key(e, synthetic, isolatedBy));
         }
         return new PastFrontier(known, current, currentIds.toArray(), currentEntries.toArray(new CollectedWrites.FrontierEntry[0]), currentValue,
-                isolated, skipped, unknowable);
+                isolated, skipped, unknowable, chained.toArray());
     }
 
     /**
@@ -242,6 +259,35 @@ final class PastFrontier {
         private boolean soleWrote;
 
         boolean isolable() { return !shared && firstRead != null; }
+
+        // ---- the chain rule (docs/DESIGN.md §7.9, "Chains from a frontier value"): every transaction on the key may omit
+        // a read (committed or aborted, not forced); one of them (the head) reads a value whose writer is not held, as its
+        // first operation on the key, and reads no other such value; every other read of the key is of a value with a held
+        // writer; and every transaction's first operation on the key is a read
+        /** Whether the key's operations so far fit the rule. */
+        private boolean chainOk = true;
+        /** The one reader of a value whose writer is not held, and that value's name (null: none yet). */
+        Transaction chainHead;
+        private String chainValue;
+        /** The transaction whose operations on the key were seen last (each transaction's come in a row). */
+        private Transaction chainCur;
+
+        void chain(Transaction t, TxnOp o, int value, boolean resolvedRead, Predicate<Transaction> mayOmit) {
+            boolean first = t != chainCur;
+            chainCur = t;
+            if (!chainOk) return;
+            if (first && !mayOmit.test(t)) chainOk = false;
+            else if (o.getWrite()) {
+                if (first) chainOk = false; // a blind write: the solver could order it before the synthetic writer
+            } else if (value == History.NIL) chainOk = false; // an edge into the synthetic writer
+            else if (!resolvedRead) {
+                if (!first || chainHead != null) chainOk = false; // a second read of a value whose writer is not held
+                else { chainHead = t; chainValue = o.getValue(); }
+            }
+        }
+
+        /** Whether the key is isolated by the chain rule, {@code v} being the value its frontier record names. */
+        boolean chainFrom(String v) { return chainOk && chainHead != null && chainValue.equals(v); }
     }
 
     /**
@@ -287,6 +333,13 @@ final class PastFrontier {
         java.util.Arrays.fill(kind, org.cobraverify.checker.KnownGraph.PATH);
         return new CollectedPast.RoundFacts(src.toArray(), dst.toArray(), kind, key.toArray());
     }
+
+    /**
+     * The keys (ids in the round's key table, which the round's history shares) isolated by the chain rule this round: when
+     * garbage collection takes a committed writer of one, the key's frontier record was superseded, and its log must say
+     * so as collecting the synthetic writer would have ({@link org.cobraverify.gc.Collector#collect}).
+     */
+    int[] chainKeys() { return chainKeys; }
 
     /** Why some touched key's frontier cannot be known, or null. */
     String unknowable() { return unknowable; }

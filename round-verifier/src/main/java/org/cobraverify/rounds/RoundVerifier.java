@@ -68,6 +68,9 @@ public final class RoundVerifier implements AutoCloseable {
     /** See {@link IncrementalVerifier#isolatedKeysCount}. */
     public long isolatedKeysCount() { return engine.isolatedKeysCount(); }
 
+    /** See {@link IncrementalVerifier#chainedKeysCount}. */
+    public long chainedKeysCount() { return engine.chainedKeysCount(); }
+
     public long duplicates() { return duplicates + engine.duplicates(); }
 
     /** Ends the round {@code end} describes and returns its verdict; {@code verify} false only advances the state (a replay). */

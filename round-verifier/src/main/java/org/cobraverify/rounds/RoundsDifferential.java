@@ -65,11 +65,11 @@ public final class RoundsDifferential {
      * reproduce it.
      */
     public record Result(long seed, int transactions, int rounds, int unknown, int accepted, int rejected, boolean collected, long isolatedKeys,
-                         String problem, Map<String, Integer> unknownReasons) {}
+                         long chainedKeys, String problem, Map<String, Integer> unknownReasons) {}
 
     /** Totals over many histories' results: verdicts by outcome, unknown ones by kind, disagreements. */
     public static final class Totals {
-        public long histories, transactions, unknown, accepted, rejected, collected, isolatedKeys, isolatedIn;
+        public long histories, transactions, unknown, accepted, rejected, collected, isolatedKeys, isolatedIn, chainedKeys, chainedIn;
         public final Map<String, Integer> unknownReasons = new TreeMap<>();
         public final List<String> problems = new ArrayList<>();
 
@@ -82,6 +82,8 @@ public final class RoundsDifferential {
             if (r.collected()) collected++;
             isolatedKeys += r.isolatedKeys();
             if (r.isolatedKeys() > 0) isolatedIn++;
+            chainedKeys += r.chainedKeys();
+            if (r.chainedKeys() > 0) chainedIn++;
             r.unknownReasons().forEach((k, c) -> unknownReasons.merge(k, c, Integer::sum));
             if (r.problem() != null) problems.add(r.problem());
         }
@@ -342,7 +344,7 @@ public final class RoundsDifferential {
         int unknown = 0, accepted = 0, rejected = 0;
         Map<String, Integer> reasons = new HashMap<>();
         boolean collectedAny = false;
-        long isolated = 0;
+        long isolated = 0, chained = 0;
         List<RoundVerifier.Closed> batch = new ArrayList<>();
         List<Verdict.Outcome> oracle = new ArrayList<>();
         List<Integer> deliveredCount = new ArrayList<>();
@@ -395,7 +397,7 @@ public final class RoundsDifferential {
                     Verdict.Outcome as = g.getOutcome() == Outcome.ACCEPT ? Verdict.Outcome.ACCEPT : Verdict.Outcome.REJECT;
                     if (as != want) {
                         Verdict w = oneShotWithout(h, deliveredThen.get(i), Set.of(), opts);
-                        return new Result(seed, n, r + 1, unknown, accepted, rejected, collectedAny, v.isolatedKeysCount(), "seed " + seed + " (" + what + "): round " + rn
+                        return new Result(seed, n, r + 1, unknown, accepted, rejected, collectedAny, v.isolatedKeysCount(), v.chainedKeysCount(), "seed " + seed + " (" + what + "): round " + rn
                                 + " says " + as + " (" + g.getReason() + "), one-shot on the " + deliveredCount.get(i) + " transactions delivered by then says "
                                 + want + (w.certificate() == null ? "" : ": " + w.certificate().summary()), reasons);
                     }
@@ -414,7 +416,7 @@ public final class RoundsDifferential {
                             if (t != null) ids.add(t);
                         }
                         if (!ids.isEmpty() && named.containsAll(ids))
-                            return new Result(seed, n, r + 1, unknown, accepted, rejected, collectedAny, v.isolatedKeysCount(), "seed " + seed + " (" + what + "): round " + rn
+                            return new Result(seed, n, r + 1, unknown, accepted, rejected, collectedAny, v.isolatedKeysCount(), v.chainedKeysCount(), "seed " + seed + " (" + what + "): round " + rn
                                     + " reports again a violation whose transactions were all named before: " + c.getSummary(), reasons);
                         named.addAll(ids);
                     }
@@ -422,13 +424,14 @@ public final class RoundsDifferential {
                     // a cycle already there before this round's deliveries is not this round's (garbage collection keeps
                     // one cycle of a violation visible, not all: those it hid are entangled with a violation reported)
                     if (rest != null && rest.outcome() == Verdict.Outcome.REJECT && (before == null || oneShotWithout(h, before, named, opts).outcome() == Verdict.Outcome.ACCEPT))
-                        return new Result(seed, n, r + 1, unknown, accepted, rejected, collectedAny, v.isolatedKeysCount(), "seed " + seed + " (" + what + "): round " + rn
+                        return new Result(seed, n, r + 1, unknown, accepted, rejected, collectedAny, v.isolatedKeysCount(), v.chainedKeysCount(), "seed " + seed + " (" + what + "): round " + rn
                                 + " says its own transactions are clean (" + g.getReason() + "), but one-shot on the " + deliveredCount.get(i)
                                 + " transactions delivered by then, less the " + named.size() + " that certificates set aside, rejects: "
                                 + rest.certificate().summary(), reasons);
                 }
                 collectedAny |= v.retainedCount() < v.checkedCount();
                 isolated = v.isolatedKeysCount();
+                chained = v.chainedKeysCount();
                 batch.clear();
                 oracle.clear();
                 deliveredCount.clear();
@@ -437,7 +440,7 @@ public final class RoundsDifferential {
                 batchSize = 1 + rnd.nextInt(4);
             }
         }
-        return new Result(seed, n, lastRound + 1, unknown, accepted, rejected, collectedAny, isolated, null, reasons);
+        return new Result(seed, n, lastRound + 1, unknown, accepted, rejected, collectedAny, isolated, chained, null, reasons);
     }
 
     private static long stampKey(EpochAssigner ep, int t) { return ep.epoch(t) == EpochAssigner.OPEN ? Long.MAX_VALUE : ep.epoch(t); }

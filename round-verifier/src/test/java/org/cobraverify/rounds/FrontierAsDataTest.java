@@ -174,6 +174,46 @@ class FrontierAsDataTest {
         }
     }
 
+    /**
+     * Chains from a frontier value (docs/DESIGN.md §7.9): two read-modify-writes in one round, the first of a key's long
+     * collected frontier value, the second of the first's write, get no synthetic writer for the key. When they are
+     * collected, the frontier value is superseded: a read of it at the end of the history is a stale read that rounds
+     * reject, as one-shot checking does; a read of the chain's last write is accepted; a third read-modify-write of the
+     * frontier value in the pair's round (a lost update) is rejected. All agree with frontier writers kept, and the chain
+     * rule was used (more keys chained than in the history without the pair).
+     */
+    @Test
+    void aChainFromAFrontierValueStillMeetsStaleReadsAndLostUpdates() {
+        List<String> k = keyWritten(1);
+        int mid = midSessionTxn(CLEAN, CLEAN.size() / 2);
+        History pair = withInserted(withInserted(CLEAN, mid, "first", b -> {
+            b.read(b.key(k.get(0)), b.value(k.get(1)));
+            b.write(b.key(k.get(0)), b.value("chain-1"));
+        }), mid + 1, "second", b -> {
+            b.read(b.key(k.get(0)), b.value("chain-1"));
+            b.write(b.key(k.get(0)), b.value("chain-2"));
+        });
+        History stale = Histories.withAppended(pair, "stale", b -> b.read(b.key(k.get(0)), b.value(k.get(1))));
+        agrees(stale, Verdict.Outcome.REJECT);
+        History later = Histories.withAppended(pair, "later", b -> b.read(b.key(k.get(0)), b.value("chain-2")));
+        agrees(later, Verdict.Outcome.ACCEPT);
+        // a lost update in the pair's round: a third read-modify-write of the frontier value (two readers of it: no chain)
+        History lost = withInserted(pair, mid + 2, "third", b -> {
+            b.read(b.key(k.get(0)), b.value(k.get(1)));
+            b.write(b.key(k.get(0)), b.value("lost"));
+        });
+        agrees(lost, Verdict.Outcome.REJECT);
+        assertTrue(chainedKeys(later) > chainedKeys(Histories.withAppended(CLEAN, "later", b -> b.read(b.key(k.get(0)), b.value(k.get(1))))),
+                "the pair was not chained");
+    }
+
+    static long chainedKeys(History h) {
+        try (IncrementalVerifier v = new IncrementalVerifier(IncrementalVerifier.Settings.defaults(), new InMemoryCollectedWrites())) {
+            HistoryRounds.run(h, 1000, SimulatedStore.FENCE_KEY, v, null);
+            return v.chainedKeysCount();
+        }
+    }
+
     @Test
     void aVerifierRestartedFromACheckpointDecidesFrontierReadsAsTheUninterruptedOne(@TempDir Path dir) {
         List<String> once = keyWritten(1), twice = keyWritten(2);
