@@ -52,7 +52,7 @@ class CudaReachabilityTest extends ReachabilityContract {
     }
 
     @Test
-    void autoUsesTheCpuOnSmallGraphsAndSaysWhichItUsedOnLargeOnes() throws Exception {
+    void autoUsesTheCpuAndSaysWhyOnLargeGraphs() throws Exception {
         ReachabilityEngine auto = GpuSelection.select("auto");
         ReachabilityEngine.Dag small = randomDag(new Random(3), 100, 4, 1);
         int[] qs = {0, 5, 7}, qd = {9, 2, 7};
@@ -61,8 +61,8 @@ class CudaReachabilityTest extends ReachabilityContract {
         ReachabilityEngine.Dag large = randomDag(new Random(4), GpuSelection.AUTO_MIN_VERTICES, 24, 0.5);
         boolean[] got = auto.reaches(large, qs, qd, Budget.unlimited());
         assertEquals(Arrays.toString(ChainCoverReachability.INSTANCE.reaches(large, qs, qd, Budget.unlimited())), Arrays.toString(got));
-        if (gpu == null) assertTrue(auto.name().startsWith("cpu (--gpu auto: "), auto.name());
-        else assertTrue(auto.name().startsWith("gpu"), auto.name());
+        // a device or not, the CPU answers (the GPU engine is the slower one), and the name says so
+        assertEquals("cpu (--gpu auto: " + GpuSelection.AUTO_WHY + ")", auto.name());
         assertFalse(GpuSelection.select("off").name().contains("gpu"));
     }
 }
