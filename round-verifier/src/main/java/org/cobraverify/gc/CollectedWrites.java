@@ -66,19 +66,6 @@ public interface CollectedWrites extends AutoCloseable {
      */
     void appendFrontier(String key, FrontierEntry e, java.util.function.Predicate<FrontierEntry> visible, long keepFrom);
 
-    /**
-     * As {@link #appendFrontier(String, FrontierEntry, java.util.function.Predicate, long)}, for a caller that holds the
-     * key's log: {@code before} is what {@link #frontierLog} returns for {@code key} now (read since the key's last append,
-     * with {@link #frontierLogs} for a batch of keys); returns the log after the append. A store on disk then does not look
-     * the log up again (a lookup per collected frontier write was a sixth of a TPC-C round).
-     */
-    default java.util.List<FrontierEntry> appendFrontier(String key, java.util.List<FrontierEntry> before, FrontierEntry e,
-                                                         java.util.function.Predicate<FrontierEntry> visible, long keepFrom) {
-        assert before.equals(frontierLog(key)) : "the log of " + key + " given is not the store's";
-        appendFrontier(key, e, visible, keepFrom);
-        return frontierLog(key);
-    }
-
     /** {@code key}'s frontier log, oldest first; empty if no frontier write of it was ever collected. Never null. */
     java.util.List<FrontierEntry> frontierLog(String key);
 

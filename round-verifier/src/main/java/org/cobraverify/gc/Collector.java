@@ -69,11 +69,7 @@ public final class Collector {
         }
         for (int i = order.size(); i < h.size(); i++)
             if (gc.collect[i]) for (int op = h.opStart(i); op < h.opEnd(i); op++) if (h.kind(op) == History.WRITE) logged.add(String.valueOf(h.keyName(h.key(op))));
-        // each key's log, as the appends below change it: read here in one batch, then handed to each append (the store
-        // need not look it up again), and the log after an append kept for a later append to the same key
-        List<List<CollectedWrites.FrontierEntry>> logs = store.frontierLogs(logged);
-        java.util.Map<String, List<CollectedWrites.FrontierEntry>> now = new java.util.HashMap<>(2 * logged.size());
-        for (int i = 0; i < logged.size(); i++) now.putIfAbsent(logged.get(i), logs.get(i));
+        store.prefetchFrontierLogs(logged);
         // a synthetic writer (from order.size() on) collected: a later old writer superseded the key's frontier record;
         // its log says so (then, if that writer is collected as data too, the entry below names its value)
         for (int i = order.size(); i < h.size(); i++) {
@@ -81,7 +77,7 @@ public final class Collector {
             for (int op = h.opStart(i); op < h.opEnd(i); op++) {
                 if (h.kind(op) != History.WRITE) continue;
                 int by = gc.supersededBy[op];
-                append(store, now, String.valueOf(h.keyName(h.key(op))),
+                store.appendFrontier(String.valueOf(h.keyName(h.key(op))),
                         new CollectedWrites.FrontierEntry(null, by >= 0 ? h.name(by) : null, round, incarnation), visible, keepFrom);
             }
         }
@@ -89,7 +85,7 @@ public final class Collector {
         if (chainSupersededBy != null)
             for (int k : chainKeys)
                 if (chainSupersededBy[k] > 0)
-                    append(store, now, String.valueOf(h.keyName(k)), new CollectedWrites.FrontierEntry(null, h.name(chainSupersededBy[k] - 1), round,
+                    store.appendFrontier(String.valueOf(h.keyName(k)), new CollectedWrites.FrontierEntry(null, h.name(chainSupersededBy[k] - 1), round,
                             incarnation), visible, keepFrom);
         LongIntMap goneWrites = new LongIntMap(1024); // (key, value) ids in h
         int[] lastWrite = null;
@@ -115,7 +111,7 @@ public final class Collector {
                 // store puts that entry when the log drops it (CollectedWrites#put); not written twice
                 if (fate != CollectedWrites.Fate.FRONTIER) // (nothing supersedes a frontier write: by < 0)
                     store.put(key, value, new CollectedWrites.Entry(t.getId(), by >= 0 ? h.name(by) : null, fate, round, incarnation));
-                if (asData[op]) append(store, now, key, new CollectedWrites.FrontierEntry(value, t.getId(), round, incarnation), visible, keepFrom);
+                if (asData[op]) store.appendFrontier(key, new CollectedWrites.FrontierEntry(value, t.getId(), round, incarnation), visible, keepFrom);
             }
         }
         List<String> partlyRead = new ArrayList<>();
@@ -130,14 +126,6 @@ public final class Collector {
         for (Transaction f : plan.entryFences()) entries.add(f.getId());
         past.advance(before, entries, plan.closedEpoch(), h, gc);
         return new Outcome(gone, partlyRead, lostProof, knownCommitted(h, order, gc.collect, included));
-    }
-
-    /** Appends {@code e} to {@code key}'s log, whose current state {@code now} holds (every key appended to is in it). */
-    private static void append(CollectedWrites store, java.util.Map<String, List<CollectedWrites.FrontierEntry>> now, String key,
-                               CollectedWrites.FrontierEntry e, Predicate<CollectedWrites.FrontierEntry> visible, long keepFrom) {
-        List<CollectedWrites.FrontierEntry> before = now.get(key);
-        if (before == null) throw new IllegalStateException("internal: " + key + "'s frontier log was not read before it was appended to");
-        now.put(key, store.appendFrontier(key, before, e, visible, keepFrom));
     }
 
     /**

@@ -68,13 +68,6 @@ final class FrontierLogCache {
         return (List<FrontierEntry>) entries[STRIDE * i + 1];
     }
 
-    /** The log last put for {@code key}, or null when it is not held; it does not count as looked up (for assertions). */
-    @SuppressWarnings("unchecked")
-    List<FrontierEntry> peek(String key) {
-        int i = slot(key, hash(key));
-        return hashes[i] == EMPTY ? null : (List<FrontierEntry>) entries[STRIDE * i + 1];
-    }
-
     /** Whether {@code key} is held (it does not count as looked up). */
     boolean containsKey(String key) { return hashes[slot(key, hash(key))] != EMPTY; }
 

@@ -327,13 +327,7 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
     @Override
     public void appendFrontier(String key, FrontierEntry e, Predicate<FrontierEntry> visible, long keepFrom) {
         if (db == null) open();
-        appendFrontier(key, frontierLog(key), e, visible, keepFrom);
-    }
-
-    @Override
-    public List<FrontierEntry> appendFrontier(String key, List<FrontierEntry> before, FrontierEntry e, Predicate<FrontierEntry> visible, long keepFrom) {
-        if (db == null) open();
-        assert frontierCache.peek(key) == null || before.equals(frontierCache.peek(key)) : "the log of " + key + " given is not the store's";
+        List<FrontierEntry> before = frontierLog(key);
         List<FrontierEntry> after = FrontierLog.append(before, e, visible, keepFrom);
         try {
             putDropped(key, before, after);
@@ -344,7 +338,6 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
             frontierCache.put(key, after);
             if (changedFrontiers != null) changedFrontiers.add(key);
             if (++batched >= 10_000) flush();
-            return after;
         } catch (RocksDBException ex) {
             throw new IllegalStateException("collected-writes store: " + ex.getMessage(), ex);
         }
