@@ -26,6 +26,11 @@ final class FrontierLogCache {
     private Object[] entries;
     private int[] hashes;
     private int size, mask, hand;
+    /**
+     * The slot {@link #get} last found a key in (-1: none): a {@link #put} of the same key object, the append that follows
+     * the lookup, replaces its log there without probing again. Checked by identity before use; any move resets it.
+     */
+    private int lastFound = -1;
 
     /** A cache of at most {@code capacity} logs (a power of two or not); its table starts small and grows to twice that. */
     FrontierLogCache(int capacity) {
@@ -39,6 +44,7 @@ final class FrontierLogCache {
         hashes = new int[slots];
         mask = slots - 1;
         hand = 0;
+        lastFound = -1;
     }
 
     private static int hash(String key) {
@@ -64,7 +70,8 @@ final class FrontierLogCache {
     List<FrontierEntry> get(String key) {
         int i = slot(key, hash(key));
         if (hashes[i] == EMPTY) return null;
-        entries[STRIDE * i + 2] = Boolean.TRUE;
+        if (entries[STRIDE * i + 2] == null) entries[STRIDE * i + 2] = Boolean.TRUE; // (a store only when it changes: each dirties a card)
+        lastFound = i;
         return (List<FrontierEntry>) entries[STRIDE * i + 1];
     }
 
@@ -73,6 +80,10 @@ final class FrontierLogCache {
 
     /** Holds {@code log} for {@code key}, replacing what was held; a new key, when {@code capacity} are held, evicts one first. */
     void put(String key, List<FrontierEntry> log) {
+        if (lastFound >= 0 && entries[STRIDE * lastFound] == key) {
+            entries[STRIDE * lastFound + 1] = log;
+            return;
+        }
         int h = hash(key), i = slot(key, h);
         if (hashes[i] != EMPTY) {
             entries[STRIDE * i + 1] = log;
@@ -98,6 +109,7 @@ final class FrontierLogCache {
                 if (entries[STRIDE * hand + 2] == null) {
                     size--;
                     OpenAddressing.remove(hashes, entries, STRIDE, hand); // the hand stays: the slot now holds what followed it, not yet swept
+                    lastFound = -1;
                     return;
                 }
                 entries[STRIDE * hand + 2] = null;

@@ -49,6 +49,45 @@ class FrontierLogCacheTest {
         }
     }
 
+    /**
+     * The append's pattern: a lookup, then a put of the same key object, sometimes with other keys put in between (which
+     * evict and shift slots under the remembered one). Keys are the same objects throughout, so a put may take the slot
+     * its last lookup found; what it answers must not change.
+     */
+    @Test
+    void aPutAfterALookupOfTheSameKeyHoldsWhatWasPut() {
+        for (long seed = 1; seed <= 20; seed++) {
+            Random rnd = new Random(seed);
+            int capacity = 1 + rnd.nextInt(64), keys = 1 + rnd.nextInt(4 * capacity);
+            String[] names = new String[keys];
+            for (int k = 0; k < keys; k++) names[k] = "k" + k;
+            FrontierLogCache cache = new FrontierLogCache(capacity);
+            Map<String, List<FrontierEntry>> reference = new HashMap<>();
+            for (int step = 0; step < 20_000; step++) {
+                String k = names[rnd.nextInt(keys)];
+                cache.get(k);
+                for (int other = rnd.nextInt(3) == 0 ? rnd.nextInt(4) : 0; other > 0; other--) {
+                    String o = names[rnd.nextInt(keys)];
+                    List<FrontierEntry> l = log(o + "." + step + "." + other);
+                    cache.put(o, l);
+                    reference.put(o, l);
+                }
+                List<FrontierEntry> l = log(k + "." + step);
+                cache.put(k, l);
+                reference.put(k, l);
+                assertSame(l, cache.get(k), "seed " + seed + " step " + step + ": a key just put is held");
+                assertTrue(cache.size() <= capacity, "seed " + seed + " step " + step + ": " + cache.size() + " > " + capacity);
+            }
+            int held = 0;
+            for (int k = 0; k < keys; k++) {
+                List<FrontierEntry> l = cache.get(new String(names[k]));
+                if (l != null) { held++; assertSame(reference.get(names[k]), l, "seed " + seed + ": k" + k); }
+            }
+            assertEquals(cache.size(), held, "seed " + seed + ": every key it counts is found");
+            assertEquals(Math.min(capacity, reference.size()), cache.size(), "seed " + seed + ": full once enough keys were put");
+        }
+    }
+
     @Test
     void aKeyLookedUpSinceTheHandPassedOutlivesOneNeverLookedUp() {
         FrontierLogCache cache = new FrontierLogCache(4);
