@@ -355,7 +355,8 @@ final class PastFrontier {
     }
 
     private static boolean readsIsolated(Key k, Transaction reader, String value) {
-        return k.isolatedBy() != null && k.isolatedBy().getId().equals(reader.getId()) && value.equals(k.latest().value());
+        Transaction by = k.isolatedBy(); // (the same object when it is the reader, as a rule: no walk over two ids then)
+        return by != null && (by == reader || by.getId().equals(reader.getId())) && value.equals(k.latest().value());
     }
 
     /** How many keys were isolated this round (no synthetic writer), those not even looked up included. */

@@ -40,7 +40,8 @@ import org.rocksdb.WriteOptions;
  * until the verdict says unknown ({@link #horizonNote}). Never a wrong reject or accept.
  *
  * <p>Writes are batched, skip the write-ahead log and are written behind (by a thread of their own, one batch at a
- * time, in key order: {@link SortedBatch}; every read first waits for them); {@link #sync} flushes them before the verifier
+ * time, in key order: {@link SortedBatch}; a read looks in the batches not yet written before it reads RocksDB, newest
+ * first, so it sees every write put before it without waiting for them); {@link #sync} flushes them before the verifier
  * commits a checkpoint, so a verifier restarted on the same disk finds every write collected up to its
  * checkpoint (the generations, and when each started, are the column families). Lookups happen only for
  * reads whose writer is not in memory, newest generation first: rare on a healthy database.
@@ -81,19 +82,26 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
     private final WriteOptions writeOptions = new WriteOptions().setDisableWAL(true);
     private SortedBatch batch = new SortedBatch();
     private int batched;
-    /**
-     * Keys whose frontier log the batch being filled ({@code pendingFrontiers}) or the one being written
-     * ({@code writingFrontiers}) rewrites: a log missing from the cache is read from RocksDB after both are written only
-     * when its key is here (one evicted while its write waits); otherwise the batch goes on filling.
-     */
-    private Set<String> pendingFrontiers = new HashSet<>(), writingFrontiers = new HashSet<>();
+    /** Puts per batch handed to the writer thread (also at the end of a round: {@link #writeBehind}). */
+    static final int BATCH_PUTS = 10_000;
+    /** Batches handed to the writer thread and not yet known to be written, at most: the verifier waits for the oldest past this. */
+    static final int MAX_IN_FLIGHT = 4;
+    private final int batchPuts, maxInFlight;
     /**
      * Write-behind: a full batch is written by this thread while the verifier goes on (it used to wait: 18 s of 140 on 1M
-     * TPC-C transactions). At most one batch is being written while the next one fills; every read, sync and close waits
-     * for it first ({@link #settle}), so a read sees every write put before it.
+     * TPC-C transactions). Up to {@link #MAX_IN_FLIGHT} batches wait or are being written, oldest first, while the next one
+     * fills; a read looks in them ({@link #pending}) and does not wait (it used to wait for every batch: 4.5 s of a
+     * 61 s TPC-C 1M run, the writer thread sharing the second core with the JVM's collector and compiler); sync, close,
+     * the start of a generation and a checkpoint's export wait for all ({@link #settle}).
      */
     private java.util.concurrent.ExecutorService writer; // started with the first batch, stopped by close
-    private java.util.concurrent.Future<?> writing;
+    private final java.util.ArrayDeque<InFlight> inFlight = new java.util.ArrayDeque<>();
+
+    /** Tests only: while set, each batch handed over then waits for it before it is written (so that reads meet batches in flight). */
+    volatile java.util.concurrent.CountDownLatch holdWrites;
+
+    /** A batch handed to the writer thread, and its write. */
+    private record InFlight(SortedBatch batch, java.util.concurrent.Future<?> written) {}
     private long size, forgotten;
     private long forgottenBefore = -1;
 
@@ -109,7 +117,15 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
 
     /** As above, with at most {@code frontierCache} frontier logs on the heap (tests: a small cache reads logs from disk). */
     RocksDbCollectedWrites(Path dir, boolean deleteOnClose, long horizonMillis, LongSupplier clock, int frontierCache) {
+        this(dir, deleteOnClose, horizonMillis, clock, frontierCache, BATCH_PUTS, MAX_IN_FLIGHT);
+    }
+
+    /** As above, with batches of {@code batchPuts} puts and at most {@code maxInFlight} of them handed to the writer (tests: small ones). */
+    RocksDbCollectedWrites(Path dir, boolean deleteOnClose, long horizonMillis, LongSupplier clock, int frontierCache, int batchPuts, int maxInFlight) {
         if (horizonMillis < GENERATIONS) throw new IllegalArgumentException("a horizon of " + horizonMillis + " ms is too short");
+        if (batchPuts < 1 || maxInFlight < 1) throw new IllegalArgumentException(batchPuts + " puts per batch, " + maxInFlight + " batches in flight");
+        this.batchPuts = batchPuts;
+        this.maxInFlight = maxInFlight;
         this.frontierCache = new FrontierLogCache(frontierCache);
         this.dir = dir;
         this.deleteOnClose = deleteOnClose;
@@ -166,7 +182,7 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
             ColumnFamilyHandle h = current();
             batch.put(h, id(key, value), encode(e));
             size++;
-            if (++batched >= 10_000) flush();
+            if (++batched >= batchPuts) flush();
         } catch (RocksDBException ex) {
             throw new IllegalStateException("collected-writes store: " + ex.getMessage(), ex);
         }
@@ -195,10 +211,13 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
         return newest.handle();
     }
 
-    /** Hands the batch to the writer thread (after the one it is writing, if any, is written). */
+    /**
+     * Hands the batch to the writer thread, after waiting for the oldest batch handed before when {@link #MAX_IN_FLIGHT}
+     * are not known to be written; those known to be written leave the queue (a failed write is this call's failure).
+     */
     private void flush() throws RocksDBException {
         if (batched == 0) return;
-        awaitWriting();
+        while (!inFlight.isEmpty() && (inFlight.size() >= maxInFlight || inFlight.peekFirst().written().isDone())) awaitOldest();
         SortedBatch full = batch;
         RocksDB target = db;
         if (writer == null) writer = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
@@ -206,26 +225,23 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
             t.setDaemon(true);
             return t;
         });
-        writing = writer.submit(() -> {
+        java.util.concurrent.CountDownLatch hold = holdWrites;
+        inFlight.addLast(new InFlight(full, writer.submit(() -> { // one thread: batches are written in the order handed over
+            if (hold != null) hold.await();
             try (WriteBatch sorted = full.toWriteBatch()) { // sorted here, off the verifier's thread
                 target.write(writeOptions, sorted);
             }
             return null;
-        });
-        writingFrontiers = pendingFrontiers;
-        pendingFrontiers = new HashSet<>();
+        })));
         batch = new SortedBatch();
         batched = 0;
     }
 
-    /** Waits until the batch being written, if any, is written; its failure is this call's. */
-    private void awaitWriting() throws RocksDBException {
-        if (writing == null) return;
-        java.util.concurrent.Future<?> w = writing;
-        writing = null;
-        writingFrontiers = new HashSet<>();
+    /** Waits until the oldest batch handed over is written, and drops it from the queue; its failure is this call's. */
+    private void awaitOldest() throws RocksDBException {
+        InFlight w = inFlight.removeFirst();
         try {
-            w.get();
+            w.written().get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("collected-writes store: interrupted while a batch was written", e);
@@ -235,14 +251,29 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
         }
     }
 
-    /** Writes everything put so far (the batch, and the one being written): what a read must see. */
+    /** Writes everything put so far (the batch, and those handed over): what RocksDB alone must hold. */
     private void settle() throws RocksDBException {
         flush();
-        awaitWriting();
+        while (!inFlight.isEmpty()) awaitOldest();
     }
 
-    /** Whether a write of {@code key}'s frontier log is put but not yet written. */
-    private boolean frontierPending(String key) { return pendingFrontiers.contains(key) || writingFrontiers.contains(key); }
+    /**
+     * The value of the latest put of {@code key} to {@code family} not yet known to be written: in the batch being filled,
+     * else in those handed over, newest first; null when none holds one (RocksDB then has the latest). A read asks here
+     * first: a batch in the writer's hands may or may not be in RocksDB yet, and a later batch overrides an earlier one.
+     */
+    private byte[] pending(ColumnFamilyHandle family, byte[] key) {
+        int h = SortedBatch.hash(key);
+        byte[] v = batch.find(family, key, h);
+        for (java.util.Iterator<InFlight> it = inFlight.descendingIterator(); v == null && it.hasNext(); ) v = it.next().batch().find(family, key, h);
+        return v;
+    }
+
+    /** {@code pending}, else RocksDB's value of {@code key} in {@code family}. */
+    private byte[] read(ColumnFamilyHandle family, byte[] key) throws RocksDBException {
+        byte[] v = pending(family, key);
+        return v != null ? v : db.get(family, key);
+    }
 
     @Override
     public Entry get(String key, String value) {
@@ -250,13 +281,12 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
         FrontierEntry f = frontierKeys == 0 ? null : FrontierLog.naming(frontierLog(key), value);
         if (f != null) return FrontierLog.asEntry(f);
         try {
-            settle();
             byte[] k = id(key, value);
             for (int i = generations.size() - 1; i >= 0; i--) {
-                byte[] v = db.get(generations.get(i).handle(), k);
+                byte[] v = read(generations.get(i).handle(), k);
                 if (v != null) return decode(v);
             }
-            byte[] v = db.get(defaultFamily, k); // a store written before generations existed
+            byte[] v = read(defaultFamily, k); // a store written before generations existed
             return v == null ? null : decode(v);
         } catch (RocksDBException ex) {
             throw new IllegalStateException("collected-writes store: " + ex.getMessage(), ex);
@@ -285,7 +315,6 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
         }
         if (ask.isEmpty()) return out;
         try {
-            settle();
             List<ColumnFamilyHandle> families = new ArrayList<>(generations.size() + 1);
             for (int g = generations.size() - 1; g >= 0; g--) families.add(generations.get(g).handle());
             families.add(defaultFamily); // a store written before generations existed
@@ -298,15 +327,23 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
                 for (int a = from; a < to; a++) missing.add(a);
                 for (ColumnFamilyHandle h : families) {
                     if (missing.isEmpty()) break;
-                    List<ColumnFamilyHandle> hs = new ArrayList<>(missing.size());
-                    List<byte[]> raw = new ArrayList<>(missing.size());
-                    for (int i : missing) { hs.add(h); raw.add(ids[i - from]); }
+                    // a put not yet written first (newer than what RocksDB holds), then one multiGet for the rest
+                    List<Integer> stored = new ArrayList<>(missing.size());
+                    for (int i : missing) {
+                        byte[] v = pending(h, ids[i - from]);
+                        if (v != null) out[ask.get(i)] = decode(v);
+                        else stored.add(i);
+                    }
+                    if (stored.isEmpty()) { missing = stored; break; }
+                    List<ColumnFamilyHandle> hs = new ArrayList<>(stored.size());
+                    List<byte[]> raw = new ArrayList<>(stored.size());
+                    for (int i : stored) { hs.add(h); raw.add(ids[i - from]); }
                     List<byte[]> found = db.multiGetAsList(hs, raw);
                     List<Integer> still = new ArrayList<>();
-                    for (int j = 0; j < missing.size(); j++) {
+                    for (int j = 0; j < stored.size(); j++) {
                         byte[] v = found.get(j);
-                        if (v != null) out[ask.get(missing.get(j))] = decode(v);
-                        else still.add(missing.get(j));
+                        if (v != null) out[ask.get(stored.get(j))] = decode(v);
+                        else still.add(stored.get(j));
                     }
                     missing = still;
                 }
@@ -340,11 +377,10 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
             putDropped(key, before, after);
             if (e.value() != null) size++;
             batch.put(frontierFamily, key.getBytes(StandardCharsets.UTF_8), FrontierLog.encode(after));
-            pendingFrontiers.add(key);
             if (before.isEmpty()) frontierKeys++;
             frontierCache.put(key, after);
             if (changedFrontiers != null) changedFrontiers.add(key);
-            if (++batched >= 10_000) flush();
+            if (++batched >= batchPuts) flush();
         } catch (RocksDBException ex) {
             throw new IllegalStateException("collected-writes store: " + ex.getMessage(), ex);
         }
@@ -367,8 +403,7 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
         List<FrontierEntry> cached = frontierCache.get(key);
         if (cached != null) return cached;
         try {
-            if (frontierPending(key)) settle();
-            List<FrontierEntry> log = FrontierLog.decode(db.get(frontierFamily, key.getBytes(StandardCharsets.UTF_8)));
+            List<FrontierEntry> log = FrontierLog.decode(read(frontierFamily, key.getBytes(StandardCharsets.UTF_8)));
             frontierCache.put(key, log);
             return log;
         } catch (RocksDBException ex) {
@@ -377,7 +412,7 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
     }
 
     /**
-     * Reads the logs of {@code keys} that are not cached with one {@code multiGet} (after one write of the batch) and
+     * Reads the logs of {@code keys} that are not cached with one {@code multiGet} (those written in a batch not yet written: from the batch) and
      * caches them, at most {@link #FRONTIER_CACHE} at a time: a lookup each, one crossing into RocksDB instead of one
      * per key, and the later {@link #frontierLog} calls hit the cache.
      */
@@ -409,24 +444,27 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
     }
 
     /**
-     * Reads the logs of {@code keys} (none of them cached) with a {@code multiGet} per {@link #PREFETCH_BATCH}, after the
-     * writes of any of them still in a batch, caches them and returns them in order.
+     * Reads the logs of {@code keys} (none of them cached): those with a write not yet known to be written from their
+     * batches ({@link #pending}), the rest with a {@code multiGet} per {@link #PREFETCH_BATCH}; caches them and returns
+     * them in order.
      */
     private List<List<FrontierEntry>> readFrontierLogs(List<String> keys) {
         List<List<FrontierEntry>> out = new ArrayList<>(keys.size());
         if (keys.isEmpty()) return out;
         try {
-            boolean pending = false;
-            for (String k : keys) pending |= frontierPending(k);
-            if (pending) settle();
             for (int from = 0; from < keys.size(); from += PREFETCH_BATCH) {
                 List<String> part = keys.subList(from, Math.min(keys.size(), from + PREFETCH_BATCH));
-                List<byte[]> raw = new ArrayList<>(part.size());
+                byte[][] raw = new byte[part.size()][], got = new byte[part.size()][];
+                List<byte[]> stored = new ArrayList<>(part.size());
                 List<ColumnFamilyHandle> families = new ArrayList<>(part.size());
-                for (String k : part) { raw.add(k.getBytes(StandardCharsets.UTF_8)); families.add(frontierFamily); }
-                List<byte[]> logs = db.multiGetAsList(families, raw);
                 for (int i = 0; i < part.size(); i++) {
-                    List<FrontierEntry> log = FrontierLog.decode(logs.get(i));
+                    raw[i] = part.get(i).getBytes(StandardCharsets.UTF_8);
+                    got[i] = pending(frontierFamily, raw[i]);
+                    if (got[i] == null) { stored.add(raw[i]); families.add(frontierFamily); }
+                }
+                List<byte[]> read = stored.isEmpty() ? List.of() : db.multiGetAsList(families, stored);
+                for (int i = 0, j = 0; i < part.size(); i++) {
+                    List<FrontierEntry> log = FrontierLog.decode(got[i] != null ? got[i] : read.get(j++));
                     frontierCache.put(part.get(i), log);
                     out.add(log);
                 }
@@ -497,10 +535,9 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
         try {
             putDropped(key, before, log);
             batch.put(frontierFamily, key.getBytes(StandardCharsets.UTF_8), FrontierLog.encode(log));
-            pendingFrontiers.add(key);
             if (!had && !log.isEmpty()) frontierKeys++;
             frontierCache.put(key, List.copyOf(log));
-            if (++batched >= 10_000) flush();
+            if (++batched >= batchPuts) flush();
         } catch (RocksDBException ex) {
             throw new IllegalStateException("collected-writes store: " + ex.getMessage(), ex);
         }

@@ -3,6 +3,7 @@ package org.cobraverify.gc.store;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.cobraverify.history.Hashing;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.WriteBatch;
@@ -14,13 +15,22 @@ import org.rocksdb.WriteBatch;
  * from where the last insert left off; in arrival order (collected writes' ids are random) every insert searched the
  * list from its top, and that search was 60% of the writer thread's time.
  *
- * <p>Invariant: {@link #size} puts, {@code families[i]}, {@code keys[i]}, {@code values[i]} the i-th made. Not thread-safe:
- * filled by the verifier, then handed whole to the writer thread ({@link #toWriteBatch}).
+ * <p>It also answers what it holds ({@link #find}): a read of a key whose put waits here must see that put, and the
+ * verifier reads while the writer thread writes earlier batches. An open-addressing index (linear probing, at most half
+ * full) of put positions by (family, key): each slot holds the position of the latest put of its key.
+ *
+ * <p>Invariant: {@link #size} puts, {@code families[i]}, {@code keys[i]}, {@code values[i]} the i-th made, {@code hashes[i]}
+ * its key's hash; every key put is in exactly one slot of {@code index}, reachable from its home slot without crossing an
+ * empty one, and that slot holds its latest put. Not thread-safe while filled: filled by the verifier, then handed whole
+ * to the writer thread ({@link #toWriteBatch}), after which both only read it.
  */
 final class SortedBatch {
     private final List<ColumnFamilyHandle> handles = new ArrayList<>(4);
     private int[] families = new int[1024];
     private byte[][] keys = new byte[1024][], values = new byte[1024][];
+    private int[] hashes = new int[1024];
+    /** Per slot: 1 + the position of the latest put of the slot's (family, key); 0: empty. */
+    private int[] index = new int[2048];
     private int size;
 
     /**
@@ -33,11 +43,49 @@ final class SortedBatch {
             families = Arrays.copyOf(families, size * 2);
             keys = Arrays.copyOf(keys, size * 2);
             values = Arrays.copyOf(values, size * 2);
+            hashes = Arrays.copyOf(hashes, size * 2);
         }
+        if (2 * (size + 1) > index.length) reindex(2 * index.length);
         families[size] = f;
         keys[size] = key;
         values[size] = value;
+        hashes[size] = hash(key);
+        int s = slot(f, key, hashes[size]);
+        index[s] = size + 1; // a new key's slot, or the one of an earlier put of it: the latest wins, as in RocksDB
         size++;
+    }
+
+    /** The value of the latest put of {@code key} to {@code family} held here, or null when none is; {@code hash}: {@link #hash} of {@code key}. */
+    byte[] find(ColumnFamilyHandle family, byte[] key, int hash) {
+        int f = -1;
+        for (int i = 0; i < handles.size(); i++) if (handles.get(i) == family) { f = i; break; }
+        if (f < 0) return null;
+        int at = index[slot(f, key, hash)] - 1;
+        return at < 0 ? null : values[at];
+    }
+
+    /** A key's hash in every batch (the family is not part of it: a reader asks several batches with one hash). */
+    static int hash(byte[] key) { return Hashing.mix(Arrays.hashCode(key)); }
+
+    /** The slot holding (family, key), or the empty one where it would go. */
+    private int slot(int family, byte[] key, int h) {
+        int mask = index.length - 1;
+        for (int s = h & mask; ; s = (s + 1) & mask) {
+            int at = index[s] - 1;
+            if (at < 0 || (hashes[at] == h && families[at] == family && Arrays.equals(keys[at], key))) return s;
+        }
+    }
+
+    private void reindex(int slots) {
+        int[] old = index;
+        index = new int[slots];
+        int mask = slots - 1;
+        for (int x : old) {
+            if (x == 0) continue;
+            int s = hashes[x - 1] & mask;
+            while (index[s] != 0) s = (s + 1) & mask;
+            index[s] = x;
+        }
     }
 
     /** The index of {@code family} among those put to (a few: the frontier logs and the generations). */

@@ -37,18 +37,43 @@ class CollectedWritesContractTest {
     @ParameterizedTest(name = "seed {0}")
     @ValueSource(longs = {1, 2, 3, 4, 5, 6, 7, 8})
     void everyCollectedWriteIsFoundAsItWasCollected(long seed) {
+        check(seed, RocksDbCollectedWrites.BATCH_PUTS, RocksDbCollectedWrites.MAX_IN_FLIGHT, false);
+    }
+
+    /**
+     * As above, with batches of one to three puts, so that most reads meet writes still in the batches handed to the writer
+     * thread: with one or two batches in flight at most (the verifier waits for the oldest), and with the writer held back
+     * for stretches of steps (every batch of the stretch in flight, and read from there), let go before a sync or a close.
+     */
+    @ParameterizedTest(name = "seed {0}")
+    @ValueSource(longs = {11, 12, 13, 14, 15, 16, 17, 18})
+    void readsMeetWritesStillInFlight(long seed) {
         Random rnd = new Random(seed);
+        check(seed, 1 + rnd.nextInt(3), 1 + rnd.nextInt(2), false);
+        check(seed + 1000, 1 + rnd.nextInt(3), 100_000, true);
+    }
+
+    private void check(long seed, int batchPuts, int maxInFlight, boolean hold) {
+        Random rnd = new Random(seed);
+        java.util.concurrent.CountDownLatch[] held = {null};
+        java.util.function.Consumer<RocksDbCollectedWrites> letGo = s -> {
+            s.holdWrites = null;
+            if (held[0] != null) held[0].countDown();
+            held[0] = null;
+        };
+        Path where0 = dir.resolve("s" + seed);
         AtomicLong now = new AtomicLong(1_000);
         Map<String, Entry> reference = new HashMap<>();
         List<String[]> pairs = new ArrayList<>();
         InMemoryCollectedWrites memory = new InMemoryCollectedWrites();
-        RocksDbCollectedWrites disk = new RocksDbCollectedWrites(dir.resolve("s"), false, Long.MAX_VALUE / 2, now::get, 4);
+        RocksDbCollectedWrites disk = new RocksDbCollectedWrites(where0, false, Long.MAX_VALUE / 2, now::get, 4, batchPuts, maxInFlight);
         try {
             int keys = 2 + rnd.nextInt(8);
             long round = 1;
             int values = 0, collected = 0;
             for (int step = 0; step < 400; step++) {
-                String key = "k" + rnd.nextInt(keys), where = "seed " + seed + " step " + step + " " + key;
+                String key = "k" + rnd.nextInt(keys), where = "seed " + seed + " (" + batchPuts + " puts a batch, " + maxInFlight
+                        + " in flight" + (hold ? ", the writer held back at times" : "") + ") step " + step + " " + key;
                 int op = rnd.nextInt(10);
                 long keepFrom = round - rnd.nextInt(3);
                 long hidden = rnd.nextInt(4) == 0 ? round - 1 - rnd.nextInt(2) : -1; // a restart: entries of incarnation 0 after it are not visible
@@ -86,9 +111,14 @@ class CollectedWritesContractTest {
                     memory.importFrontierLog(key, log);
                     disk.importFrontierLog(key, log);
                 } else if (rnd.nextInt(4) == 0) { // the store on disk closed and opened again
+                    letGo.accept(disk);
                     disk.sync();
                     disk.close();
-                    disk = new RocksDbCollectedWrites(dir.resolve("s"), false, Long.MAX_VALUE / 2, now::get, 4);
+                    disk = new RocksDbCollectedWrites(where0, false, Long.MAX_VALUE / 2, now::get, 4, batchPuts, maxInFlight);
+                }
+                if (hold && rnd.nextInt(10) == 0) { // the writer held back from now on, or let go
+                    if (held[0] == null) { held[0] = new java.util.concurrent.CountDownLatch(1); disk.holdWrites = held[0]; }
+                    else letGo.accept(disk);
                 }
                 if (rnd.nextInt(3) == 0) round++;
                 now.addAndGet(1);
@@ -107,6 +137,7 @@ class CollectedWritesContractTest {
             }
             assertEquals(collected, memory.size(), "seed " + seed + ": every write put or appended counted once (imported ones are not collected here)");
         } finally {
+            letGo.accept(disk);
             memory.close();
             disk.close();
         }

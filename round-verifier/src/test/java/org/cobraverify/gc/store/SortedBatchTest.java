@@ -100,4 +100,45 @@ class SortedBatchTest {
             for (ColumnFamilyHandle h : handles) h.close();
         }
     }
+
+    /**
+     * What a batch answers ({@link SortedBatch#find}) is the value of the latest put of the key to the family, and null for
+     * a key or family never put to, as the batch grows through several re-indexings. Seeded.
+     */
+    @Test
+    void findAnswersTheLatestPutOfTheKeyToTheFamily() throws Exception {
+        List<ColumnFamilyHandle> handles = new ArrayList<>();
+        try (DBOptions o = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true);
+             RocksDB db = RocksDB.open(o, dir.toString(), List.of(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY),
+                     new ColumnFamilyDescriptor("other".getBytes(StandardCharsets.UTF_8)),
+                     new ColumnFamilyDescriptor("never".getBytes(StandardCharsets.UTF_8))), handles)) {
+            for (long seed = 1; seed <= 10; seed++) {
+                Random rnd = new Random(seed);
+                SortedBatch batch = new SortedBatch();
+                List<Map<String, byte[]>> last = List.of(new HashMap<>(), new HashMap<>());
+                int keys = 1 + rnd.nextInt(6_000), puts = rnd.nextInt(12_000);
+                for (int i = 0; i < puts; i++) {
+                    int f = rnd.nextInt(2);
+                    String k = "k" + rnd.nextInt(keys);
+                    byte[] value = ("s" + seed + "." + i).getBytes(StandardCharsets.UTF_8);
+                    batch.put(handles.get(f), k.getBytes(StandardCharsets.UTF_8), value);
+                    last.get(f).put(k, value);
+                    if (rnd.nextInt(50) == 0) { // asked while it fills, as the verifier asks
+                        String q = "k" + rnd.nextInt(keys);
+                        int g = rnd.nextInt(2);
+                        assertArrayEquals(last.get(g).get(q), batch.find(handles.get(g), q.getBytes(StandardCharsets.UTF_8), SortedBatch.hash(q.getBytes(StandardCharsets.UTF_8))),
+                                "seed " + seed + " put " + i + " family " + g + " key " + q);
+                    }
+                }
+                for (int f = 0; f < 2; f++)
+                    for (int k = 0; k < keys; k++) {
+                        byte[] key = ("k" + k).getBytes(StandardCharsets.UTF_8);
+                        assertArrayEquals(last.get(f).get("k" + k), batch.find(handles.get(f), key, SortedBatch.hash(key)), "seed " + seed + " family " + f + " key k" + k);
+                    }
+                assertEquals(null, batch.find(handles.get(2), "k0".getBytes(StandardCharsets.UTF_8), SortedBatch.hash("k0".getBytes(StandardCharsets.UTF_8))), "seed " + seed + ": a family never put to");
+            }
+        } finally {
+            for (ColumnFamilyHandle h : handles) h.close();
+        }
+    }
 }
