@@ -44,7 +44,8 @@ final class PastFrontier {
      * What the round knows of one touched key whose log has a visible entry: that entry ({@code latest}), whether it has
      * a synthetic writer ({@code current}), and the transaction whose one read of it is isolated ({@code isolatedBy}, else null).
      */
-    private record Key(CollectedWrites.FrontierEntry latest, boolean current, Transaction isolatedBy) {}
+    /** {@code isolatedValue}: when {@code isolatedBy} is set, the id in the round's value table of the value it reads (its frontier value). */
+    private record Key(CollectedWrites.FrontierEntry latest, boolean current, Transaction isolatedBy, int isolatedValue) {}
 
     /** Each touched key whose log has a visible entry (one map, looked up once per question). */
     private final Map<String, Key> known;
@@ -200,12 +201,13 @@ final class PastFrontier {
                 continue;
             }
             Transaction isolatedBy = null;
+            int isolatedValue = History.NIL;
             boolean synthetic = false;
             if (e.value() != null && !held.byId.containsKey(e.writer()) && !held.writers.contains(key, e.value())
                 && !(namedLikeSynthetic && held.byId.containsKey(id(e.writer(), key)))) {
                 Touch x = lookedUp.get(s);
-                if (x.isolable() && x.firstRead.equals(e.value())) { isolatedBy = x.sole; isolated++; }
-                else if (x.chainFrom(e.value())) { isolatedBy = x.chainHead; isolated++; chained.add(lookedUpIds.get(s)); }
+                if (x.isolable() && x.firstRead.equals(e.value())) { isolatedBy = x.sole; isolatedValue = x.firstReadId; isolated++; }
+                else if (x.chainFrom(e.value())) { isolatedBy = x.chainHead; isolatedValue = x.chainValueId; isolated++; chained.add(lookedUpIds.get(s)); }
                 else if (x.needed) {
                     synthetic = true;
                     current.add(key);
@@ -214,7 +216,7 @@ final class PastFrontier {
                     currentValue[lookedUpIds.get(s)] = 1 + ids.values().of(e.value());
                 }
             }
-            known.put(key, new Key(e, synthetic, isolatedBy));
+            known.put(key, new Key(e, synthetic, isolatedBy, isolatedValue));
         }
         return new PastFrontier(known, current, currentIds.toArray(), currentEntries.toArray(new CollectedWrites.FrontierEntry[0]), currentValue,
                 isolated, skipped, unknowable, chained.toArray());
@@ -269,6 +271,8 @@ final class PastFrontier {
         /** The one reader of a value whose writer is not held, and that value's name (null: none yet). */
         Transaction chainHead;
         private String chainValue;
+        /** {@code chainValue}'s id in the round's value table. */
+        int chainValueId = History.NIL;
         /** The transaction whose operations on the key were seen last (each transaction's come in a row). */
         private Transaction chainCur;
 
@@ -282,7 +286,7 @@ final class PastFrontier {
             } else if (value == History.NIL) chainOk = false; // an edge into the synthetic writer
             else if (!resolvedRead) {
                 if (!first || chainHead != null) chainOk = false; // a second read of a value whose writer is not held
-                else { chainHead = t; chainValue = o.getValue(); }
+                else { chainHead = t; chainValue = o.getValue(); chainValueId = value; }
             }
         }
 
@@ -352,6 +356,12 @@ final class PastFrontier {
         if (isolatedCount == 0 || value == null) return false;
         Key k = known.get(key);
         return k != null && readsIsolated(k, reader, value);
+    }
+
+    /** As below, the value by its id in the round's value table. */
+    private static boolean readsIsolated(Key k, Transaction reader, int value) {
+        Transaction by = k.isolatedBy();
+        return by != null && (by == reader || by.getId().equals(reader.getId())) && value != History.NIL && value == k.isolatedValue();
     }
 
     private static boolean readsIsolated(Key k, Transaction reader, String value) {
@@ -448,7 +458,10 @@ final class PastFrontier {
                 if (j >= 0 && isCurrent(x[2 * j], x[2 * j + 1])) continue;
             }
             Key k = known.get(s.op().getKey());
-            if (k != null && (isCurrent(k, s.op().getValue()) || readsIsolated(k, s.reader(), s.op().getValue()))) continue;
+            // the read's value id, when its place was found: the isolated reader's value compared by id (no walk over two strings)
+            int readValue = x != null && lastAt >= 0 ? x[2 * lastAt + 1] : History.NIL - 1;
+            if (k != null && (isCurrent(k, s.op().getValue()) || (readValue != History.NIL - 1 ? readsIsolated(k, s.reader(), readValue)
+                    : readsIsolated(k, s.reader(), s.op().getValue())))) continue;
             CollectedWrites.FrontierEntry last = k == null ? null : k.latest();
             if (last == null || last.writer() == null || s.op().getValue().equals(last.value())) { out.add(s); continue; } // cannot be judged
             out.add(new StaleReads.StaleRead(s.reader(), s.op(),

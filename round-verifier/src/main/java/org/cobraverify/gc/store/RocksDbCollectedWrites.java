@@ -296,8 +296,9 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
     /**
      * As {@link #get} for each pair. A pair whose key's frontier log is cached and names its value as written by a
      * transaction is answered from the log ({@link FrontierLog#asEntry}): a frontier write collected as data lives there
-     * (not put) while the log names it, and an entry of a dropped generation is still known this way. The rest: one write
-     * of the batch, then one {@code multiGet} per generation (newest first, then the default family) for the pairs not
+     * (not put) while the log names it, and an entry of a dropped generation is still known this way. The rest, per
+     * generation (newest first, then the default family): from a batch not yet written ({@link #pending}), else one
+     * {@code multiGet} for the pairs not
      * found yet, {@link #PREFETCH_BATCH} at a time, and last the logs of the keys still not found (read in one batch, as
      * {@link #frontierLogs} reads them).
      */
