@@ -146,9 +146,10 @@ final class PastFrontier {
             boolean[] resolved = heldReads[i]; // null: every read of a value has its writer held, only reads of the initial value matter
             List<TxnOp> ops = t.getOps();
             for (int j = 0; j < ops.size(); j++) {
-                TxnOp o = ops.get(j);
-                if (o.getWrite()) continue;
+                // by the ids first: the operation itself (an object of its own, often not in the caches) only when they leave it
+                // open (a write has a value, and resolved[j] holds only for reads)
                 if (x[2 * j + 1] != History.NIL && (resolved == null || resolved[j])) continue;
+                if (ops.get(j).getWrite()) continue;
                 int k = x[2 * j];
                 if (ids.mark(k)) { ids.slot(k, touched.size()); touched.add(k); }
             }
