@@ -51,6 +51,15 @@ public final class Interner {
         return id;
     }
 
+    /** The id of {@code s}, or -1 when it has none (nothing is added). */
+    public int find(String s) {
+        int h = Hashing.mix(s.hashCode());
+        int mask = strings.length - 1;
+        for (int i = h & mask; strings[i] != null; i = (i + 1) & mask)
+            if (stringHashes[i] == h && (strings[i] == s || strings[i].equals(s))) return stringIds[i];
+        return -1;
+    }
+
     /**
      * A new id named {@code s} that lookups never return ({@link #of} of an equal string gives another id): for a name
      * that must stay apart from those interned (a synthetic session).
