@@ -42,9 +42,9 @@ final class PastFrontier {
 
     /**
      * What the round knows of one touched key whose log has a visible entry: that entry ({@code latest}), whether it has
-     * a synthetic writer ({@code current}), and the transaction whose one read of it is isolated ({@code isolatedBy}, else null).
+     * a synthetic writer ({@code current}), and the transaction whose one read of it is isolated ({@code isolatedBy}, else null),
+     * with the id in the round's value table of the value it reads there ({@code isolatedValue}: the key's frontier value).
      */
-    /** {@code isolatedValue}: when {@code isolatedBy} is set, the id in the round's value table of the value it reads (its frontier value). */
     private record Key(CollectedWrites.FrontierEntry latest, boolean current, Transaction isolatedBy, int isolatedValue) {}
 
     /** Each touched key whose log has a visible entry (one map, looked up once per question). */
@@ -459,9 +459,9 @@ final class PastFrontier {
                 if (j >= 0 && isCurrent(x[2 * j], x[2 * j + 1])) continue;
             }
             Key k = known.get(s.op().getKey());
-            // the read's value id, when its place was found: the isolated reader's value compared by id (no walk over two strings)
-            int readValue = x != null && lastAt >= 0 ? x[2 * lastAt + 1] : History.NIL - 1;
-            if (k != null && (isCurrent(k, s.op().getValue()) || (readValue != History.NIL - 1 ? readsIsolated(k, s.reader(), readValue)
+            // an isolated reader's value compared by id when the read's place was found (no walk over two strings), else by name
+            boolean placed = x != null && lastAt >= 0;
+            if (k != null && (isCurrent(k, s.op().getValue()) || (placed ? readsIsolated(k, s.reader(), x[2 * lastAt + 1])
                     : readsIsolated(k, s.reader(), s.op().getValue())))) continue;
             CollectedWrites.FrontierEntry last = k == null ? null : k.latest();
             if (last == null || last.writer() == null || s.op().getValue().equals(last.value())) { out.add(s); continue; } // cannot be judged

@@ -57,8 +57,7 @@ final class SortedBatch {
 
     /** The value of the latest put of {@code key} to {@code family} held here, or null when none is; {@code hash}: {@link #hash} of {@code key}. */
     byte[] find(ColumnFamilyHandle family, byte[] key, int hash) {
-        int f = -1;
-        for (int i = 0; i < handles.size(); i++) if (handles.get(i) == family) { f = i; break; }
+        int f = indexOf(family);
         if (f < 0) return null;
         int at = index[slot(f, key, hash)] - 1;
         return at < 0 ? null : values[at];
@@ -90,9 +89,16 @@ final class SortedBatch {
 
     /** The index of {@code family} among those put to (a few: the frontier logs and the generations). */
     private int familyIndex(ColumnFamilyHandle family) {
-        for (int i = 0; i < handles.size(); i++) if (handles.get(i) == family) return i;
+        int f = indexOf(family);
+        if (f >= 0) return f;
         handles.add(family);
         return handles.size() - 1;
+    }
+
+    /** The index of {@code family} among those put to, by identity; -1 when none was. */
+    private int indexOf(ColumnFamilyHandle family) {
+        for (int i = 0; i < handles.size(); i++) if (handles.get(i) == family) return i;
+        return -1;
     }
 
     int size() { return size; }
