@@ -45,8 +45,8 @@ final class RoundsBench {
     }
 
     int run(List<String> workloads, List<Path> histories, long txns, List<Integer> roundSizes, int clients, double timeout) throws Exception {
-        out.printf("%-12s %8s %6s %6s %10s %8s %8s %9s %9s %8s %7s  %s%n", "history", "txns", "round", "rounds", "capacity", "avg/ms",
-                "drift", "retMax", "retLast", "heap/MB", "gc/ms", "verdict");
+        out.printf("%-12s %8s %6s %6s %10s %9s %8s %8s %9s %9s %8s %7s %8s  %s%n", "history", "txns", "round", "rounds", "capacity", "cpu-cap",
+                "avg/ms", "drift", "retMax", "retLast", "heap/MB", "gc/ms", "jvm-gc/ms", "verdict");
         int worst = 0;
         for (String w : workloads) {
             if (w.equalsIgnoreCase("none")) continue;
@@ -59,7 +59,9 @@ final class RoundsBench {
             }
         }
         for (Path p : histories) worst = Math.max(worst, bench(p.getFileName().toString(), p, roundSizes, timeout));
-        out.printf("(%s, %d cores, max heap %d MB; capacity = transactions / summed round time, best round size marked *%s)%n",
+        out.printf("(%s, %d cores, max heap %d MB; capacity = transactions / summed round time, best round size marked *; cpu-cap = transactions"
+                + " / the verifier thread's CPU time in the rounds; gc/ms: the rounds' garbage collection phase, jvm-gc/ms: the JVM's collectors"
+                + " in the rounds%s)%n",
                 System.getProperty("java.vm.name") + " " + System.getProperty("java.version"), Runtime.getRuntime().availableProcessors(),
                 Runtime.getRuntime().maxMemory() >> 20, wire ? "; transactions delivered through the wire format" : "");
         return worst;
@@ -111,9 +113,9 @@ final class RoundsBench {
             double gc = run.rounds().stream().mapToDouble(r -> r.gcNanos() / 1e6).sum();
             Verdict verdict = sum.verdict(List.of());
             worst = Math.max(worst, verdict.outcome().exitCode());
-            lines[i] = String.format("%-12s %8d %6d %6d %10.0f %8.0f %8s %9d %9d %8d %7.0f  %s", name, h.size(), size, n, caps[i],
-                    run.totalMillis() / Math.max(1, n), drift, run.retainedMax(), run.last().retained(), heap >> 20, gc,
-                    verdict.outcome().word() + (verdict.unknownReason() != null ? " (" + verdict.unknownReason() + ")" : ""));
+            lines[i] = String.format("%-12s %8d %6d %6d %10.0f %9.0f %8.0f %8s %9d %9d %8d %7.0f %8d  %s", name, h.size(), size, n, caps[i],
+                    sum.cpuCapacity(), run.totalMillis() / Math.max(1, n), drift, run.retainedMax(), run.last().retained(), heap >> 20, gc,
+                    sum.collectorMillis(), verdict.outcome().word() + (verdict.unknownReason() != null ? " (" + verdict.unknownReason() + ")" : ""));
         }
         for (int i = 0; i < lines.length; i++) out.println(lines[i] + (i == bestSize ? " *" : ""));
         return worst;

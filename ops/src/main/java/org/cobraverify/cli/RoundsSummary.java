@@ -32,6 +32,29 @@ record RoundsSummary(HistoryRounds.Run run, int transactions) {
 
     double capacity() { return run.capacity(transactions); }
 
+    /**
+     * Transactions per second of the verifier thread's summed CPU time in the rounds (what it would check with a core to
+     * itself and no collection pauses); -1 when some round's CPU time could not be measured.
+     */
+    double cpuCapacity() {
+        long nanos = 0;
+        for (RoundResult r : run.rounds()) {
+            if (r.cpuNanos() < 0) return -1;
+            nanos += r.cpuNanos();
+        }
+        return transactions / Math.max(1e-9, nanos / 1e9);
+    }
+
+    /** The JVM's collectors' time during the rounds, in milliseconds; -1 when it could not be measured. */
+    long collectorMillis() {
+        long sum = 0;
+        for (RoundResult r : run.rounds()) {
+            if (r.collectorMillis() < 0) return -1;
+            sum += r.collectorMillis();
+        }
+        return sum;
+    }
+
     /** Every violation the rounds found, in order, each with its round. */
     List<org.cobraverify.report.JsonReport.Found> violations() {
         List<org.cobraverify.report.JsonReport.Found> out = new ArrayList<>();
@@ -70,6 +93,9 @@ record RoundsSummary(HistoryRounds.Run run, int transactions) {
         if (run.last().gcNote() != null && run.last().collectedNow() == 0) m.put("lastRoundNotCollected", run.last().gcNote());
         m.put("fences", run.fences());
         m.put("capacity", Math.round(capacity()));
+        // where the rounds' wall time went besides the verifier's own work (RoundClock): -1 where the JVM cannot say
+        m.put("cpuCapacity", Math.round(cpuCapacity()));
+        m.put("collectorMillis", collectorMillis());
         long[] ms = new long[run.rounds().size()];
         for (int i = 0; i < ms.length; i++) ms[i] = Math.round(run.rounds().get(i).millis());
         m.put("roundMillis", ms);
@@ -89,6 +115,14 @@ record RoundsSummary(HistoryRounds.Run run, int transactions) {
         m.put("roundBuildMillis", build);
         m.put("roundCheckMillis", check);
         m.put("roundGcMillis", gc);
+        long[] cpu = new long[n], collector = new long[n];
+        for (int i = 0; i < n; i++) {
+            RoundResult r = run.rounds().get(i);
+            cpu[i] = r.cpuNanos() < 0 ? -1 : Math.round(r.cpuNanos() / 1e6);
+            collector[i] = r.collectorMillis();
+        }
+        m.put("roundCpuMillis", cpu);
+        m.put("roundCollectorMillis", collector);
         // why each round's retained transactions stayed (as retainedWhy; -1 for a round garbage collection did not analyse)
         Map<String, Object> keptBy = new LinkedHashMap<>();
         for (GarbageCollection.Kept k : GarbageCollection.Kept.values()) {
@@ -116,6 +150,9 @@ record RoundsSummary(HistoryRounds.Run run, int transactions) {
         }
         return found + String.format("  rounds: %d (%d fences); retained after GC: at most %d, %d after the last; %d collected; capacity %.0f txn/s%n",
                 run.rounds().size(), run.fences(), run.retainedMax(), run.last().retained(), run.last().collectedTotal(), capacity())
+                + (cpuCapacity() < 0 ? "" : String.format("  of the rounds' %.1f s, the verifier's thread ran %.1f s (%.0f txn/s of its CPU time)%s%n",
+                        run.totalMillis() / 1000, transactions / cpuCapacity(), cpuCapacity(),
+                        collectorMillis() < 0 ? "" : String.format("; the JVM's collectors ran %.1f s", collectorMillis() / 1000.0)))
                 + (run.last().collectedTotal() == 0 && gcNote != null ? "  note: nothing was collected: " + gcNote + "\n" : "");
     }
 }

@@ -193,6 +193,18 @@ public class VerifyCommandTest {
             assertEquals(rounds, longs(j, f).length, f + ": " + j);
         long[] ms = longs(j, "roundMillis"), b = longs(j, "roundBuildMillis"), c = longs(j, "roundCheckMillis"), g = longs(j, "roundGcMillis");
         for (int i = 0; i < ms.length; i++) assertTrue(Math.abs(ms[i] - b[i] - c[i] - g[i]) <= 2, "round " + i + ": " + j);
+        // the verifier thread's CPU time per round: measured (HotSpot on Linux), never more than the round's wall time
+        // (its reading spans the round's bookkeeping too: a millisecond or two), and the collectors' time, per round
+        long[] cpu = longs(j, "roundCpuMillis"), collector = longs(j, "roundCollectorMillis");
+        assertEquals(rounds, cpu.length, j);
+        assertEquals(rounds, collector.length, j);
+        for (int i = 0; i < ms.length; i++) {
+            assertTrue(cpu[i] >= 0 && cpu[i] <= ms[i] + 2, "round " + i + ": CPU " + cpu[i] + " ms of " + ms[i] + ": " + j);
+            assertTrue(collector[i] >= 0, "round " + i + ": " + j);
+        }
+        long cpuCapacity = Long.parseLong(j.replaceAll(".*\"cpuCapacity\":(-?\\d+).*", "$1"));
+        assertTrue(cpuCapacity > 0, j);
+        assertEquals(java.util.Arrays.stream(collector).sum(), Long.parseLong(j.replaceAll(".*\"collectorMillis\":(-?\\d+).*", "$1")), j);
         assertEquals(retainedMax, java.util.Arrays.stream(longs(j, "roundRetained")).max().orElse(-1), j);
         assertTrue(collected > 200 && retainedMax < 100, "most of the history was collected, little retained: " + j);
         // what the retained set is made of, after the last round garbage collection analysed: its reasons add up to it

@@ -139,7 +139,8 @@ public final class HistoryRounds {
         for (Certificate c : r.violations()) lined.add(withLines(c, line));
         return new IncrementalVerifier.RoundResult(r.round(), r.outcome(), r.reason(), lined.get(0), r.verdict(), r.stats(), r.roundTxns(), r.checkedTxns(),
                 r.pendingTxns(), r.historySize(), r.retained(), r.collectedNow(), r.collectedTotal(), r.buildNanos(), r.checkNanos(), r.gcNanos(),
-                r.gcNote(), r.superseded(), r.old(), r.settled(), r.batchCounts(), r.keptBy(), lined, r.violationsTotal(), r.firstViolationRound(), r.own());
+                r.gcNote(), r.superseded(), r.old(), r.settled(), r.batchCounts(), r.keptBy(), lined, r.violationsTotal(), r.firstViolationRound(), r.own(),
+                r.cpuNanos(), r.collectorMillis());
     }
 
     private static Certificate withLines(Certificate c, Map<String, Integer> line) {

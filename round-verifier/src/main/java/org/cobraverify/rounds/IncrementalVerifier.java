@@ -90,7 +90,7 @@ public final class IncrementalVerifier implements AutoCloseable {
                               int roundTxns, long checkedTxns, int pendingTxns, int historySize, int retained, int collectedNow,
                               long collectedTotal, long buildNanos, long checkNanos, long gcNanos, String gcNote, int superseded, int old,
                               int settled, long[][] batchCounts, int[] keptBy, List<Certificate> violations, long violationsTotal,
-                              long firstViolationRound, Verdict.Outcome own) {
+                              long firstViolationRound, Verdict.Outcome own, long cpuNanos, long collectorMillis) {
         public double millis() { return (buildNanos + checkNanos + gcNanos) / 1e6; }
 
         /** Whether the round's own transactions were verified, with no new violation (whatever the history had before). */
@@ -242,6 +242,8 @@ public final class IncrementalVerifier implements AutoCloseable {
      * are (a read of a value nobody wrote is then a violation, as in a one-shot check).
      */
     public RoundResult endRound(long oldEpochMax, Predicate<String> ended, boolean last) {
+        roundCpu0 = RoundClock.cpuNanos();
+        roundCollector0 = RoundClock.collectorMillis();
         long roundNo = rounds++, firstRound = Math.min(batchStart, roundNo);
         batchStart = rounds;
         int batchRounds = (int) (roundNo - firstRound + 1);
@@ -630,8 +632,12 @@ public final class IncrementalVerifier implements AutoCloseable {
         Certificate cert = found.isEmpty() ? null : found.get(0);
         return new RoundResult(roundNo, violated ? Verdict.Outcome.REJECT : own, reason, cert, v, v == null ? null : v.stats(), thisRound.size(),
                 checkedTotal, held.waiting.size(), hSize, held.retained.size(), collectedNow, collectedTotal, t1 - t0, t2 - t1, t3 - t2, gcNote,
-                lastSuperseded, lastOld, lastSettled, batchCounts, lastKept, found, violationsTotal, firstViolationRound, own);
+                lastSuperseded, lastOld, lastSettled, batchCounts, lastKept, found, violationsTotal, firstViolationRound, own,
+                RoundClock.between(roundCpu0, RoundClock.cpuNanos()), RoundClock.between(roundCollector0, RoundClock.collectorMillis()));
     }
+
+    /** {@link RoundClock}'s readings when the round being ended began (observability only). */
+    private long roundCpu0 = -1, roundCollector0 = -1;
 
     /** How many violations the history has had, and the first one's round. */
     private String historyNote() {
