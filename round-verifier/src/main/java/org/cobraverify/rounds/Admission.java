@@ -59,7 +59,7 @@ record Admission(List<Transaction> admitted, int[] level, IdentityHashMap<Transa
             for (int j = 0; j < ws.length; j++) {
                 TxnOp o = ops.get(j);
                 if (o.getWrite() || o.getValue() == null) continue;
-                ws[j] = held.writers.get(o.getKey(), o.getValue());
+                ws[j] = held.writers.getSharing(ops, j); // (o takes the writer's strings, WriterIndex#getSharing)
                 r[j] = ws[j] != null;
                 if (ws[j] == null) {
                     lookupKeys.add(o.getKey());

@@ -55,6 +55,22 @@ final class WriterIndex {
 
     boolean contains(String key, String value) { return get(key, value) != null; }
 
+    /**
+     * As {@link #get} for the read {@code o}; when a writer is recorded, {@code o} takes the index's value string (the
+     * writer's, equal to its own), and its key string unless the operation after it in {@code ops} shares that one
+     * ({@link IncrementalVerifier#shareKeys}): the reader's copies can go, and later lookups of the read compare by identity.
+     */
+    Transaction getSharing(java.util.List<org.cobraverify.schemas.TxnOp> ops, int j) {
+        org.cobraverify.schemas.TxnOp o = ops.get(j);
+        String key = o.getKey(), value = o.getValue();
+        int i = slot(key, value, hash(key, value));
+        if (hashes[i] == EMPTY) return null;
+        Object k = entries[3 * i], v = entries[3 * i + 1];
+        if (v != value) o.setValue((String) v);
+        if (k != key && (j + 1 == ops.size() || ops.get(j + 1).getKey() != key)) o.setKey((String) k);
+        return (Transaction) entries[3 * i + 2];
+    }
+
     /** Records {@code t} as the writer unless one is recorded already (the first write of a value wins); returns that one, or null. */
     Transaction putIfAbsent(String key, String value, Transaction t) {
         int h = hash(key, value), i = slot(key, value, h);
