@@ -12,7 +12,8 @@ import java.util.function.Predicate;
  * A key's frontier log ({@link CollectedWrites#frontierLog}): appending with its bound, reading the latest visible
  * entry, and a byte encoding for stores on disk. Pure functions.
  *
- * <p>Invariant of every log this class returns: oldest first, each entry appended after the one before it (by the
+ * <p>Invariant of every log this class returns: unmodifiable (a store caches them: a log of one or two entries is
+ * then one list object, not a list and its array), oldest first, each entry appended after the one before it (by the
  * collection that superseded it), at most one of them of the round {@code keepFrom} given to {@link #append} or
  * earlier, and at most one marker, at the head.
  */
@@ -38,12 +39,12 @@ public final class FrontierLog {
         out.add(e);
         int floor = -1; // the latest entry of round keepFrom or earlier
         for (int i = 0; i < out.size(); i++) if (out.get(i).round() <= keepFrom) floor = i;
-        if (floor <= 0 && dropped < 0) return out;
+        if (floor <= 0 && dropped < 0) return List.copyOf(out);
         List<CollectedWrites.FrontierEntry> kept = new ArrayList<>(out.size() - Math.max(0, floor) + 1);
         for (int i = 0; i < floor; i++) dropped = Math.max(dropped, out.get(i).round());
         kept.add(new CollectedWrites.FrontierEntry(null, null, dropped, MARKER));
         kept.addAll(out.subList(Math.max(0, floor), out.size()));
-        return kept;
+        return List.copyOf(kept);
     }
 
     /**
@@ -134,12 +135,14 @@ public final class FrontierLog {
     }
 
     public static List<CollectedWrites.FrontierEntry> decode(byte[] bytes) {
-        List<CollectedWrites.FrontierEntry> log = new ArrayList<>();
-        if (bytes == null) return log;
+        if (bytes == null) return List.of();
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes))) {
             int n = in.readInt();
-            for (int i = 0; i < n; i++) log.add(new CollectedWrites.FrontierEntry(readString(in), readString(in), in.readLong(), in.readLong()));
-            return log;
+            // (an entry takes at least 24 bytes: two lengths, a round and an incarnation)
+            if (n < 0 || n > bytes.length / 24) throw new IOException("an entry count of " + n + " in " + bytes.length + " bytes");
+            CollectedWrites.FrontierEntry[] log = new CollectedWrites.FrontierEntry[n];
+            for (int i = 0; i < n; i++) log[i] = new CollectedWrites.FrontierEntry(readString(in), readString(in), in.readLong(), in.readLong());
+            return List.of(log);
         } catch (IOException e) {
             throw new IllegalStateException("a frontier log in the collected-writes store is corrupt: " + e.getMessage(), e);
         }

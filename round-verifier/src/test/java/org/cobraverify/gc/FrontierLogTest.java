@@ -62,6 +62,19 @@ class FrontierLogTest {
         assertArrayEquals(dataOutput(List.of()), FrontierLog.encode(List.of()));
     }
 
+    @Test
+    void logsComeBackUnmodifiableAndACorruptCountIsReportedNotAllocated() {
+        List<FrontierEntry> one = FrontierLog.append(List.of(), new FrontierEntry("a", "A", 3, 0), ALL, 3);
+        assertThrows(UnsupportedOperationException.class, () -> one.add(new FrontierEntry("b", "B", 4, 0)));
+        List<FrontierEntry> back = FrontierLog.decode(FrontierLog.encode(one));
+        assertEquals(one, back);
+        assertThrows(UnsupportedOperationException.class, () -> back.remove(0));
+        // a count the bytes cannot hold (here 2^30 entries in 8 bytes): the store's corruption error, not an array of that size
+        byte[] bad = {0x40, 0, 0, 0, 0, 0, 0, 0};
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> FrontierLog.decode(bad));
+        assertTrue(e.getMessage().contains("corrupt"), e.getMessage());
+    }
+
     private static byte[] dataOutput(List<FrontierEntry> log) {
         try (java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream(); java.io.DataOutputStream out = new java.io.DataOutputStream(bytes)) {
             out.writeInt(log.size());
