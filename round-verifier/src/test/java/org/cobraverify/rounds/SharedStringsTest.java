@@ -35,6 +35,20 @@ class SharedStringsTest {
     }
 
     @Test
+    void theVerifierSharesTheKeysOfATransactionItTakes() {
+        // as the wire format delivers it: a string per operation
+        List<TxnOp> ops = new ArrayList<>(List.of(op(false, "x", null), op(true, "x", "a"), op(true, "y", "b")));
+        Transaction t = Transaction.newBuilder().setId("t1").setSession("s").setStatus(org.cobraverify.schemas.TxnStatus.COMMITTED)
+                .setStart(0).setEnd(0).setOps(ops).setSessionIndex(0).setFence(false).setEpoch(-1).build();
+        assertNotSame(t.getOps().get(0).getKey(), t.getOps().get(1).getKey());
+        try (IncrementalVerifier v = new IncrementalVerifier(IncrementalVerifier.Settings.defaults(), new org.cobraverify.gc.InMemoryCollectedWrites())) {
+            v.add(t);
+        }
+        assertSame(t.getOps().get(0).getKey(), t.getOps().get(1).getKey(), "taken by the verifier, a read-modify-write names its key once");
+        assertEquals(List.of("x", "x", "y"), t.getOps().stream().map(TxnOp::getKey).toList());
+    }
+
+    @Test
     void aReadOfAHeldWriteTakesTheWritersStrings() {
         WriterIndex index = new WriterIndex();
         Transaction writer = new Transaction(), other = new Transaction();
