@@ -69,7 +69,7 @@ public final class CobraJsonlReader {
         parse(path, new Target() {
             // each string's hash code is computed now, while its bytes are in the cache: the verifier hashes every key, value
             // and id into its tables later, when they are not (String caches the code)
-            int intern(String x) { x.hashCode(); strings.add(x); return strings.size() - 1; }
+            int intern(String x) { x.hashCode(); strings.add(x); return strings.size() - 1; } // (RecentStrings computed most already)
             // an operation on the key the one before it named (a read, then the write of a read-modify-write: 44% of TPC-C's
             // operations) shares that one's string: one object per key and transaction, and the verifier's comparisons of the
             // two are identity checks. IncrementalVerifier#add does the same for every path (the pipeline's too); done here as
@@ -101,7 +101,10 @@ public final class CobraJsonlReader {
         });
     }
 
-    /** Where a parsed transaction goes: key and value ids from the target's own interning, then the whole transaction. */
+    /**
+     * Where a parsed transaction goes: key and value ids from the target's own interning, then the whole transaction
+     * (whose vectors the reader reuses for the next line once {@code txn} returns).
+     */
     private interface Target {
         int key(String k);
         int key(long k);
@@ -110,8 +113,24 @@ public final class CobraJsonlReader {
         void txn(String id, String session, long sessionNum, byte status, long start, long end, int line, IntVec kinds, IntVec keys, IntVec vals);
     }
 
+    /**
+     * What one file's reading reuses from line to line: the strings it made ({@link RecentStrings}: keys, values, and the
+     * sessions, statuses and operation kinds every transaction names; tables of 65,536 keys and 32,768 values, since a
+     * larger one holds its strings long enough for the JVM to move them to the old generation), and a line's operations
+     * (a {@link Target} is done with them when {@code txn} returns).
+     */
+    private record Texts(RecentStrings keys, RecentStrings values, RecentStrings names, IntVec kinds, IntVec keyIds, IntVec valueIds) {
+        Texts() { this(new RecentStrings(1 << 16), new RecentStrings(1 << 15), new RecentStrings(1 << 12), new IntVec(64), new IntVec(64), new IntVec(64)); }
+
+        /** The current token's text (a string token's), from {@code table}. */
+        static String of(JsonParser p, RecentStrings table) throws IOException {
+            return table.of(p.getTextCharacters(), p.getTextOffset(), p.getTextLength());
+        }
+    }
+
     private static void parse(Path path, Target b) throws IOException, MalformedHistoryException {
         String src = path.toString();
+        Texts texts = new Texts();
         int line = 0;
         try (JsonParser p = JSON.createParser(new InputStreamReader(HistoryFormat.open(path), StandardCharsets.UTF_8))) {
             int prevEndLine = -1;
@@ -122,7 +141,7 @@ public final class CobraJsonlReader {
                 try {
                     if (t != JsonToken.START_OBJECT) throw new IllegalArgumentException("expected a JSON object");
                     if (line == prevEndLine) throw new IllegalArgumentException("a second JSON object on the same line: one transaction per line");
-                    parseObject(b, p, line, first);
+                    parseObject(b, p, line, first, texts);
                 } catch (IllegalArgumentException e) {
                     throw new MalformedHistoryException(src, "line " + line, e.getMessage());
                 }
@@ -135,14 +154,16 @@ public final class CobraJsonlReader {
     }
 
     /** One line's object; the parser is on its START_OBJECT and is left on its END_OBJECT. */
-    private static void parseObject(Target b, JsonParser p, int lineNo, boolean first) throws IOException {
+    private static void parseObject(Target b, JsonParser p, int lineNo, boolean first, Texts texts) throws IOException {
         {
             String id = null, status = null, format = null;
             boolean hasSession = false;
             long sessionNum = 0;
             String sessionStr = null;
             long start = History.NO_TIME, end = History.NO_TIME;
-            IntVec kinds = null, keys = new IntVec(16), vals = new IntVec(16);
+            IntVec kinds = null, keys = texts.keyIds(), vals = texts.valueIds();
+            keys.clear();
+            vals.clear();
             while (p.nextToken() == JsonToken.FIELD_NAME) {
                 String f = p.currentName();
                 JsonToken t = p.nextToken();
@@ -152,21 +173,22 @@ public final class CobraJsonlReader {
                     case "session" -> {
                         hasSession = true;
                         if (t == JsonToken.VALUE_NUMBER_INT) sessionNum = p.getLongValue();
-                        else if (t == JsonToken.VALUE_STRING) sessionStr = p.getText();
+                        else if (t == JsonToken.VALUE_STRING) sessionStr = Texts.of(p, texts.names());
                         else throw new IllegalArgumentException("\"session\" must be a string or an integer");
                     }
                     case "status" -> {
                         if (t != JsonToken.VALUE_STRING) throw new IllegalArgumentException("\"status\" must be a string");
-                        status = p.getText();
+                        status = Texts.of(p, texts.names());
                     }
                     case "start" -> start = time(p, t, "start");
                     case "end" -> end = time(p, t, "end");
                     case "ops" -> {
                         if (t != JsonToken.START_ARRAY) throw new IllegalArgumentException("\"ops\" must be an array");
-                        kinds = new IntVec(16);
+                        kinds = texts.kinds();
+                        kinds.clear();
                         int i = 0;
                         while (p.nextToken() != JsonToken.END_ARRAY) {
-                            parseOp(b, p, i++, kinds, keys, vals);
+                            parseOp(b, p, i++, kinds, keys, vals, texts);
                         }
                     }
                     default -> p.skipChildren();
@@ -190,24 +212,24 @@ public final class CobraJsonlReader {
         }
     }
 
-    private static void parseOp(Target b, JsonParser p, int i, IntVec kinds, IntVec keys, IntVec vals) throws IOException {
+    private static void parseOp(Target b, JsonParser p, int i, IntVec kinds, IntVec keys, IntVec vals, Texts texts) throws IOException {
         // (the place named only when there is something wrong: built eagerly, it was 2.6% of a TPC-C check's allocation)
         if (p.currentToken() != JsonToken.START_ARRAY) throw new IllegalArgumentException(at(i) + "an operation must be an array [f, key, value]");
         JsonToken t = p.nextToken();
         if (t != JsonToken.VALUE_STRING) throw new IllegalArgumentException(at(i) + "the first element must be \"r\" or \"w\"");
-        String f = p.getText();
+        String f = Texts.of(p, texts.names());
         byte kind;
         if (f.equals("r")) kind = History.READ;
         else if (f.equals("w")) kind = History.WRITE;
         else throw new IllegalArgumentException(at(i) + "unknown operation \"" + f + "\" (expected \"r\" or \"w\")");
         t = p.nextToken();
         int key;
-        if (t == JsonToken.VALUE_STRING) key = b.key(p.getText());
+        if (t == JsonToken.VALUE_STRING) key = b.key(Texts.of(p, texts.keys()));
         else if (t == JsonToken.VALUE_NUMBER_INT) key = b.key(p.getLongValue());
         else throw new IllegalArgumentException(at(i) + "a key must be a string or an integer");
         t = p.nextToken();
         int val;
-        if (t == JsonToken.VALUE_STRING) val = b.value(p.getText());
+        if (t == JsonToken.VALUE_STRING) val = b.value(Texts.of(p, texts.values()));
         else if (t == JsonToken.VALUE_NUMBER_INT) val = b.value(p.getLongValue());
         else if (t == JsonToken.VALUE_NULL) {
             if (kind == History.WRITE) throw new IllegalArgumentException(at(i) + "a write needs a value (null is only for reads)");

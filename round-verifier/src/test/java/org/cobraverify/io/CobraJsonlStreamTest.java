@@ -14,12 +14,12 @@ import org.cobraverify.schemas.TxnOp;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@link CobraJsonlReader#stream}: transactions as the pipeline delivers them, one key string per run of operations on it. */
+/** {@link CobraJsonlReader#stream}: transactions as the pipeline delivers them, a string made once for a key or value named again. */
 class CobraJsonlStreamTest {
     @TempDir Path dir;
 
     @Test
-    void operationsOnTheKeyOfTheOneBeforeShareItsString() throws Exception {
+    void keysAndValuesNamedAgainShareTheirStrings() throws Exception {
         Path f = dir.resolve("h.jsonl");
         Files.writeString(f, String.join("\n",
                 "{\"format\":\"cobra-jsonl\",\"version\":1}",
@@ -33,9 +33,38 @@ class CobraJsonlStreamTest {
         assertNull(a.get(0).getValue());
         assertEquals("a", a.get(1).getValue());
         assertSame(a.get(0).getKey(), a.get(1).getKey(), "a read-modify-write names its key once");
-        assertNotSame(a.get(1).getKey(), a.get(3).getKey(), "only a run of operations on one key shares");
-        assertSame(a.get(4).getKey(), a.get(5).getKey(), "numeric keys too");
+        assertSame(a.get(1).getKey(), a.get(3).getKey(), "a key named again is the string made first (RecentStrings)");
+        assertSame(a.get(4).getKey(), a.get(5).getKey(), "numeric keys: a run of operations on one shares");
         assertSame(b.get(0).getKey(), b.get(1).getKey());
-        assertNotSame(a.get(0).getKey(), b.get(0).getKey(), "nothing is shared across transactions");
+        assertSame(a.get(0).getKey(), b.get(0).getKey(), "across transactions too");
+        assertSame(a.get(1).getValue(), a.get(3).getValue(), "a read's value is the string its write made");
+        assertSame(a.get(1).getValue(), b.get(0).getValue());
+        assertSame(got.get(0).getSession(), got.get(1).getSession(), "one string per session");
+    }
+
+    /** The table holds one string per slot: one made for other characters replaces it, and the next request makes it again, equal. */
+    @Test
+    void recentStringsAreEqualToTheirCharactersAndASlotHoldsTheLastOne() {
+        RecentStrings one = new RecentStrings(1);
+        char[] text = "xabcy".toCharArray();
+        String abc = one.of(text, 1, 3);
+        assertEquals("abc", abc);
+        assertSame(abc, one.of("abc".toCharArray(), 0, 3));
+        String ab = one.of(text, 1, 2);
+        assertEquals("ab", ab, "a prefix is another string");
+        String again = one.of(text, 1, 3);
+        assertEquals("abc", again);
+        assertNotSame(abc, again, "the one slot held \"ab\" in between");
+        assertEquals("", one.of(text, 0, 0));
+        RecentStrings many = new RecentStrings(1 << 10);
+        List<String> made = new ArrayList<>();
+        for (int i = 0; i < 5000; i++) {
+            char[] c = ("k" + i).toCharArray();
+            String s = many.of(c, 0, c.length);
+            assertEquals("k" + i, s);
+            made.add(s);
+        }
+        for (int i = 0; i < 5000; i++) assertEquals("k" + i, made.get(i), "strings given out never change: " + i);
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> new RecentStrings(3));
     }
 }
