@@ -44,8 +44,24 @@ class LauncherOptionsTest {
         assertTrue(o.contains("-XX:+UseParallelGC"), o.toString());
         assertTrue(o.contains("-Xss16m"), o.toString());
         assertEquals("-Xmx1g", o.get(o.size() - 1), "the user's options come last: " + o);
-        assertEquals(List.of("-Xss16m", "-XX:+UseParallelGC"), o.stream().filter(x -> !x.startsWith("-XX:+UseTransparent") && !x.equals("-Xmx1g")).toList(),
-                "nothing else for a verify in rounds: " + o);
+        assertEquals(List.of("-Xss16m", "-XX:+UseParallelGC", "-Xms1g"), o.stream().filter(x -> !x.startsWith("-XX:+UseTransparent") && !x.equals("-Xmx1g")).toList(),
+                "nothing else for a verify in rounds but its heap starting at the cap: " + o);
+    }
+
+    /**
+     * A long check under a heap cap starts its heap at the cap (grown instead, the old generation grows only in full
+     * collections); an initial size of the user's, a short check and other commands keep the JVM's own start.
+     */
+    @Test
+    void aLongCheckUnderAHeapCapStartsItsHeapAtTheCap() throws Exception {
+        assertTrue(javaLine("-Xmx2G -XX:+UseG1GC", "verify", "--rounds", "5000", "h.jsonl").contains("-Xms2G"));
+        List<String> theirs = javaLine("-Xmx1g -Xms256m", "verify", "--rounds", "5000", "h.jsonl");
+        assertEquals(List.of("-Xms256m"), theirs.stream().filter(x -> x.startsWith("-Xms")).toList(), theirs.toString());
+        List<String> pct = javaLine("-Xmx1g -XX:InitialRAMPercentage=5", "verify", "--rounds", "5000", "h.jsonl");
+        assertFalse(pct.stream().anyMatch(x -> x.startsWith("-Xms")), pct.toString());
+        assertFalse(javaLine(null, "verify", "--rounds", "5000", "h.jsonl").stream().anyMatch(x -> x.startsWith("-Xms")), "no cap, no start size");
+        assertFalse(javaLine("-Xmx1g", "verify", "no-such-small-file.jsonl").stream().anyMatch(x -> x.startsWith("-Xms")), "a short check");
+        assertFalse(javaLine("-Xmx1g", "serve", "--help").stream().anyMatch(x -> x.startsWith("-Xms")), "another command");
     }
 
     @Test
