@@ -14,12 +14,15 @@ package org.cobraverify.io;
  */
 final class RecentStrings {
     private final String[] held;
+    /** Each held string's hash code: a slot whose hash differs is passed over without reading its string (a cache miss). */
+    private final int[] hashes;
     private final int mask;
 
     /** A table of {@code slots} strings (a power of two). */
     RecentStrings(int slots) {
         if (slots < 1 || Integer.bitCount(slots) != 1) throw new IllegalArgumentException("slots must be a power of two: " + slots);
         held = new String[slots];
+        hashes = new int[slots];
         mask = slots - 1;
     }
 
@@ -28,11 +31,14 @@ final class RecentStrings {
         int h = 0;
         for (int i = off, end = off + len; i < end; i++) h = 31 * h + chars[i]; // String.hashCode's, so the string caches it
         int slot = (h ^ (h >>> 16)) & mask;
-        String s = held[slot];
-        if (s != null && s.length() == len && s.hashCode() == h && same(s, chars, off)) return s;
-        s = new String(chars, off, len);
+        if (hashes[slot] == h) {
+            String s = held[slot];
+            if (s != null && s.length() == len && same(s, chars, off)) return s;
+        }
+        String s = new String(chars, off, len);
         s.hashCode(); // computed now, while the characters are in the cache: the verifier hashes every key and value later
         held[slot] = s;
+        hashes[slot] = h;
         return s;
     }
 
