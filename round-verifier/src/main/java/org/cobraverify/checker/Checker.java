@@ -155,7 +155,7 @@ public final class Checker {
         int[] timed = options.strict() ? RealTimeOrder.timed(h, rf.included) : new int[0];
         if (options.strict() && timed.length < rf.includedCount())
             notes.add((rf.includedCount() - timed.length) + " transaction(s) lack start/end times: real-time order does not constrain them");
-        g = new KnownGraph(h.size() + timed.length + (barrier != null ? 1 : 0));
+        g = new KnownGraph(h.size() + timed.length + (barrier != null ? 1 : 0), Math.min(h.size() + h.opCount(), 1 << 20)); // (session order, and about an edge per operation)
         live = Arrays.copyOf(rf.included, g.n);
         for (int v = h.size(); v < g.n; v++) live[v] = true;
         buildGraph();

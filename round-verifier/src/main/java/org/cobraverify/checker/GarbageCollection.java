@@ -192,7 +192,13 @@ public final class GarbageCollection {
         for (int v : topo) if (bad[v]) for (int p = out.start[v]; p < out.start[v + 1]; p++) bad[out.target[p]] = true;
 
         // per key, per chain of the cover: the latest old final write on that chain
-        IntVec wKey = new IntVec(), wChain = new IntVec(), wPos = new IntVec(), wTxn = new IntVec();
+        // (counted first: grown by doubling, these four were 3.5% of a TPC-C check's allocation)
+        int finals = 0;
+        for (int t = 0; t < n; t++) {
+            if (!old[t] || !rf.included[t] || r.chainOf[t] < 0) continue;
+            for (int op = h.opStart(t); op < h.opEnd(t); op++) if (rf.finalWrite[op]) finals++;
+        }
+        IntVec wKey = new IntVec(finals), wChain = new IntVec(finals), wPos = new IntVec(finals), wTxn = new IntVec(finals);
         for (int t = 0; t < n; t++) {
             if (!old[t] || !rf.included[t]) continue;
             for (int op = h.opStart(t); op < h.opEnd(t); op++) {
@@ -207,7 +213,7 @@ public final class GarbageCollection {
         Arrays.sort(byKey);
         int keys = h.keyCount();
         int[] keyStart = new int[keys + 1];
-        IntVec gChain = new IntVec(), gPos = new IntVec();
+        IntVec gChain = new IntVec(m), gPos = new IntVec(m);
         int[] chainStamp = new int[Math.max(1, r.chains)], chainLatest = new int[Math.max(1, r.chains)];
         IntVec chainsSeen = new IntVec();
         for (int a = 0, group = 0; a < m; group++) {
