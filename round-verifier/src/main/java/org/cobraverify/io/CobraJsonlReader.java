@@ -70,17 +70,16 @@ public final class CobraJsonlReader {
             // each string's hash code is computed now, while its bytes are in the cache: the verifier hashes every key, value
             // and id into its tables later, when they are not (String caches the code)
             int intern(String x) { x.hashCode(); strings.add(x); return strings.size() - 1; } // (RecentStrings computed most already)
-            // an operation on the key the one before it named (a read, then the write of a read-modify-write: 44% of TPC-C's
-            // operations) shares that one's string: one object per key and transaction, and the verifier's comparisons of the
-            // two are identity checks. IncrementalVerifier#add does the same for every path (the pipeline's too); done here as
-            // well, the copy never waits in the rounds' buffer (TPC-C 1M: 6% less survives the young collections)
-            int lastKey = -1;
-            int sharedKey(String k) {
-                if (lastKey >= 0 && strings.get(lastKey).equals(k)) return lastKey;
-                return lastKey = intern(k);
+            // a string key named again is already the string made first (RecentStrings); a numeric key, made here, is shared
+            // with the operation before it when that one named it too (a read, then the write of a read-modify-write): one
+            // object per key and transaction, and the verifier's comparisons of the two are identity checks
+            int lastNumericKey = -1;
+            public int key(String k) { lastNumericKey = -1; return intern(k); }
+            public int key(long k) {
+                String n = Long.toString(k);
+                if (lastNumericKey >= 0 && strings.get(lastNumericKey).equals(n)) return lastNumericKey;
+                return lastNumericKey = intern(n);
             }
-            public int key(String k) { return sharedKey(k); }
-            public int key(long k) { return sharedKey(Long.toString(k)); }
             public int value(String v) { return intern(v); }
             public int value(long v) { return intern(Long.toString(v)); }
             public void txn(String id, String session, long sessionNum, byte status, long start, long end, int line, IntVec kinds, IntVec keys,
@@ -90,7 +89,7 @@ public final class CobraJsonlReader {
                 for (int i = 0; i < kinds.size(); i++)
                     ops.add(new TxnOp(kinds.get(i) == History.WRITE, strings.get(keys.get(i)), vals.get(i) == History.NIL ? null : strings.get(vals.get(i))));
                 strings.clear();
-                lastKey = -1;
+                lastNumericKey = -1;
                 TxnStatus st = status == History.COMMITTED ? TxnStatus.COMMITTED : status == History.ABORTED ? TxnStatus.ABORTED : TxnStatus.UNKNOWN;
                 if (id != null) id.hashCode();
                 sink.accept(Transaction.newBuilder().setId(id != null ? id : Integer.toString(ordinal[0]))
