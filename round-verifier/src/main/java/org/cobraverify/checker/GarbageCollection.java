@@ -84,6 +84,26 @@ public final class GarbageCollection {
      */
     public int[] kept = new int[Kept.values().length];
 
+    /**
+     * The {@link Kept} reason (its ordinal) of a frontier writer that stays, by {@link FrontierAsData}'s why: a lookup, not a
+     * chain of tests. Some reasons turn up only after hundreds of rounds (a handful of old writers that stay in a TPC-C
+     * round); a test the JIT had never seen taken sent this whole method back to the interpreter, twice in a 1M check,
+     * and C2 compiled it again for a second each time.
+     */
+    private static final int[] KEPT_FOR = new int[FrontierAsData.OTHER + 1];
+    static {
+        java.util.Arrays.fill(KEPT_FOR, Kept.FRONTIER_WRITER.ordinal());
+        KEPT_FOR[FrontierAsData.SHARED] = Kept.FRONTIER_SHARED.ordinal();
+        KEPT_FOR[FrontierAsData.OLD_WRITER_STAYS] = Kept.FRONTIER_OLD_WRITER_STAYS.ordinal();
+        KEPT_FOR[FrontierAsData.NOT_FOLLOWED] = Kept.FRONTIER_NOT_FOLLOWED.ordinal();
+    }
+
+    /** The {@link Kept} ordinal of a frontier writer that stays, given {@link FrontierAsData}'s why for it. */
+    static int keptFor(byte frontierWhy) { return KEPT_FOR[frontierWhy]; }
+
+    /** The kinds of fact edges carried between transactions that stay (a mask by kind: rare kinds, such as settled sides, take no branch of their own). */
+    private static final int CARRIED_KINDS = 1 << KnownGraph.RW | 1 << KnownGraph.WW | 1 << KnownGraph.PATH | 1 << KnownGraph.SETTLED;
+
     /** How many open constraints were settled for good ({@link Settlement}); their sides are carried as facts. */
     public final int settled;
     /**
@@ -343,8 +363,7 @@ public final class GarbageCollection {
         LongIntMap pairs = new LongIntMap(Math.max(16, facts / 4));
         for (int e = 0; e < facts; e++) {
             int k = g.kind.get(e), u = g.src.get(e), v = g.dst.get(e);
-            if ((k != KnownGraph.RW && k != KnownGraph.WW && k != KnownGraph.PATH && k != KnownGraph.SETTLED) || u >= n || v >= n || collect[u] || collect[v]
-                || u >= synthetic || v >= synthetic) continue;
+            if ((CARRIED_KINDS & (1 << k)) == 0 || u >= n || v >= n || collect[u] || collect[v] || u >= synthetic || v >= synthetic) continue;
             if (!addPair(pairs, u, v)) continue;
             carry[0].add(u); carry[1].add(v); carry[2].add(k); carry[3].add(g.key.get(e));
         }
@@ -367,12 +386,10 @@ public final class GarbageCollection {
         for (int t = 0; t < n; t++) for (int op = h.opStart(t); op < h.opEnd(t) && !onFrontier[t]; op++) onFrontier[t] = frontierWrite[op];
         for (int t = 0; t < synthetic; t++) {
             if (collect[t]) continue;
-            Kept reason = !old[t] ? Kept.NOT_OLD : rf.included[t] && bad[t] ? Kept.REACHED_FROM_LATER
-                    : pinned != null && pinned[t] ? Kept.PINNED : inOpen[t] ? Kept.OPEN_CONSTRAINT
-                    : !onFrontier[t] ? Kept.OTHER
-                    : frontierWhy[t] == FrontierAsData.SHARED ? Kept.FRONTIER_SHARED : frontierWhy[t] == FrontierAsData.OLD_WRITER_STAYS ? Kept.FRONTIER_OLD_WRITER_STAYS
-                    : frontierWhy[t] == FrontierAsData.NOT_FOLLOWED ? Kept.FRONTIER_NOT_FOLLOWED : Kept.FRONTIER_WRITER;
-            done.kept[reason.ordinal()]++;
+            int reason = !old[t] ? Kept.NOT_OLD.ordinal() : rf.included[t] && bad[t] ? Kept.REACHED_FROM_LATER.ordinal()
+                    : pinned != null && pinned[t] ? Kept.PINNED.ordinal() : inOpen[t] ? Kept.OPEN_CONSTRAINT.ordinal()
+                    : !onFrontier[t] ? Kept.OTHER.ordinal() : keptFor(frontierWhy[t]);
+            done.kept[reason]++;
         }
         IntVec fops = new IntVec(), dops = new IntVec();
         for (int op = 0; op < frontierWrite.length; op++) {
