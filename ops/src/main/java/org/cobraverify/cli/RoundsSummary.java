@@ -45,6 +45,31 @@ record RoundsSummary(HistoryRounds.Run run, int transactions) {
         return transactions / Math.max(1e-9, nanos / 1e9);
     }
 
+    /**
+     * {@link #capacity} over the rounds after the one in which half of the transactions had been checked: the rate a
+     * verifier that runs for days settles at, past the JVM's warm-up (its compilers and the heap's sizing take the first
+     * tens of seconds of every run: a fifth of a 1M TPC-C check's round time goes to its first 40 rounds). -1 with fewer
+     * than two such rounds, or none of their time measured.
+     */
+    double laterHalfCapacity() {
+        List<RoundResult> rounds = run.rounds();
+        long total = 0;
+        for (RoundResult r : rounds) total += r.roundTxns();
+        int from = rounds.size();
+        long seen = 0;
+        for (int i = 0; i < rounds.size(); i++) {
+            seen += rounds.get(i).roundTxns();
+            if (2 * seen >= total) { from = i + 1; break; }
+        }
+        long txns = 0;
+        double millis = 0;
+        for (int i = from; i < rounds.size(); i++) {
+            txns += rounds.get(i).roundTxns();
+            millis += rounds.get(i).millis();
+        }
+        return rounds.size() - from < 2 || millis <= 0 ? -1 : txns / (millis / 1000);
+    }
+
     /** The JVM's collectors' time during the rounds, in milliseconds; -1 when it could not be measured. */
     long collectorMillis() {
         long sum = 0;
@@ -93,6 +118,7 @@ record RoundsSummary(HistoryRounds.Run run, int transactions) {
         if (run.last().gcNote() != null && run.last().collectedNow() == 0) m.put("lastRoundNotCollected", run.last().gcNote());
         m.put("fences", run.fences());
         m.put("capacity", Math.round(capacity()));
+        m.put("capacityLaterHalf", Math.round(laterHalfCapacity()));
         // where the rounds' wall time went besides the verifier's own work (RoundClock): -1 where the JVM cannot say
         m.put("cpuCapacity", Math.round(cpuCapacity()));
         m.put("collectorMillis", collectorMillis());
@@ -101,15 +127,17 @@ record RoundsSummary(HistoryRounds.Run run, int transactions) {
         m.put("roundMillis", ms);
         // where each round's time went, and what it worked on: the figures a slow or growing round is read from
         int n = ms.length;
-        long[] retained = new long[n], history = new long[n], build = new long[n], check = new long[n], gc = new long[n];
+        long[] txns = new long[n], retained = new long[n], history = new long[n], build = new long[n], check = new long[n], gc = new long[n];
         for (int i = 0; i < n; i++) {
             RoundResult r = run.rounds().get(i);
+            txns[i] = r.roundTxns();
             retained[i] = r.retained();
             history[i] = r.historySize();
             build[i] = Math.round(r.buildNanos() / 1e6);
             check[i] = Math.round(r.checkNanos() / 1e6);
             gc[i] = Math.round(r.gcNanos() / 1e6);
         }
+        m.put("roundTxns", txns);
         m.put("roundRetained", retained);
         m.put("roundHistorySize", history);
         m.put("roundBuildMillis", build);
@@ -148,8 +176,10 @@ record RoundsSummary(HistoryRounds.Run run, int transactions) {
                 found.append(String.format("    %d. round %d: %s: %s%n", i + 1, vs.get(i).round(), vs.get(i).certificate().kind().title(),
                         vs.get(i).certificate().summary()));
         }
-        return found + String.format("  rounds: %d (%d fences); retained after GC: at most %d, %d after the last; %d collected; capacity %.0f txn/s%n",
-                run.rounds().size(), run.fences(), run.retainedMax(), run.last().retained(), run.last().collectedTotal(), capacity())
+        double later = laterHalfCapacity();
+        return found + String.format("  rounds: %d (%d fences); retained after GC: at most %d, %d after the last; %d collected; capacity %.0f txn/s%s%n",
+                run.rounds().size(), run.fences(), run.retainedMax(), run.last().retained(), run.last().collectedTotal(), capacity(),
+                later < 0 ? "" : String.format(" (%.0f over the later half)", later))
                 + (cpuCapacity() < 0 ? "" : String.format("  of the rounds' %.1f s, the verifier's thread ran %.1f s (%.0f txn/s of its CPU time)%s%n",
                         run.totalMillis() / 1000, transactions / cpuCapacity(), cpuCapacity(),
                         collectorMillis() < 0 ? "" : String.format("; the JVM's collectors ran %.1f s", collectorMillis() / 1000.0)))

@@ -204,6 +204,22 @@ public class VerifyCommandTest {
         }
         long cpuCapacity = Long.parseLong(j.replaceAll(".*\"cpuCapacity\":(-?\\d+).*", "$1"));
         assertTrue(cpuCapacity > 0, j);
+        // the capacity of the later half: the rounds after the one in which half of the transactions had been checked,
+        // from their own transactions and times (each round's time rounded here: within a round's rounding each)
+        long[] txns = longs(j, "roundTxns");
+        assertEquals(rounds, txns.length, j);
+        long total = java.util.Arrays.stream(txns).sum(), seen = 0;
+        int from = 0;
+        while (2 * (seen += txns[from]) < total) from++;
+        from++;
+        long laterTxns = 0, laterMillis = 0;
+        for (int i = from; i < txns.length; i++) { laterTxns += txns[i]; laterMillis += ms[i]; }
+        long later = Long.parseLong(j.replaceAll(".*\"capacityLaterHalf\":(-?\\d+).*", "$1"));
+        assertTrue(txns.length - from >= 2 && laterTxns > 0, j);
+        if (laterMillis > txns.length) { // (a few milliseconds in all would make the ratio noise)
+            double lo = laterTxns / ((laterMillis + 0.5 * (txns.length - from)) / 1000.0), hi = laterTxns / (Math.max(0.001, laterMillis - 0.5 * (txns.length - from)) / 1000.0);
+            assertTrue(later >= Math.floor(lo) && later <= Math.ceil(hi), later + " not in [" + lo + ", " + hi + "]: " + j);
+        } else assertTrue(later > 0, j);
         assertEquals(java.util.Arrays.stream(collector).sum(), Long.parseLong(j.replaceAll(".*\"collectorMillis\":(-?\\d+).*", "$1")), j);
         assertEquals(retainedMax, java.util.Arrays.stream(longs(j, "roundRetained")).max().orElse(-1), j);
         assertTrue(collected > 200 && retainedMax < 100, "most of the history was collected, little retained: " + j);
