@@ -230,13 +230,16 @@ class RecorderTest {
     /**
      * A session's opening fence, slow as it is when every session opens at once on a cold store, does not set the
      * adaptive period: the periodic fences, cheap here against the transactions, keep it at {@code fenceEvery}. (Measured
-     * as it used to be, the opening fence's 200 ms held the period at its longest, 100, through these 300 commits.)
+     * as it used to be, the opening fence's 200 ms held the period at its longest, 100, through these 300 commits: about
+     * four fences in all.) The share allowed is half of the period's transactions' time, so periodic fences stretch it
+     * only when their moving average passes 5 ms; at 5% (0.5 ms), a single periodic fence slower than about 2.5 ms, as one
+     * may be on a busy two-core machine, stretched a period: 30 fences of 31 in a CI run.
      */
     @Test
     void aSlowOpeningFenceDoesNotStretchTheAdaptivePeriod() throws Exception {
         ListSink sink = new ListSink();
         try (RocksDbStore rocks = new RocksDbStore(dir.resolve("db").toString(), false)) {
-            Recorder rec = new Recorder(new SlowStartStore(rocks), sink, new Recorder.Options(10, "EPOCH", 100, 0.05));
+            Recorder rec = new Recorder(new SlowStartStore(rocks), sink, new Recorder.Options(10, "EPOCH", 100, 0.5));
             Session s = rec.openSession();
             for (int i = 0; i < 300; i++) {
                 s.begin();
@@ -245,7 +248,9 @@ class RecorderTest {
             }
             long fences = sink.records.stream().filter(r -> r.ops().stream().anyMatch(op -> op.key().equals("EPOCH") && op.write())).count();
             assertEquals(10, s.fencePeriod(), "fences cost a few percent of a transaction here");
-            assertEquals(1 + 300 / 10, fences, "the opening fence, then one every 10 commits");
+            // the opening fence, then one every 10 commits; a periodic fence slowed past 25 ms (a collection in this JVM, a
+            // busy machine) may stretch one or two periods, never the ~27 fences a measured opening fence costs
+            assertTrue(fences >= 1 + 300 / 10 - 2 && fences <= 1 + 300 / 10, "the opening fence, then one every 10 commits: " + fences);
         }
     }
 
