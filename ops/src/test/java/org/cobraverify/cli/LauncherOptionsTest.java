@@ -34,7 +34,22 @@ class LauncherOptionsTest {
         assertTrue(out.startsWith("java "), out);
         String[] words = out.split(" ");
         int cp = List.of(words).indexOf("-cp");
-        return List.of(words).subList(1, cp);
+        assertEquals(NATIVE_ACCESS, words[1], "native access first, for every command: " + out);
+        return List.of(words).subList(2, cp);
+    }
+
+    /** RocksDB's native library is loaded by the class path's code: enabled, so that JDK 22 and later neither warn nor, later, refuse. */
+    static final String NATIVE_ACCESS = "--enable-native-access=ALL-UNNAMED";
+
+    /** The option the launcher passes to every command is one the JVM running the tests (Java 17 or later) accepts. */
+    @Test
+    void theJvmAcceptsNativeAccessForTheClassPath() throws Exception {
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        Process p = new ProcessBuilder(java.toString(), NATIVE_ACCESS, "-version").redirectErrorStream(true).start();
+        assertTrue(p.waitFor(30, TimeUnit.SECONDS), "java -version did not end");
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, p.exitValue(), out);
+        assertFalse(out.contains("WARNING") || out.contains("Unrecognized"), out);
     }
 
     @Test
