@@ -48,7 +48,7 @@ record RoundsSummary(HistoryRounds.Run run, int transactions) {
     /**
      * {@link #capacity} over the rounds after the one in which half of the transactions had been checked: the rate a
      * verifier that runs for days settles at, past the JVM's warm-up (its compilers and the heap's sizing take the first
-     * tens of seconds of every run: a fifth of a 1M TPC-C check's round time goes to its first 40 rounds). -1 with fewer
+     * tens of seconds of every run: over a quarter of a 1M TPC-C check's round time, 13-18 s of 48-62 s, goes to its first 40 rounds). -1 with fewer
      * than two such rounds, or none of their time measured.
      */
     double laterHalfCapacity() {
