@@ -49,7 +49,11 @@ import org.rocksdb.WriteOptions;
  * <p>Frontier logs ({@link #frontierLog}) live in a column family of their own that is never dropped: a key's latest
  * write must be known for as long as the key exists (forgetting it would let a later read of the key's initial value
  * pass). So they grow with the key space, on disk; on the heap only a cache of {@link #FRONTIER_CACHE} logs
- * ({@link FrontierLogCache}: a round looks up each key it touches, and keys touched again are mostly cached).
+ * ({@link FrontierLogCache}: a round looks up each key it touches, and keys touched again are mostly cached). An append
+ * changes the cached log only; the log is put when the cache evicts it, and every changed one by {@link #sync},
+ * {@link #markCheckpoint} and {@link #close} (write-back: a hot key appended to every few rounds is put once in a while,
+ * not once per append). So RocksDB's logs may be older than the cache's, never after a sync; every read of a log looks
+ * in the cache first, and a log leaves the cache only into the batch, which reads look in next ({@link #pending}).
  */
 public final class RocksDbCollectedWrites implements CollectedWrites {
     static { RocksDB.loadLibrary(); }
@@ -126,7 +130,7 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
         if (batchPuts < 1 || maxInFlight < 1) throw new IllegalArgumentException(batchPuts + " puts per batch, " + maxInFlight + " batches in flight");
         this.batchPuts = batchPuts;
         this.maxInFlight = maxInFlight;
-        this.frontierCache = new FrontierLogCache(frontierCache);
+        this.frontierCache = new FrontierLogCache(frontierCache, this::putFrontierLog);
         this.dir = dir;
         this.deleteOnClose = deleteOnClose;
         this.horizonMillis = horizonMillis;
@@ -377,14 +381,25 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
         try {
             putDropped(key, before, after);
             if (e.value() != null) size++;
-            batch.put(frontierFamily, key.getBytes(StandardCharsets.UTF_8), FrontierLog.encode(after));
             if (before.isEmpty()) frontierKeys++;
-            frontierCache.put(key, after);
+            frontierCache.putChanged(key, after); // put when evicted, or by the next sync (write-back)
             if (changedFrontiers != null) changedFrontiers.add(key);
-            if (++batched >= batchPuts) flush();
+            if (batched >= batchPuts) flush();
         } catch (RocksDBException ex) {
             throw new IllegalStateException("collected-writes store: " + ex.getMessage(), ex);
         }
+    }
+
+    /** Puts {@code key}'s frontier log in the batch: the cache's {@link FrontierLogCache.WriteBack}. */
+    private void putFrontierLog(String key, List<FrontierEntry> log) {
+        batch.put(frontierFamily, key.getBytes(StandardCharsets.UTF_8), FrontierLog.encode(log));
+        batched++;
+    }
+
+    /** Puts every frontier log changed in the cache and not yet put, and hands the batch to the writer thread. */
+    private void writeBackFrontierLogs() throws RocksDBException {
+        frontierCache.writeBack();
+        flush();
     }
 
     /** Puts, as collected writes, the writes {@code before} named and {@code after} does not (the log stood for their entries). */
@@ -489,6 +504,7 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
     public void markCheckpoint(long offset) {
         if (db == null) open();
         try (FlushOptions fo = new FlushOptions().setWaitForFlush(true)) {
+            writeBackFrontierLogs();
             settle();
             db.put(defaultFamily, MARK, Long.toString(offset).getBytes(StandardCharsets.UTF_8));
             db.flush(fo, defaultFamily);
@@ -535,10 +551,9 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
         boolean had = !before.isEmpty();
         try {
             putDropped(key, before, log);
-            batch.put(frontierFamily, key.getBytes(StandardCharsets.UTF_8), FrontierLog.encode(log));
             if (!had && !log.isEmpty()) frontierKeys++;
-            frontierCache.put(key, List.copyOf(log));
-            if (++batched >= batchPuts) flush();
+            frontierCache.putChanged(key, List.copyOf(log));
+            if (batched >= batchPuts) flush();
         } catch (RocksDBException ex) {
             throw new IllegalStateException("collected-writes store: " + ex.getMessage(), ex);
         }
@@ -634,6 +649,7 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
     public void sync() {
         if (db == null) return;
         try (FlushOptions fo = new FlushOptions().setWaitForFlush(true)) {
+            writeBackFrontierLogs();
             settle();
             List<ColumnFamilyHandle> all = new ArrayList<>();
             all.add(frontierFamily);
@@ -647,7 +663,10 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
     @Override
     public void close() {
         try {
-            if (db != null) settle();
+            if (db != null) {
+                writeBackFrontierLogs();
+                settle();
+            }
         } catch (RocksDBException ex) {
             throw new IllegalStateException("collected-writes store: " + ex.getMessage(), ex);
         } finally {

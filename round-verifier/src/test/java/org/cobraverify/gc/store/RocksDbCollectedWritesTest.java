@@ -155,6 +155,41 @@ class RocksDbCollectedWritesTest {
     }
 
     /**
+     * Write-back on disk: with a cache of 16 logs, 500 keys appended to three times each (so most changed logs are evicted,
+     * some more than once) and the store closed without a sync: a reopened store reads every key's latest log, those
+     * evicted (written back then) and those still cached at the close (written back by it).
+     */
+    @Test
+    void changedFrontierLogsAreWrittenBackWhenEvictedAndOnClose() {
+        AtomicLong now = new AtomicLong(1_000_000);
+        java.util.function.Predicate<CollectedWrites.FrontierEntry> all = e -> true;
+        int keys = 500;
+        try (RocksDbCollectedWrites s = new RocksDbCollectedWrites(dir.resolve("wb"), false, HORIZON, now::get, 16, 64, 2)) {
+            for (int round = 1; round <= 3; round++)
+                for (int k = 0; k < keys; k++) s.appendFrontier("k" + k, new CollectedWrites.FrontierEntry("v" + k + "." + round, "T" + k + "." + round, round, 0), all, round);
+            assertTrue(s.frontierCacheSize() <= 16, "cached " + s.frontierCacheSize());
+            // the last keys appended to are cached, changed: looked up (which evicts nothing), and left for the close to write
+            for (int k = keys - 10; k < keys; k++) {
+                assertTrue(s.frontierCached("k" + k), "k" + k);
+                assertEquals("T" + k + ".3", latest(s.frontierLog("k" + k)).writer(), "k" + k);
+            }
+        }
+        try (RocksDbCollectedWrites s = new RocksDbCollectedWrites(dir.resolve("wb"), false, HORIZON, now::get, 16, 64, 2)) {
+            java.util.List<String> ask = new java.util.ArrayList<>();
+            for (int k = 0; k < keys; k++) ask.add("k" + k);
+            java.util.List<java.util.List<CollectedWrites.FrontierEntry>> logs = s.frontierLogs(ask);
+            for (int k = 0; k < keys; k++) assertEquals("T" + k + ".3", latest(logs.get(k)).writer(), "k" + k + " after a reopen");
+            // the superseded entries went to the generations as collected writes, found there and not in the logs
+            assertEquals("T7.1", s.get("k7", "v7.1").writer());
+        }
+    }
+
+    private static CollectedWrites.FrontierEntry latest(java.util.List<CollectedWrites.FrontierEntry> log) {
+        assertFalse(log.isEmpty(), "a log");
+        return log.get(log.size() - 1);
+    }
+
+    /**
      * Looks up twice as many keys never looked up before as the cache holds: under the CLOCK rule every key cached before
      * is evicted (each is passed at most twice by the hand).
      */
