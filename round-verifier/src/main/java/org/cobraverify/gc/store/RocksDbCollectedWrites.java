@@ -396,10 +396,10 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
         batched++;
     }
 
-    /** Puts every frontier log changed in the cache and not yet put, and hands the batch to the writer thread. */
-    private void writeBackFrontierLogs() throws RocksDBException {
+    /** Puts every frontier log changed in the cache and not yet put, then {@link #settle}s: RocksDB holds everything put. */
+    private void writeBackAndSettle() throws RocksDBException {
         frontierCache.writeBack();
-        flush();
+        settle();
     }
 
     /** Puts, as collected writes, the writes {@code before} named and {@code after} does not (the log stood for their entries). */
@@ -504,8 +504,7 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
     public void markCheckpoint(long offset) {
         if (db == null) open();
         try (FlushOptions fo = new FlushOptions().setWaitForFlush(true)) {
-            writeBackFrontierLogs();
-            settle();
+            writeBackAndSettle();
             db.put(defaultFamily, MARK, Long.toString(offset).getBytes(StandardCharsets.UTF_8));
             db.flush(fo, defaultFamily);
         } catch (RocksDBException ex) {
@@ -649,8 +648,7 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
     public void sync() {
         if (db == null) return;
         try (FlushOptions fo = new FlushOptions().setWaitForFlush(true)) {
-            writeBackFrontierLogs();
-            settle();
+            writeBackAndSettle();
             List<ColumnFamilyHandle> all = new ArrayList<>();
             all.add(frontierFamily);
             for (Generation g : generations) all.add(g.handle());
@@ -663,10 +661,7 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
     @Override
     public void close() {
         try {
-            if (db != null) {
-                writeBackFrontierLogs();
-                settle();
-            }
+            if (db != null) writeBackAndSettle();
         } catch (RocksDBException ex) {
             throw new IllegalStateException("collected-writes store: " + ex.getMessage(), ex);
         } finally {
