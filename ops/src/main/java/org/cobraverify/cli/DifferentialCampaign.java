@@ -36,6 +36,9 @@ final class DifferentialCampaign {
                     + " %.1f s on %d threads%n",
                     histories, seed, seed + histories - 1, all.transactions, all.verdicts(), all.accepted, all.rejected, all.unknown,
                     100 * all.unknownShare(), all.collected, all.isolatedKeys, all.isolatedIn, all.chainedKeys, all.chainedIn, all.problems.size(), (System.nanoTime() - t0) / 1e9, threads);
+            out.printf("  left unchecked (a session's transactions that follow no fence, or that came back after its fences were collected): %,d transactions in %,d histories%n",
+                    all.unchecked, all.uncheckedIn);
+            all.shapes.forEach((k, c) -> out.printf("  shape %-10s %,d histories%n", k, c));
             all.unknownReasons.forEach((k, c) -> out.printf("  unknown %,6d x  %s%n", c, k));
             for (String p : all.problems) out.println("  DISAGREES: " + p);
             return all.problems.isEmpty() ? 0 : 1;

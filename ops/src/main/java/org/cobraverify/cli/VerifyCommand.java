@@ -320,18 +320,18 @@ public final class VerifyCommand implements Callable<Integer> {
      */
     private int verifyStreamed(String name, Path p, CheckOptions opts, long t0) throws IOException, MalformedHistoryException {
         Map<String, Integer> totals = new HashMap<>();
-        boolean[] anyFence = {false};
+        Set<String> fenced = new HashSet<>();
         int[] count = {0};
         CobraJsonlReader.stream(p, (t, line) -> {
             totals.merge(t.getSession(), 1, Integer::sum);
             count[0]++;
-            if (!anyFence[0] && EpochRules.isFence(t, fenceKey)) anyFence[0] = true;
+            if (EpochRules.isFence(t, fenceKey)) fenced.add(t.getSession());
         });
         long t1 = System.nanoTime();
         HistoryRounds.Run run;
         IncrementalVerifier.Settings s = IncrementalVerifier.Settings.defaults().withCheck(opts);
         try (IncrementalVerifier iv = new IncrementalVerifier(s, RocksDbCollectedWrites.temporary())) {
-            StreamingRounds sr = new StreamingRounds(rounds, fenceKey, iv, totals, anyFence[0], null);
+            StreamingRounds sr = new StreamingRounds(rounds, fenceKey, iv, totals, fenced, null);
             boolean[] going = {true};
             CobraJsonlReader.stream(p, (t, line) -> { if (going[0]) going[0] = sr.offer(t); });
             run = sr.finish();

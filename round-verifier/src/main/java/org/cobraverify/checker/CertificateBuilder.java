@@ -18,14 +18,19 @@ final class CertificateBuilder {
     private final KnownGraph g;
     private final int barrierVertex;
     private final String barrierText;
+    /** The collected past's real-time point (docs/DESIGN.md §7.3), or -1; and the latest end of an old transaction it stands for. */
+    private final int realTimeVertex;
+    private final long pastMaxEnd;
 
-    CertificateBuilder(History h, KnownGraph g) { this(h, g, -1, null); }
+    CertificateBuilder(History h, KnownGraph g) { this(h, g, -1, null, -1, History.NO_TIME); }
 
-    CertificateBuilder(History h, KnownGraph g, int barrierVertex, String barrierText) {
+    CertificateBuilder(History h, KnownGraph g, int barrierVertex, String barrierText, int realTimeVertex, long pastMaxEnd) {
         this.h = h;
         this.g = g;
         this.barrierVertex = barrierVertex;
         this.barrierText = barrierText;
+        this.realTimeVertex = realTimeVertex;
+        this.pastMaxEnd = pastMaxEnd;
     }
 
     String tx(int t) { return h.label(t); }
@@ -113,6 +118,12 @@ final class CertificateBuilder {
                 return new Certificate.Edge(tx(from), tx(to), "past", null, tx(from) + " precedes the collected past and " + tx(to)
                         + " follows it: " + barrierText);
             }
+        }
+        for (int e : seg) {
+            if (realTimeVertex >= 0 && g.dst.get(e) == realTimeVertex)
+                return new Certificate.Edge(tx(from), tx(to), "rt", null, tx(from) + " precedes, in known dependencies, a transaction since"
+                        + " garbage-collected that ended by " + pastMaxEnd + " ns, and " + tx(to) + " started at " + h.start(to)
+                        + " ns: real-time order puts " + tx(from) + " first");
         }
         String why = tx(from) + " ended at " + h.end(from) + " ns and " + tx(to) + " started at " + h.start(to)
                 + " ns: real-time order puts " + tx(from) + " first";

@@ -35,6 +35,8 @@ public final class Checker {
     private final Barrier barrier;
     /** Vertex of the barrier in the graph, or -1. */
     int barrierVertex = -1;
+    /** In strict mode with a barrier: the vertex of the past's real-time point (docs/DESIGN.md §7.3), or -1. */
+    int realTimeVertex = -1;
     /** After an accept: edges 0..factEdges-1 of the graph are facts (known and pruning-forced); later ones are choices. */
     int factEdges = -1;
     /** After an accept: the constraints pruning left open (the solver or decomposition chose their sides). */
@@ -152,19 +154,32 @@ public final class Checker {
      * through auxiliary time points (vertices from {@code h.size()} on).
      */
     private void newGraph() {
-        int[] timed = options.strict() ? RealTimeOrder.timed(h, rf.included) : new int[0];
-        if (options.strict() && timed.length < rf.includedCount())
-            notes.add((rf.includedCount() - timed.length) + " transaction(s) lack start/end times: real-time order does not constrain them");
-        g = new KnownGraph(h.size() + timed.length + (barrier != null ? 1 : 0), Math.min(h.size() + h.opCount(), 1 << 20)); // (session order, and about an edge per operation)
+        int[] ended = options.strict() ? RealTimeOrder.ended(h, rf.included) : new int[0];
+        if (options.strict()) {
+            String untimed = RealTimeOrder.untimedNote(h, rf.included);
+            if (untimed != null) notes.add(untimed);
+        }
+        boolean pastTimes = barrier != null && options.strict();
+        g = new KnownGraph(h.size() + ended.length + (pastTimes ? 1 : 0) + (barrier != null ? 1 : 0), Math.min(h.size() + h.opCount(), 1 << 20)); // (session order, and about an edge per operation)
         live = Arrays.copyOf(rf.included, g.n);
         for (int v = h.size(); v < g.n; v++) live[v] = true;
         buildGraph();
-        if (timed.length > 0) auxTimes = RealTimeOrder.addEdges(h, timed, g, options.driftNanos(), h.size());
+        if (options.strict()) auxTimes = RealTimeOrder.addEdges(h, ended, rf.included, g, options.driftNanos(), h.size());
         if (barrier != null) {
             barrierVertex = g.n - 1;
-            barrier.addEdges(h, rf.included, g, barrierVertex, options.strict() ? options.driftNanos() : -1);
+            if (pastTimes) realTimeVertex = g.n - 2;
+            barrier.addEdges(h, rf.included, g, barrierVertex, realTimeVertex, options.strict() ? options.driftNanos() : -1);
         }
     }
+
+    /** Strict mode: the end times of the real-time order's time points (vertices from {@code h.size()} on), ascending; else empty. */
+    long[] timePoints() { return auxTimes == null ? new long[0] : auxTimes; }
+
+    /** Whether real-time order is part of the property checked. */
+    boolean strict() { return options.strict(); }
+
+    /** The collected past the round was checked with, or null. */
+    Barrier barrier() { return barrier; }
 
     private long[] auxTimes;
 
@@ -198,7 +213,9 @@ public final class Checker {
         long[] p = new long[g.n];
         if (h.hasTimestamps()) {
             for (int t = 0; t < n; t++) p[t] = h.start(t) == History.NO_TIME ? Long.MAX_VALUE : h.start(t);
-            for (int v = n; v < g.n; v++) p[v] = v == barrierVertex ? Long.MIN_VALUE : auxTimes[v - n];
+            for (int v = n; v < g.n; v++)
+                p[v] = v == barrierVertex ? Long.MIN_VALUE : v == realTimeVertex ? (barrier.oldMaxEnd() == History.NO_TIME ? Long.MIN_VALUE : barrier.oldMaxEnd())
+                        : auxTimes[v - n];
             return p;
         }
         int[] count = new int[h.sessionCount()];
@@ -206,6 +223,7 @@ public final class Checker {
         for (int t = 0; t < n; t++) if (rf.included[t]) index[t] = count[h.session(t)]++;
         for (int t = 0; t < n; t++) if (rf.included[t]) p[t] = (long) ((index[t] + 0.5) / count[h.session(t)] * (1L << 40));
         if (barrierVertex >= 0) p[barrierVertex] = Long.MIN_VALUE;
+        if (realTimeVertex >= 0) p[realTimeVertex] = Long.MIN_VALUE;
         return p;
     }
 
@@ -318,7 +336,8 @@ public final class Checker {
 
     private String tx(int t) { return h.label(t); }
 
-    private CertificateBuilder certs() { return new CertificateBuilder(h, g, barrierVertex, barrier == null ? null : barrier.description()); }
+    private CertificateBuilder certs() { return new CertificateBuilder(h, g, barrierVertex, barrier == null ? null : barrier.description(), realTimeVertex,
+            barrier == null ? History.NO_TIME : barrier.oldMaxEnd()); }
 
     /**
      * The decision is made: report it at once (to {@link CheckOptions#onDecision}) with the solver's core as

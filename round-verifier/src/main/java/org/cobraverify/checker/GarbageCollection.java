@@ -53,10 +53,37 @@ public final class GarbageCollection {
      * stay; the reads of them by transactions that stay are carried as facts (writer before reader).
      */
     public int[] markOps = new int[0], markTxn = new int[0], markBy = new int[0];
+    /**
+     * Strict mode (docs/DESIGN.md §7.3): per transaction of the round's history, whether it stays and reaches, in the facts,
+     * the past's real-time point of this round or a transaction that ended by {@link #rtMaxEnd} (it precedes whatever starts
+     * after that, plus drift); null outside strict mode. {@link #pastBeforeRt}: whether every transaction the next past
+     * stands for (this round's old ones and the previous past) does.
+     */
+    public boolean[] rtBefore;
+    public boolean pastBeforeRt = true;
+    /** Strict mode: the latest end of an old transaction of the checked history, the previous past's included (or {@link History#NO_TIME}). */
+    public long rtMaxEnd = History.NO_TIME;
+    /**
+     * Per transaction of the round's history: old as this collection treats it (the plan's old ones, less those that do not
+     * reach every entry fence, {@link Kept#NOT_BEFORE_ENTRY_FENCES}). What the next past stands for.
+     */
+    public boolean[] old;
+    /** After an analysis that collects: u ⇝ v in the facts (vertices of the round's graph), for the caller's own questions this round. */
+    private Reachability reach;
+    /** The barrier's vertex in the round's graph, or -1. */
+    public int barrierVertex = -1;
+
+    /** Whether {@code u} reaches {@code v} in the facts the analysis used (transactions of the round's history, or the barrier). */
+    public boolean reaches(int u, int v) { return reach != null && reach.reaches(u, v); }
     /** Why a transaction of the round's history stays after collection (the first reason that applies, in this order). */
     public enum Kept {
         /** Its epoch is not closed yet. */
         NOT_OLD,
+        /**
+         * Its epoch is closed, but it does not reach every entry fence of the next past in the facts (a session's last
+         * transactions that nothing later follows), so the past cannot stand for it: it is not old this round.
+         */
+        NOT_BEFORE_ENTRY_FENCES,
         /** A transaction that is not old reaches it in the facts. */
         REACHED_FROM_LATER,
         /** A waiting transaction, or one of unknown outcome that may still join, reads it. */
@@ -195,15 +222,21 @@ public final class GarbageCollection {
             return new GarbageCollection(none, noSup, e.getMessage(), 0);
         }
         int b = c.barrierVertex;
-        // the next barrier: every retained old transaction, and the current barrier, reach every entry fence
+        // the next barrier: the current barrier reaches every entry fence, and so does every old transaction of the checked
+        // history that the next past will stand for (A4). One that does not (the last transactions of a session that
+        // ended, which nothing later follows: no fence, no read, no real time) is not old this round: it stays, and so
+        // does whatever it reaches (docs/DESIGN.md §7.2)
+        boolean[] notBefore = null;
         for (int f : entries) {
             if (!rf.included[f]) return new GarbageCollection(none, noSup, "entry fence " + h.label(f) + " is not a committed transaction", 0);
             if (b >= 0 && !r.reaches(b, f))
                 return new GarbageCollection(none, noSup, "the collected past does not reach " + h.label(f) + ", the latest fence of its session", 0);
             for (int t = 0; t < n; t++) {
-                if (old[t] && rf.included[t] && !r.reaches(t, f))
-                    return new GarbageCollection(none, noSup, "old transaction " + h.label(t) + " does not reach " + h.label(f)
-                            + ", the latest fence of session " + History.show(h.sessionName(h.session(f))) + " (the fence chain is broken)", 0);
+                if (old[t] && rf.included[t] && !r.reaches(t, f)) {
+                    if (notBefore == null) { notBefore = new boolean[n]; old = old.clone(); }
+                    notBefore[t] = true;
+                    old[t] = false;
+                }
             }
         }
         // reached only from old transactions
@@ -358,7 +391,11 @@ public final class GarbageCollection {
             }
         }
         IntVec[] carry = {new IntVec(), new IntVec(), new IntVec(), new IntVec()};
-        if (careless) return new GarbageCollection(collect, supBy, null, supersededCount, 0, carry);
+        if (careless) {
+            GarbageCollection g0 = new GarbageCollection(collect, supBy, null, supersededCount, 0, carry);
+            g0.old = old;
+            return g0;
+        }
         IntVec[] marks = rules.marks() ? marks(h, rf, old, collect, frontierWrite, asData, synthetic) : null;
         LongIntMap pairs = new LongIntMap(Math.max(16, facts / 4));
         for (int e = 0; e < facts; e++) {
@@ -382,11 +419,16 @@ public final class GarbageCollection {
         if (why != null) return new GarbageCollection(new boolean[n], noSup, why, supersededCount);
         if (synthetic < n) carry = withoutSynthetic(carry, synthetic);
         GarbageCollection done = new GarbageCollection(collect, supBy, null, supersededCount, settledCount, carry);
+        done.old = old;
+        done.reach = r;
+        done.barrierVertex = b;
+        if (c.strict()) realTimeBefore(c, h, rf, g.csr(facts, true), old, collect, synthetic, b, done);
         boolean[] onFrontier = new boolean[n];
         for (int t = 0; t < n; t++) for (int op = h.opStart(t); op < h.opEnd(t) && !onFrontier[t]; op++) onFrontier[t] = frontierWrite[op];
         for (int t = 0; t < synthetic; t++) {
             if (collect[t]) continue;
-            int reason = !old[t] ? Kept.NOT_OLD.ordinal() : rf.included[t] && bad[t] ? Kept.REACHED_FROM_LATER.ordinal()
+            int reason = notBefore != null && notBefore[t] ? Kept.NOT_BEFORE_ENTRY_FENCES.ordinal()
+                    : !old[t] ? Kept.NOT_OLD.ordinal() : rf.included[t] && bad[t] ? Kept.REACHED_FROM_LATER.ordinal()
                     : pinned != null && pinned[t] ? Kept.PINNED.ordinal() : inOpen[t] ? Kept.OPEN_CONSTRAINT.ordinal()
                     : !onFrontier[t] ? Kept.OTHER.ordinal() : keptFor(frontierWhy[t]);
             done.kept[reason]++;
@@ -405,6 +447,33 @@ public final class GarbageCollection {
             done.markBy = marks[2].toArray();
         }
         return done;
+    }
+
+    /**
+     * Strict mode: which staying transactions precede the next past's real-time point, and whether the next past does
+     * (docs/DESIGN.md §7.3). The point stands for {@code maxEnd}, the latest end of an old transaction (this round's included
+     * ones and the previous past's); a vertex precedes it when it reaches, in the facts, the previous point or a time point
+     * of the round's real-time order at or before {@code maxEnd} (so a transaction that ended by then). An old transaction
+     * without an end that reaches neither does not precede it, and then neither does the past.
+     */
+    private static void realTimeBefore(Checker c, History h, ReadFromIndex rf, KnownGraph.Csr in, boolean[] old, boolean[] collect, int synthetic,
+                                       int b, GarbageCollection done) {
+        int n = h.size(), vn = in.start.length - 1;
+        long maxEnd = c.barrier() == null ? History.NO_TIME : c.barrier().oldMaxEnd();
+        for (int t = 0; t < n; t++)
+            if (old[t] && rf.included[t] && RealTimeOrder.end(h, t) != History.NO_TIME && (maxEnd == History.NO_TIME || h.end(t) > maxEnd)) maxEnd = h.end(t);
+        done.rtMaxEnd = maxEnd;
+        long[] points = c.timePoints();
+        int last = -1; // the latest time point at or before maxEnd
+        if (maxEnd != History.NO_TIME) for (int k = 0; k < points.length && points[k] <= maxEnd; k++) last = k;
+        int[] sources = c.realTimeVertex >= 0 && last >= 0 ? new int[] {c.realTimeVertex, n + last}
+                : c.realTimeVertex >= 0 ? new int[] {c.realTimeVertex} : last >= 0 ? new int[] {n + last} : new int[0];
+        boolean[] reaches = in.reachedFrom(vn, sources); // backwards over the facts
+        boolean all = b < 0 || reaches[b];
+        for (int t = 0; t < n && all; t++) if (old[t] && rf.included[t] && !reaches[t]) all = false;
+        done.pastBeforeRt = all;
+        done.rtBefore = new boolean[n];
+        for (int t = 0; t < Math.min(n, synthetic); t++) done.rtBefore[t] = reaches[t] && rf.included[t] && !collect[t];
     }
 
     /**

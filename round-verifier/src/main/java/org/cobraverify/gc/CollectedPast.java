@@ -21,9 +21,9 @@ import org.cobraverify.schemas.FrontierWrite;
  * frontier writes the last collection found (for checkpoints and for people).
  *
  * <p>Invariant: before any collection, {@link #exists} is false and every field is empty; after one, every
- * transaction of the checked history of epoch {@link #epoch} or earlier, collected or not, precedes every
- * {@code after} fence in every serial order that explains the history (GC checked it in the facts before it
- * deleted anything). Ids in {@code before}, {@code after} and the carried facts name retained transactions or
+ * transaction the past stands for (every one collected, and the old ones of {@code before}: of epoch {@link #epoch} or
+ * earlier, less those that reach no entry fence, which stay as if they were not old) precedes every {@code after} fence in
+ * every serial order that explains the history (GC checked it in the facts before it deleted anything). Ids in {@code before}, {@code after} and the carried facts name retained transactions or
  * none at all (a round's history ignores ids it does not hold). docs/DESIGN.md §7.3–§7.4.
  */
 public final class CollectedPast {
@@ -44,6 +44,13 @@ public final class CollectedPast {
     }
 
     private Set<String> before = new HashSet<>(), after = new HashSet<>();
+    /**
+     * Strict mode (docs/DESIGN.md §7.3): retained transactions that precede the past's real-time point (each reaches, in
+     * the facts, a transaction that ended by {@link #maxEnd}), beside those of {@link #before} when the past itself does
+     * ({@link #pastBeforeRt}).
+     */
+    private Set<String> rtBefore = new HashSet<>();
+    private boolean pastBeforeRt = true;
     private long maxEnd = History.NO_TIME, maxStart = History.NO_TIME, epoch = -1;
     private boolean exists;
     private List<Carried> carried = new ArrayList<>();
@@ -63,6 +70,12 @@ public final class CollectedPast {
 
     public List<Carried> carried() { return carried; }
 
+    /** Strict mode: the retained transactions that precede the past's real-time point (besides {@link #before}, when {@link #pastBeforeRt}). */
+    public Set<String> rtBefore() { return rtBefore; }
+
+    /** Strict mode: whether every transaction the past stands for precedes its real-time point (so the past does). */
+    public boolean pastBeforeRt() { return pastBeforeRt; }
+
     public long maxEnd() { return maxEnd; }
 
     public long maxStart() { return maxStart; }
@@ -81,7 +94,7 @@ public final class CollectedPast {
      * the past too, and {@code also}, facts of this round only (their edges to the writers of their keys), after the carried ones.
      */
     public Barrier toBarrier(HistoryBuilder hb, Map<String, Integer> index, int[] alsoBefore, RoundFacts also) {
-        List<Integer> b = new ArrayList<>(), a = new ArrayList<>();
+        List<Integer> b = new ArrayList<>(), a = new ArrayList<>(), rt = new ArrayList<>();
         for (int i : alsoBefore) b.add(i);
         int facts = carried.size() + also.src().length;
         IntVec cs = new IntVec(facts), cd = new IntVec(facts), ck = new IntVec(facts), ckey = new IntVec(facts);
@@ -93,10 +106,11 @@ public final class CollectedPast {
         for (int i = 0; i < also.src().length; i++) { cs.add(also.src()[i]); cd.add(also.dst()[i]); ck.add(also.kind()[i]); ckey.add(also.key()[i]); }
         for (String id : before) { Integer i = index.get(id); if (i != null) b.add(i); }
         for (String id : after) { Integer i = index.get(id); if (i != null) a.add(i); }
-        String desc = "every transaction of epoch " + epoch + " or earlier (collected or not) precedes the latest fence of each live session"
-                + " when they were collected (" + String.join(", ", after) + "): the fences chain through their read-modify-writes";
+        for (String id : rtBefore) { Integer i = index.get(id); if (i != null) rt.add(i); }
+        String desc = "every transaction garbage collection closed (of epoch " + epoch + " or earlier, collected or not) precedes the latest"
+                + " fence of each live session when they were collected (" + String.join(", ", after) + "): the fences chain through their read-modify-writes";
         return new Barrier(b.stream().mapToInt(Integer::intValue).toArray(), a.stream().mapToInt(Integer::intValue).toArray(),
-                maxEnd, maxStart, desc, cs.toArray(), cd.toArray(), ck.toArray(), ckey.toArray());
+                rt.stream().mapToInt(Integer::intValue).toArray(), pastBeforeRt, maxEnd, maxStart, desc, cs.toArray(), cd.toArray(), ck.toArray(), ckey.toArray());
     }
 
     /**
@@ -118,6 +132,14 @@ public final class CollectedPast {
         this.after = entries;
         this.epoch = closedEpoch;
         this.exists = true;
+        // strict mode: who precedes the real-time point (those of before need no edge of their own when the past does)
+        Set<String> rt = new HashSet<>();
+        if (gc.rtBefore != null)
+            for (int t = 0; t < gc.rtBefore.length; t++) if (gc.rtBefore[t] && !(gc.pastBeforeRt && before.contains(h.name(t)))) rt.add(h.name(t));
+        this.rtBefore = rt;
+        this.pastBeforeRt = gc.pastBeforeRt;
+        if (gc.rtBefore != null && gc.rtMaxEnd != History.NO_TIME && gc.rtMaxEnd != maxEnd)
+            throw new IllegalStateException("internal: garbage collection's real-time point (" + gc.rtMaxEnd + ") is not the past's (" + maxEnd + ")");
         List<Carried> next = new ArrayList<>(gc.carrySrc.length);
         for (int i = 0; i < gc.carrySrc.length; i++)
             next.add(new Carried(h.name(gc.carrySrc[i]), h.name(gc.carryDst[i]), gc.carryKind[i],
@@ -157,7 +179,8 @@ public final class CollectedPast {
         }
         if (after.contains(x)) in.add(past);
         if (before.contains(x)) out.add(past);
-        boolean touched = !in.isEmpty() || !out.isEmpty();
+        boolean rt = rtBefore.contains(x);
+        boolean touched = !in.isEmpty() || !out.isEmpty() || rt;
         if (sessionBefore != null) in.add(sessionBefore);
         if (sessionAfter != null) out.add(sessionAfter);
         if (!touched) return true;
@@ -179,6 +202,11 @@ public final class CollectedPast {
         after.remove(x);
         before.addAll(toBefore);
         after.addAll(toAfter);
+        // what reached the real-time point through x still does: its ways in precede the point (the past, when x is an entry fence)
+        if (rt) {
+            rtBefore.remove(x);
+            for (String u : in) if (u.isEmpty()) pastBeforeRt = true; else rtBefore.add(u);
+        }
         return true;
     }
 
@@ -186,6 +214,8 @@ public final class CollectedPast {
     public void clear() {
         before = new HashSet<>();
         after = new HashSet<>();
+        rtBefore = new HashSet<>();
+        pastBeforeRt = true;
         carried = new ArrayList<>();
         exists = false;
     }
@@ -194,6 +224,7 @@ public final class CollectedPast {
     public CollectedPast copy() {
         CollectedPast c = new CollectedPast();
         c.restore(exists, before, after, maxEnd, maxStart, epoch, carried, frontier);
+        c.restoreRealTime(rtBefore, pastBeforeRt);
         return c;
     }
 
@@ -208,5 +239,13 @@ public final class CollectedPast {
         this.epoch = epoch;
         this.carried = new ArrayList<>(carried);
         this.frontier = new ArrayList<>(frontier);
+        this.rtBefore = new HashSet<>();
+        this.pastBeforeRt = true;
+    }
+
+    /** Replaces the strict mode's real-time summary (after {@link #restore}, which resets it to what a checkpoint without one means). */
+    public void restoreRealTime(Set<String> rtBefore, boolean pastBeforeRt) {
+        this.rtBefore = new HashSet<>(rtBefore);
+        this.pastBeforeRt = pastBeforeRt;
     }
 }

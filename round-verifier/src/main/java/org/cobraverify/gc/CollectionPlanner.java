@@ -23,9 +23,13 @@ import org.cobraverify.schemas.TxnStatus;
  * history follows an entry fence of the new past: a transaction waiting for a write, an unknown-outcome one
  * nobody has read yet (until it is set aside, A7), and every transaction a live session will still send.
  * It also pins the writers those may still read, so that no read of a joining transaction loses its writer.
+ * A transaction or live session with no fence in the round's history holds collection back for at most
+ * {@code pendingRoundsLimit} rounds (its fence may be late); then it caps nothing: what of it joins later without following
+ * the new past in the facts is set aside, unchecked, by the verifier (A3). It never holds back the rest for good.
  *
- * <p>State: when each session was first seen ended (the only thing it keeps between rounds). Invariant:
- * it holds only sessions present in the last planned round, so it is bounded by the retained history.
+ * <p>State: when each session was first seen ended, and when each live session was first seen without a fence in the
+ * round's history (all it keeps between rounds). Invariant: it holds only sessions present in the last planned round, so
+ * it is bounded by the retained history.
  */
 public final class CollectionPlanner {
     /** Looks up the held writer of a (key, value), or null. */
@@ -64,6 +68,8 @@ public final class CollectionPlanner {
     private boolean endedExact;
     /** Sessions seen ended, with the round first seen so (only those still in the retained history). */
     private final Map<String, Long> endedSince = new HashMap<>();
+    /** Live sessions with no fence in the round's history, with the round first seen so (only those still in it). */
+    private final Map<String, Long> withoutFenceSince = new HashMap<>();
 
     public CollectionPlanner(int pendingRoundsLimit) { this.pendingRoundsLimit = pendingRoundsLimit; }
 
@@ -84,14 +90,20 @@ public final class CollectionPlanner {
 
     public void restoreEndedSince(Map<String, Long> m) { endedSince.clear(); endedSince.putAll(m); }
 
+    /** Live sessions seen without a fence in the round's history, with the round first seen so. */
+    public Map<String, Long> withoutFenceSince() { return withoutFenceSince; }
+
+    public void restoreWithoutFenceSince(Map<String, Long> m) { withoutFenceSince.clear(); withoutFenceSince.putAll(m); }
+
     /**
      * The plan for the round that makes {@code roundsSoFar} rounds ended: {@code order}/{@code index}, the round's history; {@code oldEpochMax}, the
      * newest epoch the topology lets GC close; {@code ended}, sessions that will send nothing more; {@code waiting},
-     * the transactions waiting for a write; {@code unknownSince}, held transactions of unknown outcome with the round
-     * each arrived in; {@code held}, the held transactions by id; {@code writers}, the writer index.
+     * the transactions waiting for a write, and {@code waitingSince} the round each arrived in; {@code unknownSince}, held
+     * transactions of unknown outcome with the round each arrived in; {@code held}, the held transactions by id; {@code writers}, the writer index.
      */
     public Plan plan(List<Transaction> order, Map<String, Integer> index, long oldEpochMax, Predicate<String> ended, long roundsSoFar,
-                     List<Transaction> waiting, Map<String, Long> unknownSince, Map<String, Transaction> held, Writers writers) {
+                     List<Transaction> waiting, Map<String, Long> waitingSince, Map<String, Long> unknownSince, Map<String, Transaction> held,
+                     Writers writers) {
         int n = order.size();
         Map<String, Transaction> entryOf = new LinkedHashMap<>();
         Map<String, TreeMap<Long, Transaction>> fences = new HashMap<>();
@@ -117,15 +129,22 @@ public final class CollectionPlanner {
             boolean eligible = u.getEpoch() >= 0 && u.getEpoch() <= oldEpochMax && roundsSoFar - e.getValue() >= pendingRoundsLimit;
             (eligible ? aside : joining).add(u);
         }
+        // one with no fence before it holds collection back while it is young (its fence may be on its way: the one it read,
+        // or its session's); after pendingRoundsLimit rounds it caps nothing: should it join, nothing shows that it follows
+        // the past, and it is set aside then, unchecked (docs/DESIGN.md §7.6); until then it pins the writers it reads, like any
         for (Transaction t : joining) {
             Transaction entry = entryFence(t, fences, index, writers);
-            if (entry == null) return Plan.skipped(cannotJoin(t));
+            if (entry == null) {
+                if (young(t, roundsSoFar, waitingSince, unknownSince)) return Plan.skipped(cannotJoin(t));
+                continue;
+            }
             cap = Math.min(cap, entry.getEpoch() - 1);
             extra.add(entry);
         }
         // every live session's latest fence here is an entry: epochs from its on stay open (a topology counts
         // fences it has not cut into rounds yet when it computes epoch_agree; the verifier can only use what it has)
         endedSince.keySet().retainAll(sessions);
+        withoutFenceSince.keySet().retainAll(sessions);
         for (String s : sessions) {
             if (ended.test(s)) {
                 if (endedExact) continue;
@@ -133,7 +152,17 @@ public final class CollectionPlanner {
                 if (roundsSoFar - since >= pendingRoundsLimit) continue; // long over: whatever it sends now is unknown
             }
             TreeMap<Long, Transaction> fs = fences.get(s);
-            if (fs == null) return Plan.skipped("session " + s + " has run no fence yet: nothing can be collected before it does");
+            // a live session with no fence here (its next fence is late, or its fences were collected while it was away) holds
+            // collection back for pendingRoundsLimit rounds; then it gets no entry fence: what it sends next follows the new past
+            // only if the facts say so, and if not it is set aside, unchecked (§7.6). It never stops collection for good
+            if (fs == null) {
+                long since = withoutFenceSince.computeIfAbsent(s, x -> roundsSoFar);
+                if (roundsSoFar - since < pendingRoundsLimit)
+                    return Plan.skipped("session " + s + " has no fence in the checked history: nothing can be collected before it does (for "
+                            + (pendingRoundsLimit - (roundsSoFar - since)) + " more rounds)");
+                continue;
+            }
+            withoutFenceSince.remove(s);
             Transaction f = fs.lastEntry().getValue();
             cap = Math.min(cap, f.getEpoch() - 1);
             entryOf.put(s, f);
@@ -151,9 +180,11 @@ public final class CollectionPlanner {
                 it.remove();
                 joining.add(u);
                 Transaction entry = entryFence(u, fences, index, writers);
-                if (entry == null) return Plan.skipped(cannotJoin(u));
-                cap = Math.min(cap, entry.getEpoch() - 1);
-                extra.add(entry);
+                if (entry == null && young(u, roundsSoFar, waitingSince, unknownSince)) return Plan.skipped(cannotJoin(u));
+                if (entry != null) {
+                    cap = Math.min(cap, entry.getEpoch() - 1);
+                    extra.add(entry);
+                }
                 readByJoining.addAll(writersRead(u, writers));
                 pastReads(u, writers, pastReads);
                 changed = true;
@@ -187,9 +218,16 @@ public final class CollectionPlanner {
         return e != null ? e.getValue() : t.getFence() ? fenceItRead(t, index, writers) : null;
     }
 
+    /** Whether {@code t}, which may still join, arrived fewer than {@code pendingRoundsLimit} rounds ago. */
+    private boolean young(Transaction t, long roundsSoFar, Map<String, Long> waitingSince, Map<String, Long> unknownSince) {
+        Long since = waitingSince.get(t.getId());
+        if (since == null) since = unknownSince.get(t.getId());
+        return since == null || roundsSoFar - since < pendingRoundsLimit;
+    }
+
     private static String cannotJoin(Transaction t) {
         return t.getId() + (t.getStatus() == TxnStatus.UNKNOWN ? " (of unknown outcome) may still join the history" : " waits for a write")
-                + " and no fence of its session precedes it: collection waits for it";
+                + " and no fence of its session precedes it: collection waits for it (at most as many rounds as a transaction may wait)";
     }
 
     /** The held writers of what {@code t} read (itself excluded). */

@@ -91,7 +91,8 @@ public final class Collector {
         int[] lastWrite = null;
         for (int i = 0; i < order.size(); i++) {
             Transaction t = order.get(i);
-            if (plan.old()[i] && included[i]) past.widen(t.getStart(), t.getEnd());
+            // (an end of a transaction of unknown outcome orders nothing: its commit may take effect later, docs/DESIGN.md §1.2)
+            if (gc.old[i] && included[i]) past.widen(t.getStart(), t.getStatus() == TxnStatus.UNKNOWN ? 0 : t.getEnd());
             if (!gc.collect[i]) continue;
             gone.add(t.getId());
             // the round's history may lack some of t's reads (of writes collected earlier), never its writes; t's last write
@@ -133,7 +134,7 @@ public final class Collector {
         Set<String> before = new HashSet<>();
         for (int i = 0; i < order.size(); i++) {
             Transaction t = order.get(i);
-            if (plan.old()[i] && !gc.collect[i] && t.getStatus() == TxnStatus.COMMITTED) before.add(t.getId());
+            if (gc.old[i] && !gc.collect[i] && t.getStatus() == TxnStatus.COMMITTED) before.add(t.getId());
         }
         Set<String> entries = new HashSet<>();
         for (Transaction f : plan.entryFences()) entries.add(f.getId());

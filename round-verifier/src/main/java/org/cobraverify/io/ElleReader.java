@@ -21,8 +21,9 @@ import org.cobraverify.history.HistoryBuilder;
 /**
  * Reads Jepsen/Elle histories, EDN or JSON: one operation map per record with {@code :type}
  * ({@code invoke}, {@code ok}, {@code fail}, {@code info}), {@code :f}, {@code :value} (micro-ops),
- * optional {@code :process} and {@code :index}. An invoke is completed by the next completion of the
- * same process: {@code ok} commits, {@code fail} aborts, {@code info} (or no completion) is unknown,
+ * optional {@code :process}, {@code :index} and {@code :time} (nanoseconds: a transaction runs from its invocation's
+ * time to its completion's, and one of unknown outcome has its invocation's time only). An invoke is completed by the
+ * next completion of the same process: {@code ok} commits, {@code fail} aborts, {@code info} (or no completion) is unknown,
  * and only its writes are kept (its reads were never observed). Without {@code :process} every
  * completion is its own session. Micro-ops: {@code [:r k v]}, {@code [:w k v]}, {@code [:append k v]}
  * and list reads {@code [:r k [v1 v2 ...]]}. Operations whose {@code :f} is not {@code :txn} are
@@ -33,8 +34,8 @@ public final class ElleReader {
 
     private ElleReader() {}
 
-    /** One Jepsen operation, normalized from EDN or JSON. */
-    private record Op(String type, String f, Object value, Object process, Object index, int line) {}
+    /** One Jepsen operation, normalized from EDN or JSON; {@code time}: its {@code :time} in nanoseconds, or null. */
+    private record Op(String type, String f, Object value, Object process, Object index, int line, Long time) {}
 
     public static History readEdn(Path path, List<String> notes) throws IOException, MalformedHistoryException {
         String src = path.toString();
@@ -116,7 +117,10 @@ public final class ElleReader {
         if (type == null) throw new MalformedHistoryException(src, "line " + line, "operation has no :type");
         if (!List.of("invoke", "ok", "fail", "info").contains(type))
             throw new MalformedHistoryException(src, "line " + line, "unknown :type " + type + " (expected invoke, ok, fail or info)");
-        return new Op(type, name(byName.get("f")), byName.get("value"), byName.get("process"), byName.get("index"), line);
+        Object time = byName.get("time");
+        if (time != null && !(time instanceof Long))
+            throw new MalformedHistoryException(src, "line " + line, ":time must be an integer (nanoseconds), found " + describe(time));
+        return new Op(type, name(byName.get("f")), byName.get("value"), byName.get("process"), byName.get("index"), line, (Long) time);
     }
 
     private static String describe(Object o) {
@@ -173,8 +177,14 @@ public final class ElleReader {
         if (!(value instanceof List<?> micro)) throw new MalformedHistoryException(src, "line " + op.line, ":value must be a vector of micro-operations");
         int s = session instanceof Long l ? b.session(l) : b.session(String.valueOf(session));
         String id = op.index != null ? String.valueOf(op.index) : null;
+        // real time: from the invocation to the completion; an operation of unknown outcome keeps its invocation (if it took
+        // effect, it did so after it was invoked) and has no end (it may take effect any time after, docs/DESIGN.md §1.2)
+        long start = invoke != null && invoke.time != null ? invoke.time : History.NO_TIME;
+        long end = completion != null && completion.time != null && status != History.UNKNOWN ? completion.time : History.NO_TIME;
+        if (start != History.NO_TIME && end != History.NO_TIME && end < start)
+            throw new MalformedHistoryException(src, "line " + op.line, "completed at :time " + end + ", before its invocation at " + start);
         try {
-            b.begin(id, s, status, History.NO_TIME, History.NO_TIME, op.line);
+            b.begin(id, s, status, start, end, op.line);
             int i = 0;
             for (Object m : micro) {
                 if (!(m instanceof List<?> mop) || mop.size() != 3)

@@ -48,12 +48,14 @@ final class CheckpointCodec {
                 .setRounds(n.rounds()).setChecked(n.checked()).setCollected(n.collected()).setSettled(n.settled())
                 .setCollections(n.collections()).setDuplicates(n.duplicates()).setFrontierRecords(n.frontierRecords())
                 .setTaintedKeys(new HashMap<>(h.taintedKeys)).setTaintedWriters(taintedWriters(h))
-                .setViolations(n.violations()).setFirstViolationRound(n.firstViolationRound()).setSetAside(n.setAside()).setUncheckedReads(n.uncheckedReads()).setHasBarrier(p.exists())
+                .setTaintOverflow(h.taintOverflow == null ? null : java.nio.ByteBuffer.wrap(h.taintOverflow.encode()))
+                .setViolations(n.violations()).setFirstViolationRound(n.firstViolationRound()).setSetAside(n.setAside()).setUncheckedReads(n.uncheckedReads()).setUncheckedTxns(n.unchecked()).setHasBarrier(p.exists())
                 .setBarrierAfter(new ArrayList<>(p.after()))
                 .setOldMaxEnd(p.maxEnd()).setOldMaxStart(p.maxStart()).setBarrierEpoch(p.epoch()).setStaleReads(stale)
-                .setEndedSince(new HashMap<>(s.endedSince())).setRejectedIn(s.rejectedIn()).setDroppedState(s.droppedState())
+                .setEndedSince(new HashMap<>(s.endedSince())).setWithoutFenceSince(new HashMap<>(s.withoutFenceSince()))
+                .setRejectedIn(s.rejectedIn()).setDroppedState(s.droppedState())
                 .setFrontier(new ArrayList<>(p.frontier())).setLostProof(s.lostProof()).setUnincluded(new ArrayList<>(h.unincluded))
-                .setSupersededMarks(supersededMarks(h)).build();
+                .setSupersededMarks(supersededMarks(h)).setRtBefore(new ArrayList<>(p.rtBefore())).setPastBeforeRealTime(p.pastBeforeRt()).build();
         return new IncrementalVerifier.Checkpoint(held, facts, new ArrayList<>(p.before()), core);
     }
 
@@ -91,6 +93,12 @@ final class CheckpointCodec {
             h.taintedWriters.put(e.getKey().toString(), w);
         }
         for (String key : h.taintedKeys.keySet()) h.taintedWriters.putIfAbsent(key, new HashSet<>());
+        if (k.getTaintOverflow() != null) {
+            java.nio.ByteBuffer b = k.getTaintOverflow().duplicate();
+            byte[] bytes = new byte[b.remaining()];
+            b.get(bytes);
+            h.taintOverflow = TaintOverflow.decode(bytes);
+        }
         StaleReads stale = new StaleReads();
         for (StaleReadRef r : k.getStaleReads()) {
             Transaction reader = h.byId.get(r.getReader().toString());
@@ -112,11 +120,18 @@ final class CheckpointCodec {
         CollectedPast past = new CollectedPast();
         past.restore(k.getHasBarrier(), new HashSet<>(c.barrierBefore()), after, k.getOldMaxEnd(), k.getOldMaxStart(), k.getBarrierEpoch(),
                 carried, new ArrayList<FrontierWrite>(k.getFrontier()));
+        Set<String> rtBefore = new HashSet<>();
+        for (CharSequence x : k.getRtBefore()) rtBefore.add(x.toString());
+        past.restoreRealTime(rtBefore, k.getPastBeforeRealTime());
         Map<String, Long> endedSince = new HashMap<>();
         for (Map.Entry<? extends CharSequence, Long> e : k.getEndedSince().entrySet()) endedSince.put(e.getKey().toString(), e.getValue());
         VerifierState.Counters n = new VerifierState.Counters(k.getRounds(), k.getChecked(), k.getCollected(), k.getSettled(), k.getCollections(),
-                k.getDuplicates(), k.getFrontierRecords(), k.getViolations(), k.getFirstViolationRound(), k.getSetAside(), k.getUncheckedReads());
-        return new VerifierState(h, stale, past, endedSince, n, str(k.getRejectedIn()), str(k.getDroppedState()), str(k.getLostProof()), List.of());
+                k.getDuplicates(), k.getFrontierRecords(), k.getViolations(), k.getFirstViolationRound(), k.getSetAside(), k.getUncheckedReads(),
+                k.getUncheckedTxns());
+        Map<String, Long> withoutFence = new HashMap<>();
+        for (Map.Entry<? extends CharSequence, Long> e : k.getWithoutFenceSince().entrySet()) withoutFence.put(e.getKey().toString(), e.getValue());
+        return new VerifierState(h, stale, past, endedSince, withoutFence, n, str(k.getRejectedIn()), str(k.getDroppedState()), str(k.getLostProof()),
+                List.of());
     }
 
     private static Map<String, List<String>> taintedWriters(HeldTransactions h) {

@@ -9,7 +9,8 @@ import org.cobraverify.schemas.protocol.EpochRules;
 /**
  * Epochs from fence transactions for a whole history at once, by the rules of {@link EpochRules} (fences
  * chain through their read-from; a transaction between its session's fences of epochs i and j gets
- * {@code max(j − 1, i)}; one after its session's last fence gets {@link #OPEN}). A fence whose read does not
+ * {@code max(j − 1, i)}; one after its session's last fence gets {@link #OPEN}; one of a session that never fences, in a
+ * history that has fences, {@link EpochRules#UNFENCED}). A fence whose read does not
  * lead back to the initial state through fences has no epoch and counts as an ordinary transaction (the
  * pipeline instead bridges such a gap after a timeout: a file has no later fence to wait for).
  * {@link #previousFence} is the epoch of the session's last fence before a transaction (0: none).
@@ -37,6 +38,7 @@ public final class EpochAssigner {
         int[] wroteValue = new int[n];
         LongIntMap byWrite = new LongIntMap(64);
         final int fenceKeyId = key;
+        int candidates = 0;
         for (int t = 0; t < n && key >= 0; t++) {
             final int first = h.opStart(t), count = h.opEnd(t) - first;
             int[] f = EpochRules.fenceOps(h.status(t) == History.COMMITTED, new EpochRules.Ops() {
@@ -48,10 +50,14 @@ public final class EpochAssigner {
             });
             if (f == null) continue;
             fence[t] = true;
+            candidates++;
             readValue[t] = h.value(first + f[0]);
             wroteValue[t] = h.value(first + f[1]);
             byWrite.put(wroteValue[t], t);
         }
+        // rule 5: sessions with a fence (rule 1, whether or not its chain resolves); in a history with fences, the others' transactions follow none
+        boolean[] fenced = new boolean[h.sessionCount()];
+        for (int t = 0; t < n; t++) if (fence[t]) fenced[h.session(t)] = true;
         // chain: resolve each fence's epoch through what it read, iteratively
         long[] fe = new long[n];
         Arrays.fill(fe, -1);
@@ -103,6 +109,18 @@ public final class EpochAssigner {
             int s = h.session(t);
             if (fence[t]) { epoch[t] = fe[t]; nextFence[s] = fe[t]; } else epoch[t] = EpochRules.ordinaryEpoch(previousFence[t], nextFence[s]);
         }
+        for (int t = 0; t < n && candidates > 0; t++) if (!fenced[h.session(t)]) epoch[t] = EpochRules.UNFENCED;
+    }
+
+    /** Whether {@code t} follows no fence (its session never fences, in a history that has fences): stamped {@link EpochRules#UNFENCED}. */
+    public boolean unfenced(int t) { return epoch[t] == EpochRules.UNFENCED; }
+
+    /**
+     * Rule 4's input for {@code t} still to come ({@link EpochRules#followedFence}); {@link Long#MAX_VALUE} for an unfenced
+     * one, which holds no epoch open.
+     */
+    public long followedFence(int t) {
+        return unfenced(t) ? Long.MAX_VALUE : EpochRules.followedFence(previousFence[t], fence[t], epoch[t]);
     }
 
     public long epoch(int t) { return epoch[t]; }

@@ -63,8 +63,13 @@ final class HeldTransactions {
      * (docs/DESIGN.md §7.10). Bounded: {@link SetAside#MAX_TAINTED_KEYS}.
      */
     final Map<String, Long> taintedKeys = new HashMap<>();
-    /** For each tainted key, the held transactions that had written it when it was tainted. */
+    /**
+     * For each tainted key, the transactions that were held and had written it when it was tainted (kept until the key
+     * is cleared, even once they are collected: their writes of it came before the violation).
+     */
     final Map<String, Set<String>> taintedWriters = new HashMap<>();
+    /** Tainted keys no longer remembered one by one (past {@link SetAside#MAX_TAINTED_KEYS}); null until the first. */
+    TaintOverflow taintOverflow;
     /**
      * Superseded writes of staying writers (docs/DESIGN.md §7.9): per retained transaction, the keys whose frontier writer
      * went as data while it stayed, each with that writer's id. Its writes of such a key were collected then (the last one
@@ -201,6 +206,7 @@ final class HeldTransactions {
         setAsideWrites.clear();
         taintedKeys.clear();
         taintedWriters.clear();
+        taintOverflow = null;
         supersededMarks.clear();
     }
 
@@ -268,6 +274,7 @@ final class HeldTransactions {
         taintedKeys.clear(); taintedKeys.putAll(o.taintedKeys);
         taintedWriters.clear();
         for (Map.Entry<String, Set<String>> e : o.taintedWriters.entrySet()) taintedWriters.put(e.getKey(), new HashSet<>(e.getValue()));
+        taintOverflow = o.taintOverflow == null ? null : o.taintOverflow.copy();
         supersededMarks.clear();
         for (Map.Entry<String, Map<String, String>> e : o.supersededMarks.entrySet()) supersededMarks.put(e.getKey(), new HashMap<>(e.getValue()));
     }

@@ -69,7 +69,9 @@ public final class HistoryRounds {
         if (h.hasLists()) throw new IllegalArgumentException("verification in rounds supports register histories; this one has list reads (check it one-shot)");
         EpochAssigner ep = new EpochAssigner(h, fenceKey);
         int n = h.size();
-        // a transaction after its session's last fence stays open (delivered in the last round): sorted among its
+        // an unfenced transaction (its session never fences) comes first: it holds nothing open, and the verifier does not
+        // check it in rounds (EpochRules rule 5). A transaction after its session's last fence stays open (delivered in the
+        // last round): sorted among its
         // last fence's epoch it would come before transactions that precede it in real time (a strict check then
         // rejects a strictly serializable history; the property test found it). Sessions that end with a fence
         // (the recorder's do) leave none behind.
@@ -88,7 +90,7 @@ public final class HistoryRounds {
         // what is still to come after each round: the smallest fence it follows, and the sessions
         long[] suffixMinPrev = new long[n + 1];
         suffixMinPrev[n] = Long.MAX_VALUE;
-        for (int i = n - 1; i >= 0; i--) suffixMinPrev[i] = Math.min(suffixMinPrev[i + 1], EpochRules.followedFence(ep.previousFence(order[i]), ep.isFence(order[i]), ep.epoch(order[i])));
+        for (int i = n - 1; i >= 0; i--) suffixMinPrev[i] = Math.min(suffixMinPrev[i + 1], ep.followedFence(order[i]));
         int[] lastPos = new int[h.sessionCount()];
         Arrays.fill(lastPos, -1);
         for (int i = 0; i < n; i++) lastPos[h.session(order[i])] = i;
@@ -140,7 +142,7 @@ public final class HistoryRounds {
         return new IncrementalVerifier.RoundResult(r.round(), r.outcome(), r.reason(), lined.get(0), r.verdict(), r.stats(), r.roundTxns(), r.checkedTxns(),
                 r.pendingTxns(), r.historySize(), r.retained(), r.collectedNow(), r.collectedTotal(), r.buildNanos(), r.checkNanos(), r.gcNanos(),
                 r.gcNote(), r.superseded(), r.old(), r.settled(), r.batchCounts(), r.keptBy(), lined, r.violationsTotal(), r.firstViolationRound(), r.own(),
-                r.cpuNanos(), r.collectorMillis());
+                r.cpuNanos(), r.collectorMillis(), r.unchecked(), r.uncheckedTotal());
     }
 
     private static Certificate withLines(Certificate c, Map<String, Integer> line) {

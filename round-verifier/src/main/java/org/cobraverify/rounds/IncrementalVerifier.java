@@ -31,6 +31,7 @@ import org.cobraverify.schemas.Transaction;
 import org.cobraverify.schemas.TxnOp;
 import org.cobraverify.schemas.TxnStatus;
 import org.cobraverify.schemas.VerifierCore;
+import org.cobraverify.schemas.protocol.EpochRules;
 
 /**
  * Verification in rounds with garbage collection (paper §4), without I/O: the round's steps, in order. Transactions
@@ -85,12 +86,15 @@ public final class IncrementalVerifier implements AutoCloseable {
      * {@code certificate} is the first), {@code violationsTotal} and {@code firstViolationRound}: the history's so far
      * (-1: none yet); {@code own}: what the round's own transactions came to (a reject when it found a violation), while
      * {@code outcome} is the verdict on the history as a whole, a reject from the first violation on (docs/DESIGN.md §7.10).
+     * {@code unchecked}: the transactions this round left out of the checked history because nothing shows that they follow
+     * the collected past (docs/DESIGN.md §7.6), and {@code uncheckedTotal} how many so far: an accept speaks of the rest.
      */
     public record RoundResult(long round, Verdict.Outcome outcome, String reason, Certificate certificate, Verdict verdict, CheckStats stats,
                               int roundTxns, long checkedTxns, int pendingTxns, int historySize, int retained, int collectedNow,
                               long collectedTotal, long buildNanos, long checkNanos, long gcNanos, String gcNote, int superseded, int old,
                               int settled, long[][] batchCounts, int[] keptBy, List<Certificate> violations, long violationsTotal,
-                              long firstViolationRound, Verdict.Outcome own, long cpuNanos, long collectorMillis) {
+                              long firstViolationRound, Verdict.Outcome own, long cpuNanos, long collectorMillis, List<Unchecked> unchecked,
+                              long uncheckedTotal) {
         public double millis() { return (buildNanos + checkNanos + gcNanos) / 1e6; }
 
         /** Whether the round's own transactions were verified, with no new violation (whatever the history had before). */
@@ -127,6 +131,11 @@ public final class IncrementalVerifier implements AutoCloseable {
     private String rejectedIn;   // why verification stopped after a violation (none could be set aside), with its round
     /** Violations found this round (each is set aside before the round's result is made). */
     private List<Certificate> roundViolations = List.of();
+    /** Transactions left unchecked this round (docs/DESIGN.md §7.6), and how many so far. */
+    private List<Unchecked> roundUnchecked = new ArrayList<>();
+    private long uncheckedTotal;
+    /** Of this round's transactions, those that arrived unfenced (not in the round's list once they are left out). */
+    private int arrivedUnchecked;
     /** Violations found so far, the first one's round (-1: none), transactions set aside, reads of their writes left unchecked. */
     private long violationsTotal, firstViolationRound = -1, setAsideTotal, uncheckedReads;
     private String droppedState; // why the state was dropped (verdicts are unknown from then on)
@@ -215,6 +224,15 @@ public final class IncrementalVerifier implements AutoCloseable {
     /** Violations found so far (each set aside, docs/DESIGN.md §7.10). */
     public long violationsCount() { return violationsTotal; }
 
+    /**
+     * Keys tainted by violations and not cleared yet (docs/DESIGN.md §7.10): remembered one by one, and in the overflow filter
+     * (past {@link SetAside#MAX_TAINTED_KEYS}).
+     */
+    public long taintedKeysCount() { return held.taintedKeys.size(); }
+
+    /** Of the tainted keys, those only in the overflow filter (reads of them stay untestable). */
+    public long forgottenTaintedKeysCount() { return held.taintOverflow == null ? 0 : held.taintOverflow.keys(); }
+
     /** Transactions set aside after violations so far, and the reads of their writes left unchecked. */
     public long setAsideCount() { return setAsideTotal; }
 
@@ -266,8 +284,18 @@ public final class IncrementalVerifier implements AutoCloseable {
         List<Transaction> thisRound = new ArrayList<>(incoming);
         incoming.clear();
         incomingIds.clear();
+        roundUnchecked = new ArrayList<>();
+        arrivedUnchecked = 0;
         if (rejectedIn != null || droppedState != null) { arrivedIn.clear(); return afterTerminal(roundNo, thisRound); }
         long t0 = System.nanoTime();
+        // 0. a transaction that follows no fence of its session (EpochRules rule 5) is not checked: nothing could show that it
+        // follows the collected past, and kept in the graph it would never be old (docs/DESIGN.md §7.6)
+        for (Iterator<Transaction> it = thisRound.iterator(); it.hasNext(); ) {
+            Transaction t = it.next();
+            if (!EpochRules.isUnfenced(t.getEpoch())) continue;
+            it.remove();
+            leaveUnfenced(t, roundNo);
+        }
         // 1. new writes become known (reads of collected writes are found when the new transactions are first admitted).
         // A transaction that writes a (key, value) a held transaction wrote, or writes one twice, breaks unique writes
         // (assumption A1): its reads cannot be tied to one writer, and the round's history could not even be built. It
@@ -343,9 +371,6 @@ public final class IncrementalVerifier implements AutoCloseable {
                 return terminal(roundNo, "round " + roundNo + " holds at least " + MAX_VIOLATIONS_PER_ROUND + " violations (more than are set aside one by one)",
                         first, thisRound, a.h().size(), t0, t1);
             setAside(ids, roundNo, admitted, staleNow);
-            if (held.taintedKeys.size() > SetAside.MAX_TAINTED_KEYS)
-                return terminal(roundNo, "the transactions set aside after violations wrote more than " + SetAside.MAX_TAINTED_KEYS + " keys",
-                        first, thisRound, a.h().size(), t0, t1);
             CheckOptions left = remaining(settings.check(), t1);
             if (left == null) {
                 retain(admitted);
@@ -382,9 +407,40 @@ public final class IncrementalVerifier implements AutoCloseable {
         if (v.outcome() == Verdict.Outcome.UNKNOWN) {
             return result(roundNo, Verdict.Outcome.UNKNOWN, v.unknownReason(), shown, thisRound, h.size(), t0, t1, t2, t2, 0, null);
         }
-        // 5. accepted: reads of collected writes are judged now, for readers in the checked history (docs/DESIGN.md §7.5); a
-        // stale reader is set aside like any violation's (the check accepted with it, so it accepts without it)
         boolean[] inc = r.included();
+        // 5. accepted: a transaction that joined the checked history now without following the collected past in the facts
+        // (A3: admitted this round, or of unknown outcome and included now by a read) cannot be checked against it. It is
+        // set aside, unchecked (§7.6), never holding anything back, and the rest is checked again without it, so that
+        // garbage collection analyses the history it will collect from (the check accepted with it, so it accepts without)
+        boolean noCollection = false;
+        List<String> uncovered = uncovered(admitted, r.fromBarrier(), inc, index);
+        if (!uncovered.isEmpty()) {
+            for (String id : uncovered) roundUnchecked.add(new Unchecked(id, uncoveredReason(held.byId.get(id))));
+            checkedTotal -= uncovered.size();
+            uncheckedTotal += uncovered.size();
+            uncheckedReads += SetAside.leaveUnchecked(new java.util.LinkedHashSet<>(uncovered), held, stale, admitted, roundNo, incarnation);
+            staleNow.removeIf(x -> uncovered.contains(x.reader().getId()));
+            forced.removeAll(uncovered);
+            CheckOptions left = remaining(settings.check(), t1);
+            Attempt again = left == null ? null : attempt(roundNo, admitted, staleNow, oldEpochMax, ended, left, true);
+            if (again != null && again.failure() == null && again.r().verdict().outcome() == Verdict.Outcome.ACCEPT) {
+                a = again;
+                h = a.h();
+                order = a.order();
+                index = a.index();
+                plan = a.plan();
+                r = a.r();
+                v = r.verdict();
+                inc = r.included();
+            } else {
+                noCollection = true;
+                long now = System.nanoTime();
+                return result(roundNo, Verdict.Outcome.UNKNOWN, "the check's budget ran out while the transactions that do not follow the collected"
+                        + " past were set aside; the rest of the round is checked with the next one", shown, thisRound, h.size(), t0, t1, now, now, 0, null);
+            }
+        }
+        // reads of collected writes are judged now, for readers in the checked history (docs/DESIGN.md §7.5); a stale reader
+        // is set aside like any violation's (the check accepted with it, so it accepts without it)
         StaleReads.Judgement judged = stale.judge(a.stale(), index::get, inc, r.fromBarrier(), held.byId::get);
         boolean staleSetAside = !judged.rejects().isEmpty();
         if (staleSetAside) {
@@ -425,8 +481,6 @@ public final class IncrementalVerifier implements AutoCloseable {
             }
         }
         String untestable = SetAside.untestableRead(firstChecked, held, this::collectedEntry);
-        String uncovered = uncovered(admitted, r.fromBarrier(), inc, index);
-        if (uncovered != null) lostProof = "round " + roundNo + ": " + uncovered;
         held.noteUnincluded(order, inc);
         // 6. the outcome, final before anything is collected (a batch restores its snapshot unless it accepts, and a
         // snapshot may be restored only if nothing was collected since)
@@ -436,8 +490,7 @@ public final class IncrementalVerifier implements AutoCloseable {
             if (pendingTooLong) { outcome = Verdict.Outcome.UNKNOWN; reason = pendingNote; } else reason += "; " + pendingNote;
         }
         if (untestable != null && outcome == Verdict.Outcome.ACCEPT) { outcome = Verdict.Outcome.UNKNOWN; reason = untestable; }
-        if (uncovered != null) { outcome = Verdict.Outcome.UNKNOWN; reason = uncovered; }
-        else if (lostProof != null && outcome == Verdict.Outcome.ACCEPT) {
+        if (lostProof != null && outcome == Verdict.Outcome.ACCEPT) {
             outcome = Verdict.Outcome.UNKNOWN;
             reason = "serializable as far as it can be checked, but no round can be accepted since " + lostProof;
         }
@@ -450,9 +503,11 @@ public final class IncrementalVerifier implements AutoCloseable {
         lastSettled = 0;
         lastOld = plan == null ? 0 : plan.oldCount();
         boolean batchFound = batchRounds > 1 && !roundViolations.isEmpty();
-        if (!staleSetAside && !batchFound && plan != null && plan.skip() == null && r.gc() != null && r.gc().skipped == null) {
+        if (!staleSetAside && !noCollection && !batchFound && plan != null && plan.skip() == null && r.gc() != null && r.gc().skipped == null) {
+            Set<String> cleared = clearableTaints(h, order, index, r.gc(), inc);
             Collector.Outcome gone = Collector.collect(h, order, plan, r.gc(), inc, collected, past, roundNo, incarnation, this::visible,
                     keepFrom(roundNo), a.frontier().chainKeys());
+            for (String k : cleared) { held.taintedKeys.remove(k); held.taintedWriters.remove(k); }
             collectedNow = gone.gone().size();
             frontierRecords += r.gc().frontierAsData.length;
             held.forget(gone.gone());
@@ -522,7 +577,7 @@ public final class IncrementalVerifier implements AutoCloseable {
         List<StaleReads.StaleRead> judgeable = frontier.judgeable(staleNow, ids);
         long t1 = System.nanoTime();
         CollectionPlanner.Plan plan = settings.gc() && oldEpochMax >= 0
-                ? planner.plan(order, index, oldEpochMax, ended, rounds, held.waiting, held.unknownSince, held.byId, held.writers::get) : null;
+                ? planner.plan(order, index, oldEpochMax, ended, rounds, held.waiting, held.waitingSince, held.unknownSince, held.byId, held.writers::get) : null;
         boolean[] oldAll = plan == null || plan.skip() != null ? null : frontier.old(plan.old(), h.size());
         boolean[] pinnedAll = plan == null || plan.skip() != null ? null : frontier.pinned(plan, h);
         try {
@@ -566,6 +621,46 @@ public final class IncrementalVerifier implements AutoCloseable {
         if (!gone.isEmpty()) held.loseReadsOf(gone, stale);
     }
 
+    /**
+     * The tainted keys this collection clears (docs/DESIGN.md §7.10): a key {@code x} is cleared when a committed writer
+     * {@code W} of it that arrived after the taint (not among the key's writers from before) is old in this collection, the
+     * collected past reaches {@code W} (so does every write of {@code x} collected before), and every writer of {@code x}
+     * from before that is still held is in the checked history and reaches {@code W}, or aborted. Every write of {@code x}
+     * from before the violation then precedes {@code W}, which the next past stands for: a later read of one is judged
+     * against {@code W}'s version as any stale read is, and a read of the initial value meets {@code W}.
+     */
+    private Set<String> clearableTaints(History h, List<Transaction> order, Map<String, Integer> index, GarbageCollection gc, boolean[] included) {
+        if (held.taintedKeys.isEmpty()) return Set.of();
+        Map<String, List<Integer>> since = new HashMap<>(); // per tainted key: its writers here that arrived after the taint, old now
+        for (int i = 0; i < order.size(); i++) {
+            if (!gc.old[i] || !included[i] || h.status(i) != History.COMMITTED) continue;
+            Transaction t = order.get(i);
+            for (TxnOp o : t.getOps()) {
+                if (!o.getWrite()) continue;
+                Set<String> before = held.taintedWriters.get(o.getKey());
+                if (before == null || before.contains(t.getId())) continue;
+                List<Integer> l = since.computeIfAbsent(o.getKey(), k -> new ArrayList<>(2));
+                if (l.isEmpty() || l.get(l.size() - 1) != i) l.add(i);
+            }
+        }
+        Set<String> out = new HashSet<>();
+        for (Map.Entry<String, List<Integer>> c : since.entrySet()) {
+            Set<String> before = held.taintedWriters.get(c.getKey());
+            for (int w : c.getValue()) {
+                if (gc.barrierVertex >= 0 && !gc.reaches(gc.barrierVertex, w)) continue;
+                boolean all = true;
+                for (String id : before) {
+                    Transaction x = held.byId.get(id);
+                    if (x == null || x.getStatus() == TxnStatus.ABORTED) continue; // collected before (the past reaches w), or no version
+                    Integer i = index.get(id);
+                    if (i == null || !included[i] || !gc.reaches(i, w)) { all = false; break; }
+                }
+                if (all) { out.add(c.getKey()); break; }
+            }
+        }
+        return out;
+    }
+
     /** Moves the writes set aside since the last collection or checkpoint into the collected-write store. */
     private void flushSetAside() {
         if (held.setAsideWrites.isEmpty()) return;
@@ -592,6 +687,7 @@ public final class IncrementalVerifier implements AutoCloseable {
         staleNow.removeIf(x -> ids.contains(x.reader().getId()));
         forced.removeAll(ids);
         setAsideTotal += ids.size();
+        SetAside.bound(held); // past the bound, the oldest tainted keys are remembered only as possibly tainted (§7.10)
     }
 
     /**
@@ -622,6 +718,9 @@ public final class IncrementalVerifier implements AutoCloseable {
                                long t0, long t1, long t2, long t3, int collectedNow, String gcNote) {
         List<Certificate> found = List.copyOf(roundViolations);
         roundViolations = List.of();
+        List<Unchecked> unchecked = List.copyOf(roundUnchecked);
+        roundUnchecked = new ArrayList<>();
+        if (!unchecked.isEmpty()) ownReason = ownReason + "; " + uncheckedNote(unchecked);
         if (!found.isEmpty()) {
             own = Verdict.Outcome.REJECT;
             if (violationsTotal == 0) firstViolationRound = roundNo;
@@ -644,10 +743,20 @@ public final class IncrementalVerifier implements AutoCloseable {
                     + "; the history is not serializable (" + historyNote() + ")";
         }
         Certificate cert = found.isEmpty() ? null : found.get(0);
-        return new RoundResult(roundNo, violated ? Verdict.Outcome.REJECT : own, reason, cert, v, v == null ? null : v.stats(), thisRound.size(),
+        return new RoundResult(roundNo, violated ? Verdict.Outcome.REJECT : own, reason, cert, v, v == null ? null : v.stats(), thisRound.size() + arrivedUnchecked,
                 checkedTotal, held.waiting.size(), hSize, held.retained.size(), collectedNow, collectedTotal, t1 - t0, t2 - t1, t3 - t2, gcNote,
                 lastSuperseded, lastOld, lastSettled, batchCounts, lastKept, found, violationsTotal, firstViolationRound, own,
-                RoundClock.between(roundCpu0, RoundClock.cpuNanos()), RoundClock.between(roundCollector0, RoundClock.collectorMillis()));
+                RoundClock.between(roundCpu0, RoundClock.cpuNanos()), RoundClock.between(roundCollector0, RoundClock.collectorMillis()),
+                unchecked, uncheckedTotal);
+    }
+
+    /** The verdict's words for the transactions a round left unchecked (the first few by name, with why). */
+    private String uncheckedNote(List<Unchecked> unchecked) {
+        StringBuilder b = new StringBuilder().append(unchecked.size()).append(unchecked.size() == 1 ? " transaction" : " transactions")
+                .append(" not checked (").append(uncheckedTotal).append(" so far): ");
+        for (int i = 0; i < Math.min(3, unchecked.size()); i++) b.append(i == 0 ? "" : "; ").append(unchecked.get(i).id()).append(": ").append(unchecked.get(i).reason());
+        if (unchecked.size() > 3) b.append("; ...");
+        return b.toString();
     }
 
     /** {@link RoundClock}'s readings when the round being ended began (observability only). */
@@ -778,12 +887,12 @@ public final class IncrementalVerifier implements AutoCloseable {
     }
 
     /**
-     * A note when transactions that joined the checked history after a collection do not provably follow the
-     * collected past (assumption A3, docs/DESIGN.md §7.1), or null: those admitted this round that are in it, and
-     * retained ones outside it until now that a read has included.
+     * The transactions that joined the checked history in this round after a collection without provably following the
+     * collected past (assumption A3, docs/DESIGN.md §7.1): those admitted this round that are in it, and retained ones
+     * outside it until now that a read has included. Empty when no past was collected.
      */
-    private String uncovered(List<Transaction> admitted, boolean[] fromBarrier, boolean[] included, Map<String, Integer> index) {
-        if (fromBarrier == null) return null;
+    private List<String> uncovered(List<Transaction> admitted, boolean[] fromBarrier, boolean[] included, Map<String, Integer> index) {
+        if (fromBarrier == null) return List.of();
         List<String> out = new ArrayList<>();
         for (Transaction t : admitted) {
             int i = index.get(t.getId());
@@ -793,18 +902,31 @@ public final class IncrementalVerifier implements AutoCloseable {
             Integer i = index.get(id);
             if (i != null && included[i] && !fromBarrier[i]) out.add(id);
         }
-        if (out.isEmpty()) return null;
-        Transaction first = held.byId.get(out.get(0));
+        return out;
+    }
+
+    /** Why {@code t} (held) is left unchecked: it does not follow the collected past, and its session's entry fence, if any. */
+    private String uncoveredReason(Transaction t) {
         String entry = "none";
         for (String id : past.after()) {
             Transaction f = held.byId.get(id);
-            if (f != null && first != null && f.getSession().equals(first.getSession())) entry = id + " (index " + f.getSessionIndex() + ", epoch " + f.getEpoch() + ")";
+            if (f != null && t != null && f.getSession().equals(t.getSession())) entry = id;
         }
-        String detail = first == null ? "" : " [" + first.getId() + ": index " + first.getSessionIndex() + ", epoch " + first.getEpoch()
-                + "; its session's entry fence: " + entry + "]";
-        return out.size() + " transaction(s)" + detail + " (" + String.join(", ", out.subList(0, Math.min(3, out.size()))) + (out.size() > 3 ? ", ..." : "")
-                + ") arrived after garbage collection without following a fence that follows the collected past;"
-                + " they cannot be checked against it (sessions must run a fence before their first transaction)";
+        return "it joined the checked history after garbage collection without following the collected past in the known"
+                + " dependencies (its session's fence that the past precedes: " + entry + "); a session must run a fence before its"
+                + " first transaction, and keep fencing, for its transactions to be checked in rounds";
+    }
+
+    /** Leaves {@code t}, which follows no fence of its session, out of the checked history: its writes are unchecked for their readers. */
+    private void leaveUnfenced(Transaction t, long roundNo) {
+        arrivedUnchecked++;
+        uncheckedTotal++;
+        roundUnchecked.add(new Unchecked(t.getId(), "its session ran no fence before it (a session must run a fence before its first"
+                + " transaction for its transactions to be checked in rounds)"));
+        CollectedWrites.Entry e = new CollectedWrites.Entry(t.getId(), null, CollectedWrites.Fate.SET_ASIDE, roundNo, incarnation);
+        for (TxnOp o : t.getOps())
+            if (o.getWrite() && held.writers.get(o.getKey(), o.getValue()) == null)
+                held.setAsideWrites.computeIfAbsent(o.getKey(), k -> new HashMap<>()).putIfAbsent(o.getValue(), e);
     }
 
     // ---- the state as one value: snapshots (a batch decided again round by round) and checkpoints
@@ -814,13 +936,14 @@ public final class IncrementalVerifier implements AutoCloseable {
      * may be restored only if no collection has happened since ({@link RoundResult#collectedNow} 0).
      */
     VerifierState snapshot() {
-        return new VerifierState(held.copy(), stale.copy(), past.copy(), new HashMap<>(planner.endedSince()), counters(), rejectedIn, droppedState,
+        return new VerifierState(held.copy(), stale.copy(), past.copy(), new HashMap<>(planner.endedSince()), new HashMap<>(planner.withoutFenceSince()),
+                counters(), rejectedIn, droppedState,
                 lostProof, new ArrayList<>(incoming));
     }
 
     private VerifierState.Counters counters() {
         return new VerifierState.Counters(rounds, checkedTotal, collectedTotal, settledTotal, collections, duplicates, frontierRecords,
-                violationsTotal, firstViolationRound, setAsideTotal, uncheckedReads);
+                violationsTotal, firstViolationRound, setAsideTotal, uncheckedReads, uncheckedTotal);
     }
 
     /** Returns to a state taken by {@link #snapshot} (no collection may have happened since), or decoded from a checkpoint. */
@@ -829,10 +952,12 @@ public final class IncrementalVerifier implements AutoCloseable {
         stale.replaceWith(s.stale());
         past = s.past().copy();
         planner.restoreEndedSince(s.endedSince());
+        planner.restoreWithoutFenceSince(s.withoutFenceSince());
         VerifierState.Counters n = s.counters();
         rounds = n.rounds(); checkedTotal = n.checked(); collectedTotal = n.collected(); settledTotal = n.settled();
         collections = n.collections(); duplicates = n.duplicates(); frontierRecords = n.frontierRecords();
         violationsTotal = n.violations(); firstViolationRound = n.firstViolationRound(); setAsideTotal = n.setAside(); uncheckedReads = n.uncheckedReads();
+        uncheckedTotal = n.unchecked();
         batchStart = rounds;
         rejectedIn = s.rejectedIn();
         droppedState = s.droppedState();
@@ -877,7 +1002,8 @@ public final class IncrementalVerifier implements AutoCloseable {
         collected.sync();
         olderCheckpoint = newerCheckpoint;
         newerCheckpoint = rounds - 1;
-        return CheckpointCodec.encode(new VerifierState(held, stale, past, planner.endedSince(), counters(), rejectedIn, droppedState, lostProof,
+        return CheckpointCodec.encode(new VerifierState(held, stale, past, planner.endedSince(), planner.withoutFenceSince(), counters(), rejectedIn,
+                droppedState, lostProof,
                 List.of()), service);
     }
 

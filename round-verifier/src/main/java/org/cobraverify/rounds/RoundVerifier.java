@@ -19,6 +19,7 @@ import org.cobraverify.schemas.Outcome;
 import org.cobraverify.schemas.RoundEnd;
 import org.cobraverify.schemas.Transaction;
 import org.cobraverify.schemas.TxnOp;
+import org.cobraverify.schemas.UncheckedTxn;
 import org.cobraverify.schemas.Verdict;
 import org.cobraverify.schemas.VerifierCheckpoint;
 import org.cobraverify.schemas.VerifierCore;
@@ -216,7 +217,7 @@ public final class RoundVerifier implements AutoCloseable {
         Verdict v = base(c, o, r.reason(), r, certs.isEmpty() ? null : certs.get(0), false);
         v.setMoreCertificates(certs.size() > 1 ? new ArrayList<>(certs.subList(1, certs.size())) : new ArrayList<>());
         v.setNewViolations(certs.size());
-        return v;
+        return withUnchecked(v, r.unchecked());
     }
 
     private Verdict base(Closed c, Outcome o, String reason, IncrementalVerifier.RoundResult r, org.cobraverify.schemas.Certificate cert, boolean batched) {
@@ -253,8 +254,22 @@ public final class RoundVerifier implements AutoCloseable {
                 .setViolations(r.violationsTotal())
                 .setFirstViolationRound(r.firstViolationRound())
                 .setMoreCertificates(new ArrayList<>()) // set, not defaulted: a default of records is built by reflection, which Avro allows only for trusted packages
+                .setUnchecked(new ArrayList<>())
+                .setUncheckedTxns(r.uncheckedTotal())
                 .build();
     }
+
+    /** Names in {@code v} the transactions the round left unchecked (at most {@link #UNCHECKED_LISTED}). */
+    private static Verdict withUnchecked(Verdict v, List<Unchecked> unchecked) {
+        List<UncheckedTxn> l = new ArrayList<>(Math.min(UNCHECKED_LISTED, unchecked.size()));
+        for (Unchecked u : unchecked.subList(0, Math.min(UNCHECKED_LISTED, unchecked.size()))) l.add(new UncheckedTxn(u.id(), u.reason()));
+        v.setUnchecked(l);
+        v.setUncheckedNow(unchecked.size());
+        return v;
+    }
+
+    /** How many unchecked transactions a verdict names (it counts them all). */
+    static final int UNCHECKED_LISTED = 100;
 
     private static Outcome own(org.cobraverify.checker.Verdict.Outcome o) {
         return switch (o) {

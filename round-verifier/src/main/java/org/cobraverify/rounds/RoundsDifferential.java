@@ -65,12 +65,14 @@ public final class RoundsDifferential {
      * reproduce it.
      */
     public record Result(long seed, int transactions, int rounds, int unknown, int accepted, int rejected, boolean collected, long isolatedKeys,
-                         long chainedKeys, String problem, Map<String, Integer> unknownReasons) {}
+                         long chainedKeys, String problem, Map<String, Integer> unknownReasons, long unchecked, Set<String> shapes) {}
 
     /** Totals over many histories' results: verdicts by outcome, unknown ones by kind, disagreements. */
     public static final class Totals {
-        public long histories, transactions, unknown, accepted, rejected, collected, isolatedKeys, isolatedIn, chainedKeys, chainedIn;
+        public long histories, transactions, unknown, accepted, rejected, collected, isolatedKeys, isolatedIn, chainedKeys, chainedIn, unchecked, uncheckedIn;
         public final Map<String, Integer> unknownReasons = new TreeMap<>();
+        /** Histories by the shapes the generator gave them (a history may have several). */
+        public final Map<String, Integer> shapes = new TreeMap<>();
         public final List<String> problems = new ArrayList<>();
 
         public void add(Result r) {
@@ -85,6 +87,9 @@ public final class RoundsDifferential {
             chainedKeys += r.chainedKeys();
             if (r.chainedKeys() > 0) chainedIn++;
             r.unknownReasons().forEach((k, c) -> unknownReasons.merge(k, c, Integer::sum));
+            unchecked += r.unchecked();
+            if (r.unchecked() > 0) uncheckedIn++;
+            for (String x : r.shapes()) shapes.merge(x, 1, Integer::sum);
             if (r.problem() != null) problems.add(r.problem());
         }
 
@@ -112,9 +117,15 @@ public final class RoundsDifferential {
      * come from a stream of their own, so with {@link #FIRST} a seed gives the history and delivery it gave before
      * they existed (seeds found then still reproduce).
      */
-    public record Shapes(boolean unreadRepoints, boolean coldKeys, boolean contrarySolver, boolean inserts) {
-        public static final Shapes ALL = new Shapes(true, true, true, true);
-        public static final Shapes FIRST = new Shapes(false, false, false, false);
+    public record Shapes(boolean unreadRepoints, boolean coldKeys, boolean contrarySolver, boolean inserts, boolean untimed, boolean unfenced,
+                         boolean violations) {
+        public static final Shapes ALL = new Shapes(true, true, true, true, true, true, true);
+        public static final Shapes FIRST = new Shapes(false, false, false, false, false, false, false);
+        /**
+         * The generator of 2026-12-05 (the first four shapes): seeds found then name the same histories with it. The later
+         * shapes ({@link #untimedTimes}, {@link #unfencedSessions}, {@link #plantedViolations}) draw from a stream of their own.
+         */
+        public static final Shapes DECEMBER = new Shapes(true, true, true, true, false, false, false);
     }
 
     /** As {@link #run(long)}, with garbage collection by {@code rules} (the careless ones: to show the comparison has teeth). */
@@ -133,6 +144,17 @@ public final class RoundsDifferential {
         Random third = new Random(seed * 0xD1B54A32D192ED03L + 11);
         if (shapes.inserts() && third.nextInt(3) == 0) h = inserts(h, third);
         CheckOptions opts = rnd.nextInt(5) == 0 ? CheckOptions.defaults().withStrict(2) : CheckOptions.defaults();
+        // the shapes of issue 49: violations on keys read again later, sessions that never fence, transactions without times
+        Random fourth = new Random(seed * 0x2545F4914F6CDD1DL + 17);
+        Set<String> shaped = new java.util.TreeSet<>();
+        if (shapes.violations() && fourth.nextInt(4) == 0) { h = plantedViolations(h, fourth, 1 + fourth.nextInt(4)); shaped.add("violations"); }
+        if (shapes.unfenced() && fourth.nextInt(4) == 0) { h = unfencedSessions(h, fourth, 1 + fourth.nextInt(3)); shaped.add("unfenced"); }
+        if (shapes.untimed() && fourth.nextInt(4) == 0) {
+            if (!opts.strict()) opts = CheckOptions.defaults().withStrict(2);
+            h = untimedTimes(h, fourth);
+            shaped.add("untimed");
+        }
+        if (opts.strict()) shaped.add("strict");
         // odd seeds: the solver with reversed first phases, so that settlement keeps other solutions than the usual ones
         // (it must be sound whichever one the solver found; the seed decides, so the random stream is the same)
         if (shapes.contrarySolver() && (seed & 1) == 1) opts = opts.withSolver(AcyclicitySolver.contrary());
@@ -140,7 +162,172 @@ public final class RoundsDifferential {
         // the service's default wait; in an eighth of the histories a short one, so that waits run out and sessions retire
         int pendingLimit = rnd.nextInt(8) == 0 ? 2 + rnd.nextInt(6) : IncrementalVerifier.Settings.defaults().pendingRoundsLimit();
         return drive(seed, h, opts, roundSize, pendingLimit, rules, rnd, iso + (opts.strict() ? " strict" : "") + ", solver " + opts.solver().name() + ", round size " + roundSize
-                + ", waiting limit " + pendingLimit);
+                + ", waiting limit " + pendingLimit + (shaped.isEmpty() ? "" : ", shapes " + shaped), shaped);
+    }
+
+    /**
+     * {@code h} with times taken away, as foreign histories have them (strict mode): from a share of the transactions both
+     * times, from some only the end, from a few only the start. (A transaction of unknown outcome has no end for real time
+     * anyway, docs/DESIGN.md §1.2.)
+     */
+    static History untimedTimes(History h, Random rnd) {
+        double none = 0.05 + 0.35 * rnd.nextDouble(), startOnly = 0.2 * rnd.nextDouble(), endOnly = 0.1 * rnd.nextDouble();
+        HistoryBuilder b = new HistoryBuilder();
+        for (int t = 0; t < h.size(); t++) {
+            double x = rnd.nextDouble();
+            long start = h.start(t), end = h.end(t);
+            if (x < none) { start = History.NO_TIME; end = History.NO_TIME; }
+            else if (x < none + startOnly) end = History.NO_TIME;
+            else if (x < none + startOnly + endOnly) start = History.NO_TIME;
+            b.begin(h.name(t), b.session(String.valueOf(h.sessionName(h.session(t)))), h.status(t), start, end, -1);
+            copyOps(h, t, b);
+            b.end();
+        }
+        return b.build();
+    }
+
+    /**
+     * {@code h} with {@code sessions} more sessions that never fence (a client that is not ours, or one that died before its
+     * opening fence), of one to four transactions each at random places: reads of the latest committed value of a key at that
+     * place, now and then of its initial value, writes of fresh values to existing and to new keys; most commit, some abort
+     * or end unknown. The verifier leaves them unchecked (docs/DESIGN.md §7.6); the oracle checks the rest.
+     */
+    static History unfencedSessions(History h, Random rnd, int sessions) {
+        int n = h.size();
+        Map<Integer, List<String[]>> at = new HashMap<>(); // before transaction i: {session, status, ops...}
+        List<Integer> keys = new ArrayList<>();
+        for (int k = 0; k < h.keyCount(); k++) if (!SimulatedStore.FENCE_KEY.equals(String.valueOf(h.keyName(k)))) keys.add(k);
+        if (keys.isEmpty()) return h;
+        int id = 0;
+        for (int s = 0; s < sessions; s++) {
+            int count = 1 + rnd.nextInt(4), from = rnd.nextInt(Math.max(1, n));
+            for (int j = 0; j < count; j++) {
+                int pos = Math.min(n, from + rnd.nextInt(Math.max(1, n / 3 + 1)));
+                from = pos;
+                List<String> ops = new ArrayList<>();
+                ops.add("nf" + s);
+                ops.add("nf" + s + "." + j);
+                int st = rnd.nextInt(10);
+                ops.add(st < 8 ? "c" : st < 9 ? "a" : "u");
+                int m = 1 + rnd.nextInt(3);
+                for (int o = 0; o < m; o++) {
+                    int k = keys.get(rnd.nextInt(keys.size()));
+                    String key = String.valueOf(h.keyName(k));
+                    if (rnd.nextBoolean()) ops.add("w\0" + (rnd.nextInt(4) == 0 ? "nfkey" + s : key) + "\0nf" + s + "." + (id++));
+                    else {
+                        String v = rnd.nextInt(5) == 0 ? null : latestValue(h, k, pos);
+                        ops.add("r\0" + key + "\0" + (v == null ? "\u0001" : v));
+                    }
+                }
+                at.computeIfAbsent(pos, x -> new ArrayList<>()).add(ops.toArray(new String[0]));
+            }
+        }
+        HistoryBuilder b = new HistoryBuilder();
+        for (int t = 0; t <= n; t++) {
+            for (String[] x : at.getOrDefault(t, List.of())) {
+                byte status = x[2].equals("c") ? History.COMMITTED : x[2].equals("a") ? History.ABORTED : History.UNKNOWN;
+                long time = t < n && h.start(t) != History.NO_TIME ? h.start(t) : History.NO_TIME;
+                b.begin(x[1], b.session(x[0]), status, time, time == History.NO_TIME ? History.NO_TIME : time + 1, -1);
+                for (int o = 3; o < x.length; o++) {
+                    String[] f = x[o].split("\0");
+                    int k = b.key(f[1]);
+                    if (f[0].equals("w")) b.write(k, b.value(f[2])); else b.read(k, f[2].equals("\u0001") ? History.NIL : b.value(f[2]));
+                }
+                b.end();
+            }
+            if (t == n) break;
+            b.beginCopyOf(h, t);
+            b.end();
+        }
+        return b.build();
+    }
+
+    /** The value of {@code key}'s last write by a committed transaction before transaction {@code pos} of {@code h}, or null. */
+    private static String latestValue(History h, int key, int pos) {
+        for (int t = Math.min(pos, h.size()) - 1; t >= 0; t--) {
+            if (h.status(t) != History.COMMITTED) continue;
+            for (int op = h.opEnd(t) - 1; op >= h.opStart(t); op--)
+                if (h.kind(op) == History.WRITE && h.key(op) == key) return String.valueOf(h.valueName(h.value(op)));
+        }
+        return null;
+    }
+
+    /**
+     * {@code h} with {@code count} violations planted in fenced sessions at random places, each on a key the history uses:
+     * a lost update (two transactions read the key's latest committed value and both write it) or a write skew on two keys;
+     * and, later, transactions that read those keys again: the planted writes (reads of set-aside writes, unchecked), the
+     * value from before them, or whatever the history wrote since (written after the violation: checked as usual). What the
+     * life after a violation must get right (docs/DESIGN.md §7.10): each reported once, the keys tested again once written
+     * since, no false claim of clean.
+     */
+    static History plantedViolations(History h, Random rnd, int count) {
+        int n = h.size();
+        List<Integer> keys = new ArrayList<>();
+        for (int k = 0; k < h.keyCount(); k++) if (!SimulatedStore.FENCE_KEY.equals(String.valueOf(h.keyName(k)))) keys.add(k);
+        if (keys.isEmpty() || n < 4) return h;
+        Map<Integer, List<String[]>> after = new HashMap<>(); // after transaction i: {session, ops...}
+        Map<Integer, List<String>> extraReads = new HashMap<>(); // appended to transaction i: "r\0key\0value"
+        for (int c = 0; c < count; c++) {
+            int t1 = rnd.nextInt(n), t2 = rnd.nextInt(n);
+            if (h.session(t1) == h.session(t2) || h.status(t1) != History.COMMITTED || h.status(t2) != History.COMMITTED) continue;
+            int pos = Math.max(t1, t2);
+            int k1 = keys.get(rnd.nextInt(keys.size())), k2 = keys.get(rnd.nextInt(keys.size()));
+            String key1 = String.valueOf(h.keyName(k1)), key2 = String.valueOf(h.keyName(k2));
+            String v1 = latestValue(h, k1, pos + 1), v2 = latestValue(h, k2, pos + 1);
+            String a = "pv" + c + "a", b2 = "pv" + c + "b";
+            boolean skew = k1 != k2 && rnd.nextBoolean();
+            String r1 = "r\0" + key1 + "\0" + (v1 == null ? "\u0001" : v1), r2 = "r\0" + key2 + "\0" + (v2 == null ? "\u0001" : v2);
+            String[] x = skew ? new String[] {a, r1, r2, "w\0" + key1 + "\0" + a} : new String[] {a, r1, "w\0" + key1 + "\0" + a};
+            String[] y = skew ? new String[] {b2, r1, r2, "w\0" + key2 + "\0" + b2} : new String[] {b2, r1, "w\0" + key1 + "\0" + b2};
+            after.computeIfAbsent(t1, z -> new ArrayList<>()).add(x);
+            after.computeIfAbsent(t2, z -> new ArrayList<>()).add(y);
+            // later reads of the keys: the planted writes, the value before them, or (most often) the history's own since
+            for (int r = 0; r < 1 + rnd.nextInt(4); r++) {
+                int later = pos + 1 + rnd.nextInt(Math.max(1, n - pos - 1));
+                if (later >= n) continue;
+                int which = rnd.nextInt(6);
+                String key = which % 2 == 0 ? key1 : key2, value;
+                if (which == 0) value = a;
+                else if (which == 1 && !skew) value = b2;
+                else if (which == 2) value = key.equals(key1) ? (v1 == null ? "\u0001" : v1) : (v2 == null ? "\u0001" : v2);
+                else {
+                    String v = latestValue(h, key.equals(key1) ? k1 : k2, later);
+                    value = v == null ? "\u0001" : v;
+                }
+                if (which == 1 && skew) value = b2;
+                if (which == 1 && skew) key = key2;
+                extraReads.computeIfAbsent(later, z -> new ArrayList<>()).add("r\0" + key + "\0" + value);
+            }
+        }
+        HistoryBuilder b = new HistoryBuilder();
+        for (int t = 0; t < n; t++) {
+            b.beginCopyOf(h, t);
+            for (String e : extraReads.getOrDefault(t, List.of())) {
+                String[] f = e.split("\0");
+                b.read(b.key(f[1]), f[2].equals("\u0001") ? History.NIL : b.value(f[2]));
+            }
+            b.end();
+            for (String[] x : after.getOrDefault(t, List.of())) {
+                b.begin(x[0], b.session(String.valueOf(h.sessionName(h.session(t)))), History.COMMITTED, h.end(t) == History.NO_TIME ? History.NO_TIME : h.end(t) + 1,
+                        h.end(t) == History.NO_TIME ? History.NO_TIME : h.end(t) + 2, -1);
+                for (String e : java.util.Arrays.asList(x).subList(1, x.length)) {
+                    String[] f = e.split("\0");
+                    int k = b.key(f[1]);
+                    if (f[0].equals("w")) b.write(k, b.value(f[2])); else b.read(k, f[2].equals("\u0001") ? History.NIL : b.value(f[2]));
+                }
+                b.end();
+            }
+        }
+        return b.build();
+    }
+
+    /** Copies {@code t}'s operations from {@code h} into the transaction {@code b} is building. */
+    private static void copyOps(History h, int t, HistoryBuilder b) {
+        for (int op = h.opStart(t); op < h.opEnd(t); op++) {
+            int k = b.key(String.valueOf(h.keyName(h.key(op)))), v = h.value(op);
+            int bv = v == History.NIL ? History.NIL : b.value(String.valueOf(h.valueName(v)));
+            if (h.kind(op) == History.WRITE) b.write(k, bv); else b.read(k, bv);
+        }
     }
 
     private static SimulatedStore.Isolation pick(Random rnd) {
@@ -283,6 +470,11 @@ public final class RoundsDifferential {
     /** Delivers {@code h} in rounds (see the class comment) and compares every verdict with the oracle. */
     static Result drive(long seed, History h, CheckOptions opts, int roundSize, int pendingLimit, GarbageCollection.Rules rules, Random rnd,
                         String what) {
+        return drive(seed, h, opts, roundSize, pendingLimit, rules, rnd, what, Set.of());
+    }
+
+    private static Result drive(long seed, History h, CheckOptions opts, int roundSize, int pendingLimit, GarbageCollection.Rules rules, Random rnd,
+                                String what, Set<String> shapes) {
         int n = h.size();
         if (TRACE) for (int t = 0; t < n; t++) System.err.println(h.label(t) + " " + h.sessionName(h.session(t)) + " " + h.status(t) + " " + h.describeOps(t));
         EpochAssigner ep = new EpochAssigner(h, SimulatedStore.FENCE_KEY);
@@ -292,21 +484,26 @@ public final class RoundsDifferential {
         for (int t = 0; t < n; t++) {
             sessionIndex[t] = ++counter[h.session(t)];
             stamped[t] = ep.epoch(t) == EpochAssigner.OPEN ? ep.previousFence(t) : ep.epoch(t);
-            followed[t] = EpochRules.followedFence(ep.previousFence(t), ep.isFence(t), ep.epoch(t));
+            followed[t] = ep.followedFence(t);
         }
-        // planned rounds: whole epochs in epoch order, open transactions (after their session's last fence) last
+        // planned rounds: whole epochs in epoch order, open transactions (after their session's last fence) last; an unfenced
+        // one (its session never fences) as the topology releases it, at once: with the epoch of what came before it
+        long[] sortKey = new long[n];
+        long lastSeen = 0;
+        for (int t = 0; t < n; t++) {
+            if (ep.unfenced(t)) sortKey[t] = lastSeen;
+            else sortKey[t] = ep.epoch(t) == EpochAssigner.OPEN ? Long.MAX_VALUE : ep.epoch(t);
+            if (!ep.unfenced(t) && ep.epoch(t) != EpochAssigner.OPEN) lastSeen = Math.max(lastSeen, ep.epoch(t));
+        }
         Integer[] order = new Integer[n];
         for (int i = 0; i < n; i++) order[i] = i;
-        Arrays.sort(order, (a, b) -> {
-            long ea = ep.epoch(a) == EpochAssigner.OPEN ? Long.MAX_VALUE : ep.epoch(a), eb = ep.epoch(b) == EpochAssigner.OPEN ? Long.MAX_VALUE : ep.epoch(b);
-            return ea != eb ? Long.compare(ea, eb) : Integer.compare(a, b);
-        });
+        Arrays.sort(order, (a, b) -> sortKey[a] != sortKey[b] ? Long.compare(sortKey[a], sortKey[b]) : Integer.compare(a, b));
         int[] planned = new int[n];
         int round = 0, since = 0;
         for (int i = 0; i < n; i++) {
             planned[order[i]] = round;
             since++;
-            boolean boundary = i == n - 1 || ep.fenceCount() == 0 || stampKey(ep, order[i]) != stampKey(ep, order[i + 1]);
+            boolean boundary = i == n - 1 || ep.fenceCount() == 0 || sortKey[order[i]] != sortKey[order[i + 1]];
             if (since >= roundSize && boundary) { round++; since = 0; }
         }
         // late suffixes of sessions (each session's order is kept)
@@ -354,6 +551,7 @@ public final class RoundsDifferential {
         Map<String, Integer> byName = new HashMap<>();
         for (int t = 0; t < n; t++) { byName.put(h.name(t), t); byName.putIfAbsent("T" + h.name(t), t); }
         Set<Integer> named = new HashSet<>();
+        Set<Integer> unchecked = new HashSet<>(); // left unchecked by the rounds (docs/DESIGN.md §7.6)
         int batchSize = 1 + rnd.nextInt(4);
         try (RoundVerifier v = new RoundVerifier(settings, new InMemoryCollectedWrites())) {
             for (int r = 0; r <= lastRound; r++) {
@@ -386,20 +584,36 @@ public final class RoundsDifferential {
                 deliveredThen.add(delivered.clone());
                 if (batch.size() < batchSize && r < lastRound) continue;
                 List<org.cobraverify.schemas.Verdict> got = v.decide(batch);
+                // the transactions the rounds left unchecked (docs/DESIGN.md §7.6): the verdicts speak of the rest, and so does the
+                // oracle from then on (a batch names them all in its last verdict, for every round of it)
+                for (org.cobraverify.schemas.Verdict g : got) {
+                    if (g.getUncheckedNow() != g.getUnchecked().size())
+                        return new Result(seed, n, r + 1, unknown, accepted, rejected, collectedAny, v.isolatedKeysCount(), v.chainedKeysCount(), "seed " + seed + " (" + what + "): round " + g.getRound() + " names " + g.getUnchecked().size() + " of its "
+                                + g.getUncheckedNow() + " unchecked transactions: the comparison needs them all (a smaller round size)", reasons, unchecked.size(), shapes);
+                    for (org.cobraverify.schemas.UncheckedTxn u : g.getUnchecked()) {
+                        Integer t = byName.get(u.getId().toString());
+                        if (t == null) return new Result(seed, n, r + 1, unknown, accepted, rejected, collectedAny, v.isolatedKeysCount(), v.chainedKeysCount(), "seed " + seed + " (" + what + "): round " + g.getRound() + " names " + u.getId() + " unchecked, which the history lacks", reasons, unchecked.size(), shapes);
+                        unchecked.add(t);
+                    }
+                }
                 for (int i = 0; i < got.size(); i++) {
                     org.cobraverify.schemas.Verdict g = got.get(i);
                     boolean[] before = i > 0 ? deliveredThen.get(i - 1) : deliveredBefore;
                     if (TRACE) System.err.println("round " + g.getRound() + " " + g.getOutcome() + " own " + g.getOwnOutcome() + " new " + g.getNewViolations()
                             + " (one-shot: " + oracle.get(i) + "): " + g.getReason());
-                    Verdict.Outcome want = oracle.get(i);
+                    Verdict.Outcome want = unchecked.isEmpty() ? oracle.get(i) : oneShotWithout(h, deliveredThen.get(i), unchecked, opts).outcome();
                     long rn = g.getRound();
                     if (g.getOutcome() == Outcome.UNKNOWN) { unknown++; reasons.merge(kindOf(g.getReason()), 1, Integer::sum); continue; }
                     Verdict.Outcome as = g.getOutcome() == Outcome.ACCEPT ? Verdict.Outcome.ACCEPT : Verdict.Outcome.REJECT;
+                    // a violation found while transactions later left unchecked were still in the round's graph is one of the whole
+                    // history (its certificate's facts are), though not of the rest: a reject is right if the whole history has one
+                    if (as != want && as == Verdict.Outcome.REJECT && !unchecked.isEmpty() && oracle.get(i) == Verdict.Outcome.REJECT) want = as;
                     if (as != want) {
-                        Verdict w = oneShotWithout(h, deliveredThen.get(i), Set.of(), opts);
+                        Verdict w = oneShotWithout(h, deliveredThen.get(i), unchecked, opts);
                         return new Result(seed, n, r + 1, unknown, accepted, rejected, collectedAny, v.isolatedKeysCount(), v.chainedKeysCount(), "seed " + seed + " (" + what + "): round " + rn
-                                + " says " + as + " (" + g.getReason() + "), one-shot on the " + deliveredCount.get(i) + " transactions delivered by then says "
-                                + want + (w.certificate() == null ? "" : ": " + w.certificate().summary()), reasons);
+                                + " says " + as + " (" + g.getReason() + "), one-shot on the " + deliveredCount.get(i) + " transactions delivered by then"
+                                + (unchecked.isEmpty() ? "" : " (less the " + unchecked.size() + " left unchecked)") + " says "
+                                + want + (w.certificate() == null ? "" : ": " + w.certificate().summary()), reasons, unchecked.size(), shapes);
                     }
                     if (as == Verdict.Outcome.ACCEPT) accepted++; else rejected++;
                     // life after a violation (docs/DESIGN.md §7.10): each new violation names a transaction no earlier one named
@@ -417,17 +631,19 @@ public final class RoundsDifferential {
                         }
                         if (!ids.isEmpty() && named.containsAll(ids))
                             return new Result(seed, n, r + 1, unknown, accepted, rejected, collectedAny, v.isolatedKeysCount(), v.chainedKeysCount(), "seed " + seed + " (" + what + "): round " + rn
-                                    + " reports again a violation whose transactions were all named before: " + c.getSummary(), reasons);
+                                    + " reports again a violation whose transactions were all named before: " + c.getSummary(), reasons, unchecked.size(), shapes);
                         named.addAll(ids);
                     }
-                    Verdict rest = g.getViolations() > 0 && g.getOwnOutcome() == Outcome.ACCEPT ? oneShotWithout(h, deliveredThen.get(i), named, opts) : null;
+                    Set<Integer> out = named;
+                    if (!unchecked.isEmpty()) { out = new HashSet<>(named); out.addAll(unchecked); }
+                    Verdict rest = g.getViolations() > 0 && g.getOwnOutcome() == Outcome.ACCEPT ? oneShotWithout(h, deliveredThen.get(i), out, opts) : null;
                     // a cycle already there before this round's deliveries is not this round's (garbage collection keeps
                     // one cycle of a violation visible, not all: those it hid are entangled with a violation reported)
-                    if (rest != null && rest.outcome() == Verdict.Outcome.REJECT && (before == null || oneShotWithout(h, before, named, opts).outcome() == Verdict.Outcome.ACCEPT))
+                    if (rest != null && rest.outcome() == Verdict.Outcome.REJECT && (before == null || oneShotWithout(h, before, out, opts).outcome() == Verdict.Outcome.ACCEPT))
                         return new Result(seed, n, r + 1, unknown, accepted, rejected, collectedAny, v.isolatedKeysCount(), v.chainedKeysCount(), "seed " + seed + " (" + what + "): round " + rn
                                 + " says its own transactions are clean (" + g.getReason() + "), but one-shot on the " + deliveredCount.get(i)
-                                + " transactions delivered by then, less the " + named.size() + " that certificates set aside, rejects: "
-                                + rest.certificate().summary(), reasons);
+                                + " transactions delivered by then, less the " + named.size() + " that certificates set aside"
+                                + (unchecked.isEmpty() ? "" : " and the " + unchecked.size() + " left unchecked") + ", rejects: " + rest.certificate().summary(), reasons, unchecked.size(), shapes);
                 }
                 collectedAny |= v.retainedCount() < v.checkedCount();
                 isolated = v.isolatedKeysCount();
@@ -440,10 +656,8 @@ public final class RoundsDifferential {
                 batchSize = 1 + rnd.nextInt(4);
             }
         }
-        return new Result(seed, n, lastRound + 1, unknown, accepted, rejected, collectedAny, isolated, chained, null, reasons);
+        return new Result(seed, n, lastRound + 1, unknown, accepted, rejected, collectedAny, isolated, chained, null, reasons, unchecked.size(), shapes);
     }
-
-    private static long stampKey(EpochAssigner ep, int t) { return ep.epoch(t) == EpochAssigner.OPEN ? Long.MAX_VALUE : ep.epoch(t); }
 
     private static boolean arrivesIn(List<Integer> round, History h, int s) {
         for (int t : round) if (h.session(t) == s) return true;

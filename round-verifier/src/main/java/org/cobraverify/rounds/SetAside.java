@@ -31,32 +31,66 @@ import org.cobraverify.schemas.TxnOp;
 final class SetAside {
     private SetAside() {}
 
-    /** Keys written by set-aside transactions that are remembered; past this many, verification stops. */
-    static final int MAX_TAINTED_KEYS = 65_536;
+    /**
+     * Tainted keys remembered one by one, and their writers from before the taint (docs/DESIGN.md §7.10); past either, the
+     * oldest keys go to {@link TaintOverflow}, where every read of them is untestable from then on.
+     */
+    static final int MAX_TAINTED_KEYS = 65_536, MAX_TAINTED_WRITERS = 262_144;
+
+    /**
+     * Keeps the taint within its bounds: past {@link #MAX_TAINTED_KEYS} keys or {@link #MAX_TAINTED_WRITERS} writers, the keys
+     * tainted first go to the overflow filter until a quarter of the room is free again. Returns how many went.
+     */
+    static int bound(HeldTransactions held) {
+        long writers = 0;
+        for (Set<String> w : held.taintedWriters.values()) writers += w.size();
+        if (held.taintedKeys.size() <= MAX_TAINTED_KEYS && writers <= MAX_TAINTED_WRITERS) return 0;
+        List<Map.Entry<String, Long>> byAge = new ArrayList<>(held.taintedKeys.entrySet());
+        byAge.sort(Map.Entry.comparingByValue());
+        if (held.taintOverflow == null) held.taintOverflow = new TaintOverflow();
+        int moved = 0;
+        for (Map.Entry<String, Long> e : byAge) {
+            if (held.taintedKeys.size() - moved <= MAX_TAINTED_KEYS * 3 / 4 && writers <= MAX_TAINTED_WRITERS * 3L / 4) break;
+            held.taintOverflow.add(e.getKey());
+            Set<String> w = held.taintedWriters.remove(e.getKey());
+            if (w != null) writers -= w.size();
+            moved++;
+        }
+        for (Map.Entry<String, Long> e : byAge.subList(0, moved)) held.taintedKeys.remove(e.getKey());
+        return moved;
+    }
 
     /**
      * The first read by one of {@code checked} (transactions checked for the first time: admitted this round, or of unknown
      * outcome and brought into the checked history by a reader of their writes) of a key a set-aside transaction
-     * wrote, of a write made before it was set aside (the initial value, a collected write, or a write of a transaction held
-     * then), described; null if none. Reads of set-aside writes are not checked at all, by definition.
+     * wrote, of a write made before it was set aside (the initial value, a write of a transaction held then, collected or
+     * not, or a write collected before), described; null if none. A write made since (by a transaction that arrived after
+     * the taint, held or collected) is checked as usual, and reads of set-aside writes are not checked at all, by
+     * definition. Every read of a key in {@link TaintOverflow} but a transaction's own is untestable.
      */
     static String untestableRead(List<Transaction> checked, HeldTransactions held, java.util.function.BiFunction<String, String, CollectedWrites.Entry> collected) {
-        if (held.taintedKeys.isEmpty()) return null;
+        if (held.taintedKeys.isEmpty() && held.taintOverflow == null) return null;
         for (Transaction t : checked)
             for (TxnOp o : t.getOps()) {
                 if (o.getWrite()) continue;
                 Long since = held.taintedKeys.get(o.getKey());
-                if (since == null) continue;
+                boolean forgotten = since == null && held.taintOverflow != null && held.taintOverflow.mightContain(o.getKey());
+                if (since == null && !forgotten) continue;
+                Set<String> before = held.taintedWriters.getOrDefault(o.getKey(), Set.of());
                 if (o.getValue() != null) {
                     Transaction w = held.writers.get(o.getKey(), o.getValue());
                     if (w == t) continue; // its own write
-                    if (w != null && !held.taintedWriters.getOrDefault(o.getKey(), Set.of()).contains(w.getId())) continue; // written since
+                    if (w != null && !forgotten && !before.contains(w.getId())) continue; // written since, by a held writer
+                    CollectedWrites.Entry e = w != null ? null : collected.apply(o.getKey(), o.getValue());
+                    if (e != null && e.fate() == CollectedWrites.Fate.SET_ASIDE) continue; // not checked, by definition
+                    // written since, by a writer collected since: collected in the taint's round or later by one not held then
+                    if (e != null && !forgotten && e.round() >= since && !before.contains(e.writer())) continue;
                 }
-                CollectedWrites.Entry e = o.getValue() == null ? null : collected.apply(o.getKey(), o.getValue());
-                if (e != null && e.fate() == CollectedWrites.Fate.SET_ASIDE) continue; // not checked, by definition
                 return t.getId() + " reads " + o.getKey() + " = " + (o.getValue() == null ? "its initial value" : o.getValue())
-                        + ", a key written by a transaction set aside in round " + since + " after a violation; which write of the key"
-                        + " came last without it is not known, so the read cannot be judged";
+                        + (forgotten ? ", a key that may be one of the " + held.taintOverflow.keys() + " keys written by transactions set aside after"
+                                       + " violations and no longer remembered one by one"
+                                     : ", a key written by a transaction set aside in round " + since + " after a violation")
+                        + "; which write of the key came last without it is not known, so the read cannot be judged";
             }
         return null;
     }
@@ -96,8 +130,24 @@ final class SetAside {
      */
     static int apply(Set<String> ids, HeldTransactions held, StaleReads stale, List<Transaction> admitted, long round, long incarnation,
                      CollectedPast past, List<String> uncontracted) {
+        return remove(ids, held, stale, admitted, round, incarnation, past, uncontracted, true);
+    }
+
+    /**
+     * Takes {@code ids} out of the checked history without a violation (docs/DESIGN.md §7.6): transactions that joined it
+     * in this round without following the collected past, which no garbage collection has analysed with them (admitted now,
+     * or outside every checked history so far) and no fact of the past names. As {@link #apply}, without contracting the
+     * past and without tainting their keys: nothing recorded of the past went through them. Returns how many reads of
+     * their writes by held transactions were dropped.
+     */
+    static int leaveUnchecked(Set<String> ids, HeldTransactions held, StaleReads stale, List<Transaction> admitted, long round, long incarnation) {
+        return remove(ids, held, stale, admitted, round, incarnation, null, null, false);
+    }
+
+    private static int remove(Set<String> ids, HeldTransactions held, StaleReads stale, List<Transaction> admitted, long round, long incarnation,
+                              CollectedPast past, List<String> uncontracted, boolean taint) {
         // the paths of the collected past that ran through them stay, between the others (CollectedPast#contract)
-        if (past.exists()) {
+        if (past != null && past.exists()) {
             Set<String> gone = new HashSet<>();
             for (String id : ids) {
                 Transaction x = held.byId.get(id);
@@ -119,21 +169,23 @@ final class SetAside {
             CollectedWrites.Entry e = new CollectedWrites.Entry(id, null, CollectedWrites.Fate.SET_ASIDE, round, incarnation);
             for (TxnOp o : t.getOps()) {
                 // a write collected while t stayed (superseded, §7.9): its key is tainted too
-                if (o.getWrite() && held.isCollectedWrite(t, o)) {
+                if (taint && o.getWrite() && held.isCollectedWrite(t, o)) {
                     held.taintedKeys.putIfAbsent(o.getKey(), round);
                     held.taintedWriters.computeIfAbsent(o.getKey(), k -> new HashSet<>());
                     writes.computeIfAbsent(o.getKey(), k -> new HashMap<>());
                 }
                 if (!o.getWrite() || held.writers.get(o.getKey(), o.getValue()) != t) continue;
                 held.setAsideWrites.computeIfAbsent(o.getKey(), k -> new HashMap<>()).put(o.getValue(), e);
-                held.taintedKeys.putIfAbsent(o.getKey(), round);
-                held.taintedWriters.computeIfAbsent(o.getKey(), k -> new HashSet<>());
+                if (taint) {
+                    held.taintedKeys.putIfAbsent(o.getKey(), round);
+                    held.taintedWriters.computeIfAbsent(o.getKey(), k -> new HashSet<>());
+                }
                 writes.computeIfAbsent(o.getKey(), k -> new HashMap<>()).put(o.getValue(), e);
             }
             stale.setAside(id);
         }
         // the held writers of the keys tainted now: reads of their writes cannot be judged from now on
-        for (Transaction t : held.byId.values()) {
+        for (Transaction t : taint ? held.byId.values() : List.<Transaction>of()) {
             if (ids.contains(t.getId())) continue;
             for (TxnOp o : t.getOps()) {
                 if (!o.getWrite()) continue;

@@ -45,6 +45,7 @@ public final class StreamingRounds {
         long index;             // transactions read so far (the next one's session index is index + 1)
         final int total;        // transactions in the file
         int delivered;          // given to the verifier
+        boolean unfenced;       // it never fences (the first pass says so): its transactions go as they come, stamped UNFENCED
         final List<Item> open = new ArrayList<>(); // since its last fence: the epoch waits for the next fence
         /** From a fence whose predecessor has not been read yet on: waiting for it, in session order. */
         List<Item> blocked = new ArrayList<>();
@@ -58,6 +59,8 @@ public final class StreamingRounds {
     private final HistoryRounds.Progress progress;
     private final boolean fences;
     private final Map<String, Integer> totals;
+    /** Sessions with a fence in the file (from the first pass); the others' transactions are unfenced (EpochRules rule 5). */
+    private final Set<String> fencedSessions;
     /** Transactions in the file: the last one's rounds are cut by {@link #finish} (so that the last round is the last). */
     private final long fileTotal;
     private final Map<String, Session> sessions = new HashMap<>();
@@ -79,10 +82,12 @@ public final class StreamingRounds {
     private boolean stopped, lastDone;
 
     /**
-     * {@code anyFence}: whether the file has a fence at all (from the first pass; without one, rounds are cut every
-     * {@code roundSize} transactions in file order and nothing is collected, as {@link HistoryRounds} does).
+     * {@code fencedSessions}: the sessions with a fence in the file (from the first pass). Without any, rounds are cut every
+     * {@code roundSize} transactions in file order and nothing is collected, as {@link HistoryRounds} does; with some, the
+     * transactions of a session that has none are given to the verifier as they come, stamped {@link EpochRules#UNFENCED}
+     * (they hold nothing open, and the verifier does not check them in rounds).
      */
-    public StreamingRounds(int roundSize, String fenceKey, IncrementalVerifier v, Map<String, Integer> txnsPerSession, boolean anyFence,
+    public StreamingRounds(int roundSize, String fenceKey, IncrementalVerifier v, Map<String, Integer> txnsPerSession, Set<String> fencedSessions,
                            HistoryRounds.Progress progress) {
         this.roundSize = roundSize;
         this.fenceKey = fenceKey;
@@ -91,7 +96,8 @@ public final class StreamingRounds {
         long sum = 0;
         for (int c : txnsPerSession.values()) sum += c;
         this.fileTotal = sum;
-        this.fences = anyFence;
+        this.fences = !fencedSessions.isEmpty();
+        this.fencedSessions = fencedSessions;
         this.progress = progress;
         v.endedIsExact(true);
     }
@@ -109,6 +115,13 @@ public final class StreamingRounds {
         if (!fences) {
             plain.add(new Item(at, stamp(t, s.index, false, -1), 0));
             if (plain.size() >= roundSize && !lastOfFile) cut(plain.size(), false);
+            return !stopped;
+        }
+        if (s.unfenced || !fencedSessions.contains(t.getSession())) {
+            s.unfenced = true;
+            v.add(stamp(t, s.index, false, EpochRules.UNFENCED));
+            s.delivered++;
+            if (lastOfFile) cutWhatIsComplete(true);
             return !stopped;
         }
         int fencesBefore = fenceCount;
@@ -232,7 +245,7 @@ public final class StreamingRounds {
     /** The smallest last-fence epoch of a session not read to its end (Long.MAX_VALUE: none). */
     private long agree() {
         long a = Long.MAX_VALUE;
-        for (Session s : sessions.values()) if (!s.allRead() || !s.blocked.isEmpty()) a = Math.min(a, s.prevFence);
+        for (Session s : sessions.values()) if (!s.unfenced && (!s.allRead() || !s.blocked.isEmpty())) a = Math.min(a, s.prevFence);
         return a;
     }
 
@@ -255,7 +268,7 @@ public final class StreamingRounds {
         for (List<Item> l : ready.values()) for (Item i : l) minFollowed = Math.min(minFollowed, i.followed());
         for (Session s : sessions.values()) {
             for (Item i : s.open) minFollowed = Math.min(minFollowed, i.followed());
-            if (!s.allRead() || !s.blocked.isEmpty()) minFollowed = Math.min(minFollowed, s.prevFence);
+            if (!s.unfenced && (!s.allRead() || !s.blocked.isEmpty())) minFollowed = Math.min(minFollowed, s.prevFence);
         }
         long oldEpochMax = last || minFollowed == Long.MAX_VALUE ? Long.MAX_VALUE - 1 : EpochRules.lastClosedEpochBefore(minFollowed);
         endRound(round, oldEpochMax, last);

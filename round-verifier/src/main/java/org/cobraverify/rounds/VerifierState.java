@@ -20,16 +20,18 @@ import org.cobraverify.schemas.Transaction;
  * @param stale        reads of collected writes not judged yet
  * @param past         the collected past (the barrier's state, carried facts, the last frontier)
  * @param endedSince   sessions seen ended, with the round first seen so ({@link org.cobraverify.gc.CollectionPlanner})
- * @param counters     rounds, checked, collected, settled, collections, duplicates, frontier records, violations
+ * @param withoutFenceSince live sessions seen without a fence in the round's history, with the round first seen so (the same)
+ * @param counters     rounds, checked, collected, settled, collections, duplicates, frontier records, violations, unchecked
  * @param rejectedIn   why verification stopped after a violation, or null
  * @param droppedState why the state was dropped, or null
  * @param lostProof    why no later round can be accepted, or null
  * @param incoming     transactions added to the open round (always empty in a checkpoint)
  */
-record VerifierState(HeldTransactions held, StaleReads stale, CollectedPast past, Map<String, Long> endedSince, Counters counters,
+record VerifierState(HeldTransactions held, StaleReads stale, CollectedPast past, Map<String, Long> endedSince, Map<String, Long> withoutFenceSince,
+                     Counters counters,
                      String rejectedIn, String droppedState, String lostProof, List<Transaction> incoming) {
 
     /** The verifier's running totals. */
     record Counters(long rounds, long checked, long collected, long settled, long collections, long duplicates, long frontierRecords,
-                    long violations, long firstViolationRound, long setAside, long uncheckedReads) {}
+                    long violations, long firstViolationRound, long setAside, long uncheckedReads, long unchecked) {}
 }

@@ -40,7 +40,10 @@ import org.cobraverify.schemas.serde.WireFormat;
  *
  * <p><b>Epochs</b> ({@link EpochRules}): a session's transactions wait, in session order, until one of its
  * fences is chained with epoch {@code e}: that fence gets {@code e} and the transactions before it
- * {@code max(e − 1, previous fence epoch)}. A session silent past the timeout ({@link SessionEnd}
+ * {@code max(e − 1, previous fence epoch)}. A session that has run no fence does not hold {@code epoch_agree}, and what it sent
+ * waits for its first fence at most {@link TopologySettings#unfencedAfterMs}: then it is released stamped
+ * {@link EpochRules#UNFENCED}, as is what it sends next until it fences (a client that is not ours, or one that died before its
+ * opening fence, must not stop the rounds). A session silent past the timeout ({@link SessionEnd}
  * "timeout"), or one holding more than {@code maxBufferedTxns}, has what waits released with its last fence
  * epoch; one its client closed ("closed"), once none of its fences still waits for the chain.
  *
@@ -93,6 +96,13 @@ final class RoundCutter implements Processor<String, byte[], String, byte[]> {
         final CutterSession st;
         final ArrayDeque<Entry> unstamped = new ArrayDeque<>();
         int unstampedFences;
+        /**
+         * For a session that has run no fence: when the first of its waiting transactions came (wall clock), and whether it
+         * was found unfenced (no fence within {@link TopologySettings#unfencedAfterMs}): then what it sends is released at
+         * once, stamped unfenced, until it fences. Memory only: after a restart a session waits out the delay once more.
+         */
+        long firstWaitingAt;
+        boolean unfenced;
 
         Live(CutterSession st) { this.st = st; }
     }
@@ -200,8 +210,15 @@ final class RoundCutter implements Processor<String, byte[], String, byte[]> {
             links = List.of();
         }
         Entry e = new Entry(key, rec.value(), session, index, fence);
+        if (fence == null && s.unfenced && s.unstamped.isEmpty()) {
+            // a session found unfenced (no fence in unfencedAfterMs): what it sends follows none (EpochRules rule 5), released at once
+            place(s.st, e, EpochRules.UNFENCED);
+            addStamp(session, index, EpochRules.UNFENCED);
+            return true;
+        }
+        if (neverFenced(s) && s.unstamped.isEmpty()) s.firstWaitingAt = now;
         s.unstamped.add(e);
-        if (fence != null) s.unstampedFences++;
+        if (fence != null) { s.unstampedFences++; s.unfenced = false; }
         for (FenceChain.Link l : links) stamp(l);
         if (s.unstamped.size() > settings.maxBufferedTxns()) release(session, s);
         return true;
@@ -219,6 +236,7 @@ final class RoundCutter implements Processor<String, byte[], String, byte[]> {
         }
         CutterSession st = s.st;
         dirty.add(session);
+        s.unfenced = false;
         if (s.unstamped.isEmpty() || s.unstamped.peekFirst().index > index) { // released earlier with the last epoch known then
             st.setLastEpoch(Math.max(st.getLastEpoch(), l.epoch()));
             return;
@@ -245,10 +263,10 @@ final class RoundCutter implements Processor<String, byte[], String, byte[]> {
         s.st.setRetired(true);
     }
 
-    /** Stamps every waiting transaction of the session with its last fence epoch. */
+    /** Stamps every waiting transaction of the session with its last fence epoch (unfenced, for one that never fenced). */
     private void release(String session, Live s) {
         if (s.unstamped.isEmpty()) return;
-        long epoch = s.st.getLastEpoch(), last = s.unstamped.peekLast().index;
+        long epoch = neverFenced(s) ? EpochRules.UNFENCED : s.st.getLastEpoch(), last = s.unstamped.peekLast().index;
         for (Entry e; (e = s.unstamped.poll()) != null; ) place(s.st, e, epoch);
         s.unstampedFences = 0; // still waiting in the chain: when chained, they only move the session's last epoch
         addStamp(session, last, epoch);
@@ -295,12 +313,20 @@ final class RoundCutter implements Processor<String, byte[], String, byte[]> {
         return s;
     }
 
-    /** The smallest epoch a live session has reached; {@code Long.MAX_VALUE} when no session is live. */
+    /**
+     * The smallest epoch a live session has reached; {@code Long.MAX_VALUE} when no session is live. A session that has run
+     * no fence (and has none waiting in the chain) does not count: its first fence will be chained at the head, above every
+     * epoch reached, and what it sends before waits for that fence (its epoch, less one, may be one already cut: it goes
+     * into a later round) or, past {@link TopologySettings#unfencedAfterMs}, goes unfenced.
+     */
     long epochAgree() {
         long agree = Long.MAX_VALUE;
-        for (Live s : live.values()) if (!s.st.getRetired()) agree = Math.min(agree, s.st.getReached());
+        for (Live s : live.values()) if (!s.st.getRetired() && !neverFenced(s)) agree = Math.min(agree, s.st.getReached());
         return agree;
     }
+
+    /** Whether a live session has run no fence so far and has none waiting in the chain (EpochRules rule 5). */
+    private static boolean neverFenced(Live s) { return s.st.getLastEpoch() == 0 && s.unstampedFences == 0; }
 
     /** Cuts what is due; checks only when it can have become due (the agreement moved, or something was stamped below it). */
     private void cut(boolean idle, long now) {
@@ -360,7 +386,8 @@ final class RoundCutter implements Processor<String, byte[], String, byte[]> {
             CutterSession st = s.st;
             if (st.getRevived()) revived.add(id);
             if (!st.getRetired() || !s.unstamped.isEmpty()) return;
-            boolean drained = st.getEnded() && st.getReached() <= lastEpoch;
+            // (a session that never fenced sent only unfenced transactions, cut before any epoch: all of them are in this round or before)
+            boolean drained = st.getEnded() && (neverFenced(s) || st.getReached() <= lastEpoch);
             if (!st.getEnded() || drained) retired.add(id);
             if (drained) closed.add(id);
         });
@@ -418,10 +445,18 @@ final class RoundCutter implements Processor<String, byte[], String, byte[]> {
         return wire.encode(Topics.ROUNDS, t);
     }
 
-    /** Punctuation: bridges a fence gap that timed out; after {@code idleCutMs} without input, cuts the closed epochs that wait; forgets long-gone sessions. */
+    /**
+     * Punctuation: bridges a fence gap that timed out; releases, unfenced, what sessions that ran no fence in time have sent;
+     * after {@code idleCutMs} without input, cuts the closed epochs that wait; forgets long-gone sessions.
+     */
     private void onPunctuate(long now) {
         load();
         for (FenceChain.Link l : chain.closeGap(now, ctx.currentStreamTimeMs())) stamp(l);
+        live.forEach((id, s) -> {
+            if (!neverFenced(s) || s.unstamped.isEmpty() || now - s.firstWaitingAt < settings.unfencedAfterMs()) return;
+            s.unfenced = true;
+            release(id, s);
+        });
         cut(!stamped.isEmpty() && now - lastArrival >= settings.idleCutMs(), now);
         for (Iterator<Map.Entry<String, CutterSession>> it = gone.entrySet().iterator(); it.hasNext(); ) {
             Map.Entry<String, CutterSession> g = it.next();
@@ -487,7 +522,7 @@ final class RoundCutter implements Processor<String, byte[], String, byte[]> {
                 Live s = live.get(session);
                 long epoch = -1;
                 for (long[] r : stamps.getOrDefault(session, new ArrayDeque<>())) if (index <= r[0]) { epoch = r[1]; break; }
-                if (epoch >= 0) {
+                if (epoch >= 0 || EpochRules.isUnfenced(epoch)) {
                     Entry e = new Entry(kv.key, kv.value, session, index, null);
                     e.epoch = epoch;
                     stamped.computeIfAbsent(epoch, x -> new ArrayList<>()).add(e);
@@ -496,6 +531,7 @@ final class RoundCutter implements Processor<String, byte[], String, byte[]> {
                     Transaction f = (Boolean) h.get("fence") ? wire.decode(kv.value, Transaction.class) : null;
                     if (f != null && !(chain.isFence(f) && chain.restoreWaiting(f))) f = null;
                     Entry e = new Entry(kv.key, kv.value, session, index, f);
+                    if (s.unstamped.isEmpty()) s.firstWaitingAt = ctx.currentSystemTimeMs(); // (a never-fenced one waits the delay again)
                     s.unstamped.add(e);
                     if (f != null) s.unstampedFences++;
                 }

@@ -36,6 +36,13 @@ public record TopologySettings(String fenceKey, int roundSize, long sessionTimeo
      */
     public long forgetSilentMs() { return Math.max(100 * sessionTimeoutMs, 86_400_000L); }
 
+    /**
+     * A session that has sent transactions but run no fence for this long (the fence-gap timeout) is unfenced: what it sent
+     * and sends until it fences is released at once, stamped unfenced (EpochRules rule 5). A client of ours runs its opening
+     * fence first, so this only ever waits for another's.
+     */
+    public long unfencedAfterMs() { return fenceGapTimeoutMs; }
+
     public static TopologySettings defaults() {
         return new TopologySettings("EPOCH", 5000, 30_000, 2_000, 10_000, 500, 10_000, 50_000);
     }

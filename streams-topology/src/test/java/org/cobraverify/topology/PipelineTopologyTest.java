@@ -25,6 +25,7 @@ import org.apache.kafka.streams.test.TestRecord;
 import org.cobraverify.history.History;
 import org.cobraverify.history.HistoryBuilder;
 import org.cobraverify.rounds.EpochAssigner;
+import org.cobraverify.schemas.protocol.EpochRules;
 import org.cobraverify.schemas.CutterSession;
 import org.cobraverify.schemas.DeadLetter;
 import org.cobraverify.schemas.OpKind;
@@ -396,16 +397,19 @@ class PipelineTopologyTest {
     void aSilentSessionIsRetiredAfterTheTimeoutAndStopsHoldingBackRounds() throws Exception {
         start(TopologySettings.defaults().withRoundSize(2).withSessionTimeoutMs(10_000).withIdleCutMs(60_000));
         Client a = new Client("a"), b = new Client("b");
-        String tb = b.txn("w z 1"); // b speaks once and then falls silent, without a fence
+        a.fence(null, "f0");
+        a.send();
+        b.fence("f0", "g0"); // b runs its opening fence (epoch 2), speaks once more and then falls silent
+        String tb = b.txn("w z 1");
         b.send();
-        String prev = null;
+        String prev = "g0";
         for (int i = 1; i <= 4; i++) {
             a.txn("w x " + i);
             a.fence(prev, "f" + i);
             prev = "f" + i;
         }
         a.send();
-        assertTrue(roundsOut().isEmpty(), "b holds epoch_agree at 0");
+        assertTrue(cut().stream().allMatch(x -> x.getEpoch() < 2), "b holds epoch_agree at 2, its fence's epoch");
         driver.advanceWallClockTime(Duration.ofSeconds(5));
         assertTrue(roundsOut().isEmpty(), "not yet past the timeout");
         a.txn("w x 5"); // a stays active
@@ -414,7 +418,7 @@ class PipelineTopologyTest {
         driver.advanceWallClockTime(Duration.ofSeconds(6));
         List<Round> rs = roundsOut();
         List<Transaction> t = rs.stream().flatMap(r -> r.txns().stream()).toList();
-        assertEquals(0, find(t, tb).getEpoch(), "b's waiting transaction is released with its last epoch");
+        assertEquals(2, find(t, tb).getEpoch(), "b's waiting transaction is released with its last epoch");
         assertFalse(rs.isEmpty(), "with b retired, a's closed epochs are cut");
         assertEquals(List.of("b"), rs.get(0).end().getRetiredNow(), "announced once");
         assertTrue(rs.get(0).end().getRetiredSessions().isEmpty(), "v2: no full list");
@@ -437,8 +441,64 @@ class PipelineTopologyTest {
         b.send();
         List<Round> later = roundsOut();
         assertTrue(later.stream().anyMatch(r -> r.end().getRevivedNow().contains("b")), "revived: " + later.stream().map(r -> r.end().getRevivedNow()).toList());
-        assertEquals(6, find(later.stream().flatMap(r -> r.txns().stream()).toList(), f6).getEpoch());
+        assertEquals(8, find(later.stream().flatMap(r -> r.txns().stream()).toList(), f6).getEpoch());
         assertTrue(deadOut().isEmpty());
+    }
+
+    /**
+     * A session that sends transactions without ever running a fence (a client that is not ours, or one that died before
+     * its opening fence) stops nobody: it does not hold epoch_agree, and once it has run no fence for the fence-gap timeout
+     * what it sent goes into the next round, stamped unfenced (the verifier names it unchecked), as does what it sends next
+     * at once. Once it fences, it is a session like any other.
+     */
+    @Test
+    void aSessionThatNeverFencedHoldsNothingAndGoesUnfenced() throws Exception {
+        start(TopologySettings.defaults().withRoundSize(2).withSessionTimeoutMs(600_000).withIdleCutMs(60_000).withFenceGapTimeoutMs(5_000));
+        Client a = new Client("a"), b = new Client("b");
+        String t1 = b.txn("w z 1"), t2 = b.txn("r z 1", "w y 2"); // b never fences (yet)
+        b.send();
+        String prev = null;
+        for (int i = 1; i <= 4; i++) {
+            a.txn("w x " + i);
+            a.fence(prev, "f" + i);
+            prev = "f" + i;
+        }
+        a.send();
+        List<Round> rs = roundsOut();
+        assertTrue(rs.stream().flatMap(r -> r.txns().stream()).anyMatch(x -> x.getEpoch() >= 2), "b holds no epoch back: a's epochs are cut");
+        driver.advanceWallClockTime(Duration.ofSeconds(6));
+        String t3 = b.txn("w z 3");
+        b.send();
+        a.txn("w x 9");
+        a.send();
+        rs.addAll(roundsOut());
+        driver.advanceWallClockTime(Duration.ofSeconds(61));
+        rs.addAll(roundsOut());
+        List<Transaction> t = rs.stream().flatMap(r -> r.txns().stream()).toList();
+        assertEquals(EpochRules.UNFENCED, find(t, t1).getEpoch(), "past the delay, unfenced");
+        assertEquals(EpochRules.UNFENCED, find(t, t2).getEpoch());
+        assertEquals(EpochRules.UNFENCED, find(t, t3).getEpoch(), "and what b sends next, at once");
+        assertTrue(rs.stream().allMatch(r -> r.end().getRetiredNow().isEmpty()), "and b is not retired: it is live, and simply not waited for");
+        // b fences: from then on it is a session like any other (its epochs follow the chain, and it holds them)
+        String g = b.fence(prev, "g1");
+        String t4 = b.txn("w z 4");
+        b.send();
+        a.txn("w x 5");
+        a.fence("g1", "f5");
+        a.send();
+        endAll(a, b);
+        driver.advanceWallClockTime(Duration.ofSeconds(61));
+        List<Transaction> rest = roundsOut().stream().flatMap(r -> r.txns().stream()).toList();
+        assertEquals(5, find(rest, g).getEpoch());
+        assertTrue(find(rest, t4).getEpoch() >= 5, "after its fence: " + find(rest, t4).getEpoch());
+        assertTrue(deadOut().isEmpty());
+        // a session that appears later and speaks before any fence of its own is unfenced too, whatever the others did
+        Client c = new Client("c");
+        String u = c.txn("w q 1");
+        c.send();
+        driver.advanceWallClockTime(Duration.ofSeconds(6));
+        driver.advanceWallClockTime(Duration.ofSeconds(61));
+        assertEquals(EpochRules.UNFENCED, find(roundsOut().stream().flatMap(r -> r.txns().stream()).toList(), u).getEpoch());
     }
 
     /**
@@ -550,7 +610,7 @@ class PipelineTopologyTest {
         driver.advanceWallClockTime(Duration.ofSeconds(6));
         List<Round> rs = roundsOut();
         assertEquals(1, rs.size(), "no session left live: the idle cut takes it");
-        assertEquals(0, find(rs.get(0).txns(), t).getEpoch(), "released with the session's last fence epoch (none: 0)");
+        assertEquals(EpochRules.UNFENCED, find(rs.get(0).txns(), t).getEpoch(), "released: the session ran no fence, so it is unfenced (EpochRules rule 5)");
         assertEquals(List.of("a"), rs.get(0).end().getClosedNow());
     }
 

@@ -29,6 +29,11 @@ import org.cobraverify.schemas.TxnStatus;
  *       to come, so it uses {@link #lastClosedEpochBefore}: one less than the smallest previous fence epoch
  *       of any transaction still to come. Either way GC checks in the graph that the old transactions reach
  *       every entry fence; these rules choose what to try, they are not what soundness rests on.</li>
+ *   <li><b>Unfenced transactions.</b> A transaction of a session that has run no fence before it, and never will
+ *       (a file: the session has no fence; the pipeline: its session had run none when it arrived), follows no fence:
+ *       it is stamped {@link #UNFENCED} and holds no epoch open (its session is not waited for). The verifier does not
+ *       check it in rounds: nothing shows that it follows the collected past. It is named in the verdict as unchecked
+ *       (docs/DESIGN.md §7.6).</li>
  * </ol>
  */
 public final class EpochRules {
@@ -36,6 +41,12 @@ public final class EpochRules {
 
     /** The epoch of a transaction whose epoch no fence has closed yet. */
     public static final long OPEN = Long.MAX_VALUE;
+
+    /** The stamp of a transaction that follows no fence of its session (rule 5): never old, never waited for, not checked in rounds. */
+    public static final long UNFENCED = -2;
+
+    /** Whether a transaction's stamped epoch says it follows no fence of its session (rule 5). */
+    public static boolean isUnfenced(long stampedEpoch) { return stampedEpoch == UNFENCED; }
 
     /** A transaction's operations as the rules see them. */
     public interface Ops {
