@@ -22,6 +22,10 @@ record RoundsSummary(HistoryRounds.Run run, int transactions) {
         for (RoundResult r : run.rounds()) if (r.outcome() == Verdict.Outcome.REJECT) { decisive = r; break; }
         List<String> notes = new ArrayList<>(readerNotes);
         if (decisive.verdict() != null) notes.addAll(decisive.verdict().notes());
+        long unchecked = run.last().uncheckedTotal();
+        if (unchecked > 0)
+            notes.add(unchecked + " transaction(s) were left unchecked (they follow no fence that follows the collected past: see \"unchecked\");"
+                    + " the verdict speaks of the rest, without the reads of their writes");
         Verdict base = decisive.verdict();
         return switch (decisive.outcome()) {
             case ACCEPT -> new Verdict(Verdict.Outcome.ACCEPT, null, null, null, base == null ? null : base.stats(), notes);
@@ -102,6 +106,19 @@ record RoundsSummary(HistoryRounds.Run run, int transactions) {
             m.put("roundsCleanAfterViolation", clean);
             m.put("roundsUnknownAfterViolation", unknownOwn);
         }
+        // the transactions the rounds left unchecked, each with its round and why (the first 1,000)
+        m.put("uncheckedCount", last.uncheckedTotal());
+        List<Map<String, Object>> unchecked = new ArrayList<>();
+        for (RoundResult r : run.rounds())
+            for (org.cobraverify.rounds.Unchecked u : r.unchecked()) {
+                if (unchecked.size() >= 1000) break;
+                Map<String, Object> x = new LinkedHashMap<>();
+                x.put("id", u.id());
+                x.put("round", r.round());
+                x.put("reason", u.reason());
+                unchecked.add(x);
+            }
+        if (!unchecked.isEmpty()) m.put("unchecked", unchecked);
         m.put("retainedMax", run.retainedMax());
         m.put("retainedLast", run.last().retained());
         m.put("collected", run.last().collectedTotal());
@@ -175,6 +192,16 @@ record RoundsSummary(HistoryRounds.Run run, int transactions) {
             for (int i = 0; i < vs.size(); i++)
                 found.append(String.format("    %d. round %d: %s: %s%n", i + 1, vs.get(i).round(), vs.get(i).certificate().kind().title(),
                         vs.get(i).certificate().summary()));
+        }
+        long uncheckedTotal = run.last().uncheckedTotal();
+        if (uncheckedTotal > 0) {
+            found.append(String.format("  unchecked: %d transaction(s) that follow no fence that follows the collected past (the verdict speaks of the rest):%n",
+                    uncheckedTotal));
+            int listed = 0;
+            for (RoundResult r : run.rounds())
+                for (org.cobraverify.rounds.Unchecked u : r.unchecked())
+                    if (listed++ < 10) found.append(String.format("    round %d: %s: %s%n", r.round(), u.id(), u.reason()));
+            if (listed > 10) found.append(String.format("    ... and %d more (--json lists them)%n", listed - 10));
         }
         double later = laterHalfCapacity();
         return found + String.format("  rounds: %d (%d fences); retained after GC: at most %d, %d after the last; %d collected; capacity %.0f txn/s%s%n",

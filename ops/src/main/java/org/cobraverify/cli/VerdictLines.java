@@ -25,9 +25,10 @@ final class VerdictLines {
                         v.getNewViolations() == 1 ? "" : "s", v.getViolations(), v.getFirstViolationRound())
                 : String.format(" (this round: %s; %d violation%s so far, the first in round %d)", VerdictsCommand.own(v), v.getViolations(),
                         v.getViolations() == 1 ? "" : "s", v.getFirstViolationRound());
-        return String.format("round %d: %s%s: %s [epochs %d-%d, %d txns in the round, %d checked, %d pending%s; %s%s]",
+        String unchecked = v.getUncheckedNow() > 0 ? String.format(", %d unchecked (%d so far)", v.getUncheckedNow(), v.getUncheckedTxns()) : "";
+        return String.format("round %d: %s%s: %s [epochs %d-%d, %d txns in the round, %d checked, %d pending%s%s; %s%s]",
                 v.getRound(), v.getOutcome().name().toLowerCase(), own, v.getReason(), v.getFirstEpoch(), v.getLastEpoch(), v.getRoundTxns(),
-                v.getCheckedTxns(), v.getPendingTxns(), kept, steps, lag);
+                v.getCheckedTxns(), v.getPendingTxns(), unchecked, kept, steps, lag);
     }
 
     /** How far the verdict trails the workload: from the round's last commit to the verdict. */
@@ -46,7 +47,8 @@ final class VerdictLines {
      * One verdict as one JSON object on one line, for scripts and alerting: {@code round}, {@code verdict}
      * (accept, reject, unknown), {@code reason}, {@code transactions} (in the round), {@code checked},
      * {@code pending}, {@code retained} (-1: not reported), {@code collected}, {@code millis}, the epochs,
-     * {@code lagSeconds} (when known), {@code verifierRestarts}, and on a reject the {@code certificate}
+     * {@code lagSeconds} (when known), {@code verifierRestarts}, {@code uncheckedNow} and {@code uncheckedTotal} with the
+     * {@code unchecked} transactions named (id, reason) when the round left some, and on a reject the {@code certificate}
      * (anomaly, summary, cycle edges, transactions, text).
      */
     static String json(Verdict v) {
@@ -73,6 +75,18 @@ final class VerdictLines {
             g.writeNumberField("newViolations", v.getOwnOutcome() == null ? (v.getOutcome() == org.cobraverify.schemas.Outcome.REJECT ? 1 : 0) : v.getNewViolations());
             g.writeNumberField("violations", v.getViolations());
             g.writeNumberField("firstViolationRound", v.getFirstViolationRound());
+            g.writeNumberField("uncheckedNow", v.getUncheckedNow());
+            g.writeNumberField("uncheckedTotal", v.getUncheckedTxns());
+            if (!v.getUnchecked().isEmpty()) {
+                g.writeArrayFieldStart("unchecked");
+                for (org.cobraverify.schemas.UncheckedTxn u : v.getUnchecked()) {
+                    g.writeStartObject();
+                    g.writeStringField("id", u.getId());
+                    g.writeStringField("reason", u.getReason());
+                    g.writeEndObject();
+                }
+                g.writeEndArray();
+            }
             if (!v.getMoreCertificates().isEmpty()) {
                 g.writeArrayFieldStart("moreCertificates");
                 for (Certificate m : v.getMoreCertificates()) certificate(g, m);

@@ -17,7 +17,8 @@ import org.cobraverify.schemas.serde.WireFormat;
  * The compacted topic {@code cobra.frontier-logs}: per data key, its frontier log as the verifier's timeline has it at
  * its latest checkpoint (docs/DESIGN.md §7.9). The verifier publishes the logs that changed since its last checkpoint
  * in the checkpoint's own transaction, so a reader of committed records sees, with every checkpoint, the logs it
- * needs; a verifier resumed into a store without logs (a replay, a standby on another host) imports them all.
+ * needs; a verifier resumed into a store without logs imports them: a standby on another host all of them, a replay only
+ * those of the keys its window touches.
  *
  * <p>Bound: one record per key ever collected as data, as the frontier family of the collected-writes store on disk
  * (the key space; docs/DESIGN.md §9.1).
@@ -49,12 +50,22 @@ public final class FrontierLogs {
      * naming topic, partition and offset. Zero when the topic does not exist.
      */
     public static int importAll(KafkaConnection kafka, WireFormat wire, IncrementalVerifier verifier) {
+        return (int) Math.min(Integer.MAX_VALUE, importSome(kafka, wire, verifier, k -> true)[1]);
+    }
+
+    /**
+     * As {@link #importAll}, but only the logs of the keys {@code wanted} accepts (each record's Kafka key is its data key, so
+     * the others are not even decoded): what a replay needs, the keys its window and its checkpoint's transactions touch
+     * (docs/DESIGN.md §8.4). Returns the records read and those imported.
+     */
+    public static long[] importSome(KafkaConnection kafka, WireFormat wire, IncrementalVerifier verifier, java.util.function.Predicate<String> wanted) {
         // one record at a time into the store (a later record of a key replaces the earlier: the topic may not be compacted
         // yet), never the whole topic on the heap: it has a record per key
-        long[] read = new long[1];
+        long[] read = new long[2];
         try {
             TopicScan.forEach(kafka, TOPIC, new ByteArrayDeserializer(), Duration.ofMinutes(10), r -> {
-                if (r.value() == null) return;
+                read[0]++;
+                if (r.value() == null || (r.key() != null && !wanted.test(r.key()))) return;
                 FrontierLogRecord f;
                 try {
                     f = wire.decode(r.value(), FrontierLogRecord.class);
@@ -62,12 +73,13 @@ public final class FrontierLogs {
                     throw new IllegalStateException(TOPIC + "-" + r.partition() + "@" + r.offset() + ": " + e.getMessage()
                             + "; without that key's frontier log reads of it could not be judged", e);
                 }
+                if (!wanted.test(f.getKey().toString())) return;
                 verifier.importFrontierLog(f.getKey().toString(), log(f));
-                read[0]++;
+                read[1]++;
             });
         } catch (TopicScan.NoSuchTopic e) {
-            return 0;
+            return new long[2];
         }
-        return (int) Math.min(Integer.MAX_VALUE, read[0]);
+        return read;
     }
 }

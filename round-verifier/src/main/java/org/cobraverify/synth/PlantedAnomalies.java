@@ -64,7 +64,17 @@ public final class PlantedAnomalies {
      * {@code history} (in delivery order: each session's transactions in session order) with {@code plants} inserted.
      * Throws {@link IllegalArgumentException} when a planting point has fewer live sessions before it than the anomaly needs.
      */
-    public static List<Transaction> plant(List<Transaction> history, List<Plant> plants) {
+    public static List<Transaction> plant(List<Transaction> history, List<Plant> plants) { return plant(history, plants, 0); }
+
+    /**
+     * As {@link #plant(List, List)}; with {@code readAgain} positive, the keys of each anomaly are used again later, as a
+     * hot row is: {@code readAgain} transactions after it, a transaction of a live session reads each planted key's planted
+     * write and writes the key anew (ids {@code planted:P:KIND:F1}), and {@code 4 × readAgain} transactions after it another
+     * reads those new writes ({@code :F2}). Neither is a violation: the first reads writes of transactions a verifier sets
+     * aside (its reads of them are not checked), the second reads writes made after the violation, which a verifier checks
+     * as usual (docs/DESIGN.md §7.10), by then collected.
+     */
+    public static List<Transaction> plant(List<Transaction> history, List<Plant> plants, int readAgain) {
         int n = history.size();
         List<List<Transaction>> after = new ArrayList<>(n);
         for (int i = 0; i < n; i++) after.add(null);
@@ -81,7 +91,8 @@ public final class PlantedAnomalies {
             if (positions.size() < plant.kind().sessions)
                 throw new IllegalArgumentException(plant.kind().word() + " needs " + plant.kind().sessions + " sessions before transaction " + at
                         + "; only " + positions.size() + " have committed a transaction by then");
-            List<Transaction> txns = transactions(plant.kind(), "planted:" + p + ":" + plant.kind().word());
+            String prefix = "planted:" + p + ":" + plant.kind().word();
+            List<Transaction> txns = transactions(plant.kind(), prefix);
             for (int j = 0; j < txns.size(); j++) {
                 int i = positions.get(j);
                 Transaction near = history.get(i);
@@ -90,6 +101,21 @@ public final class PlantedAnomalies {
                 if (after.get(i) == null) after.set(i, new ArrayList<>());
                 after.get(i).add(t);
             }
+            if (readAgain <= 0) continue;
+            // the planted keys, each with one planted write of it
+            java.util.Map<String, String> planted = new java.util.LinkedHashMap<>();
+            for (Transaction t : txns) for (TxnOp o : t.getOps()) if (o.getWrite()) planted.putIfAbsent(o.getKey(), o.getValue());
+            List<TxnOp> first = new ArrayList<>(), second = new ArrayList<>();
+            for (java.util.Map.Entry<String, String> e : planted.entrySet()) {
+                String again = prefix + ":F1:" + e.getKey().substring(e.getKey().lastIndexOf(':') + 1);
+                first.add(r(e.getKey(), e.getValue()));
+                first.add(w(e.getKey(), again));
+                second.add(r(e.getKey(), again));
+            }
+            placeAfter(history, after, at + readAgain, Transaction.newBuilder().setId(prefix + ":F1").setSession("?").setStatus(TxnStatus.COMMITTED)
+                    .setStart(0).setEnd(0).setOps(first).build());
+            placeAfter(history, after, at + 4 * readAgain, Transaction.newBuilder().setId(prefix + ":F2").setSession("?").setStatus(TxnStatus.COMMITTED)
+                    .setStart(0).setEnd(0).setOps(second).build());
         }
         List<Transaction> out = new ArrayList<>(n + 4 * plants.size());
         for (int i = 0; i < n; i++) {
@@ -97,6 +123,21 @@ public final class PlantedAnomalies {
             if (after.get(i) != null) out.addAll(after.get(i));
         }
         return out;
+    }
+
+    /**
+     * Puts {@code t} in the session of the last committed transaction at or before {@code at} (clamped to the history), right
+     * after it, with that transaction's times.
+     */
+    private static void placeAfter(List<Transaction> history, List<List<Transaction>> after, int at, Transaction t) {
+        int i = Math.min(history.size() - 1, at);
+        while (i > 0 && history.get(i).getStatus() != TxnStatus.COMMITTED) i--;
+        Transaction near = history.get(i);
+        t.setSession(near.getSession());
+        t.setStart(near.getEnd());
+        t.setEnd(near.getEnd());
+        if (after.get(i) == null) after.set(i, new ArrayList<>());
+        after.get(i).add(t);
     }
 
     /** The anomaly's transactions, on keys {@code prefix:*}, ids {@code prefix:T*}, sessions to be set. */
