@@ -155,6 +155,14 @@ record RoundsSummary(HistoryRounds.Run run, int transactions) {
             gc[i] = Math.round(r.gcNanos() / 1e6);
         }
         m.put("roundTxns", txns);
+        // what each round's own transactions came to (0 verified, 1 a new violation, 2 unknown), and, less its new violations', the rest
+        long[] own = new long[n], rest = new long[n];
+        for (int i = 0; i < n; i++) {
+            own[i] = code(run.rounds().get(i).own());
+            rest[i] = code(run.rounds().get(i).rest());
+        }
+        m.put("roundOwn", own);
+        m.put("roundRest", rest);
         m.put("roundRetained", retained);
         m.put("roundHistorySize", history);
         m.put("roundBuildMillis", build);
@@ -181,6 +189,8 @@ record RoundsSummary(HistoryRounds.Run run, int transactions) {
         m.put("roundRetainedWhy", keptBy);
         return m;
     }
+
+    private static long code(Verdict.Outcome o) { return o == Verdict.Outcome.ACCEPT ? 0 : o == Verdict.Outcome.REJECT ? 1 : 2; }
 
     String text() {
         String gcNote = null;

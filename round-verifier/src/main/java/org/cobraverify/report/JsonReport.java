@@ -32,7 +32,7 @@ public final class JsonReport {
     /** A violation found: the round that found it (-1: a one-shot check), and its certificate. */
     public record Found(long round, Certificate certificate) {}
 
-    /** As {@link #render}, with the figures of verification in rounds (numbers, arrays of numbers, and objects of numbers or arrays of numbers). */
+    /** As {@link #render}, with the figures of verification in rounds (numbers, arrays of numbers, objects of numbers or arrays of numbers, and lists of objects of numbers and strings). */
     public static String renderRounds(String file, String format, Verdict v, int transactions, double millis, double parseMillis,
                                       Map<String, Object> rounds) {
         return renderRounds(file, format, v, transactions, millis, parseMillis, rounds, List.of());
@@ -61,6 +61,17 @@ public final class JsonReport {
                         } else g.writeNumberField(String.valueOf(f.getKey()), ((Number) f.getValue()).longValue());
                     }
                     g.writeEndObject();
+                } else if (e.getValue() instanceof List<?> l) { // a list of objects of numbers and strings
+                    g.writeArrayFieldStart(e.getKey());
+                    for (Object o : l) {
+                        g.writeStartObject();
+                        for (Map.Entry<?, ?> f : ((Map<?, ?>) o).entrySet()) {
+                            if (f.getValue() instanceof Number n) g.writeNumberField(String.valueOf(f.getKey()), n.longValue());
+                            else g.writeStringField(String.valueOf(f.getKey()), String.valueOf(f.getValue()));
+                        }
+                        g.writeEndObject();
+                    }
+                    g.writeEndArray();
                 } else if (e.getValue() instanceof Number n) g.writeNumberField(e.getKey(), n.longValue());
                 else g.writeStringField(e.getKey(), String.valueOf(e.getValue()));
             }

@@ -142,7 +142,7 @@ public final class HistoryRounds {
         return new IncrementalVerifier.RoundResult(r.round(), r.outcome(), r.reason(), lined.get(0), r.verdict(), r.stats(), r.roundTxns(), r.checkedTxns(),
                 r.pendingTxns(), r.historySize(), r.retained(), r.collectedNow(), r.collectedTotal(), r.buildNanos(), r.checkNanos(), r.gcNanos(),
                 r.gcNote(), r.superseded(), r.old(), r.settled(), r.batchCounts(), r.keptBy(), lined, r.violationsTotal(), r.firstViolationRound(), r.own(),
-                r.cpuNanos(), r.collectorMillis(), r.unchecked(), r.uncheckedTotal());
+                r.cpuNanos(), r.collectorMillis(), r.unchecked(), r.uncheckedTotal(), r.rest());
     }
 
     private static Certificate withLines(Certificate c, Map<String, Integer> line) {

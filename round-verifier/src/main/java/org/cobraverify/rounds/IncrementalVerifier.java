@@ -88,13 +88,14 @@ public final class IncrementalVerifier implements AutoCloseable {
      * {@code outcome} is the verdict on the history as a whole, a reject from the first violation on (docs/DESIGN.md §7.10).
      * {@code unchecked}: the transactions this round left out of the checked history because nothing shows that they follow
      * the collected past (docs/DESIGN.md §7.6), and {@code uncheckedTotal} how many so far: an accept speaks of the rest.
+     * {@code rest}: what the round's own transactions less its new violations' came to ({@code own} is a reject when it found one).
      */
     public record RoundResult(long round, Verdict.Outcome outcome, String reason, Certificate certificate, Verdict verdict, CheckStats stats,
                               int roundTxns, long checkedTxns, int pendingTxns, int historySize, int retained, int collectedNow,
                               long collectedTotal, long buildNanos, long checkNanos, long gcNanos, String gcNote, int superseded, int old,
                               int settled, long[][] batchCounts, int[] keptBy, List<Certificate> violations, long violationsTotal,
                               long firstViolationRound, Verdict.Outcome own, long cpuNanos, long collectorMillis, List<Unchecked> unchecked,
-                              long uncheckedTotal) {
+                              long uncheckedTotal, Verdict.Outcome rest) {
         public double millis() { return (buildNanos + checkNanos + gcNanos) / 1e6; }
 
         /** Whether the round's own transactions were verified, with no new violation (whatever the history had before). */
@@ -680,7 +681,11 @@ public final class IncrementalVerifier implements AutoCloseable {
     private void setAside(Set<String> ids, long roundNo, List<Transaction> admitted, List<StaleReads.StaleRead> staleNow) {
         admittedHeldReads = Map.of(); // their writes leave the writer index: admission's answers may be stale now
         List<String> uncontracted = new ArrayList<>();
-        uncheckedReads += SetAside.apply(ids, held, stale, admitted, roundNo, incarnation, past, uncontracted);
+        // only what a collection may have analysed (retained before this round) taints keys (docs/DESIGN.md §7.10)
+        Set<String> fresh = new HashSet<>();
+        for (Transaction t : admitted) fresh.add(t.getId());
+        uncheckedReads += SetAside.apply(ids, held, stale, admitted, roundNo, incarnation, past, uncontracted,
+                id -> held.retainedIds.contains(id) && !fresh.contains(id));
         if (!uncontracted.isEmpty() && lostProof == null)
             lostProof = "round " + roundNo + ": " + uncontracted.get(0) + ", set aside after a violation, carried more than "
                     + CollectedPast.MAX_CONTRACTED_FACTS + " paths of the collected past; without them later rounds could miss a cycle";
@@ -718,6 +723,7 @@ public final class IncrementalVerifier implements AutoCloseable {
                                long t0, long t1, long t2, long t3, int collectedNow, String gcNote) {
         List<Certificate> found = List.copyOf(roundViolations);
         roundViolations = List.of();
+        Verdict.Outcome rest = own;
         List<Unchecked> unchecked = List.copyOf(roundUnchecked);
         roundUnchecked = new ArrayList<>();
         if (!unchecked.isEmpty()) ownReason = ownReason + "; " + uncheckedNote(unchecked);
@@ -747,7 +753,7 @@ public final class IncrementalVerifier implements AutoCloseable {
                 checkedTotal, held.waiting.size(), hSize, held.retained.size(), collectedNow, collectedTotal, t1 - t0, t2 - t1, t3 - t2, gcNote,
                 lastSuperseded, lastOld, lastSettled, batchCounts, lastKept, found, violationsTotal, firstViolationRound, own,
                 RoundClock.between(roundCpu0, RoundClock.cpuNanos()), RoundClock.between(roundCollector0, RoundClock.collectorMillis()),
-                unchecked, uncheckedTotal);
+                unchecked, uncheckedTotal, rest);
     }
 
     /** The verdict's words for the transactions a round left unchecked (the first few by name, with why). */

@@ -127,10 +127,15 @@ final class SetAside {
      * as set aside ({@code held.setAsideWrites}) in round {@code round} of {@code incarnation}, and makes their readers lack those reads (the contract
      * above); the facts of {@code past} that ran through them are contracted ({@link CollectedPast#contract}), and those for
      * which that was refused are added to {@code uncontracted}. Returns how many reads of their writes by held transactions were dropped.
+     *
+     * <p>Only a transaction that garbage collection may have analysed ({@code analysed}: retained before this round) taints
+     * the keys it wrote, and only such a writer of a key tainted now is among its {@code taintedWriters}: what collections
+     * recorded was decided with the transactions they saw, and one admitted in this round (or still waiting) was seen by
+     * none. A write by one of those is made since, as far as the taint goes (docs/DESIGN.md §7.10).
      */
     static int apply(Set<String> ids, HeldTransactions held, StaleReads stale, List<Transaction> admitted, long round, long incarnation,
-                     CollectedPast past, List<String> uncontracted) {
-        return remove(ids, held, stale, admitted, round, incarnation, past, uncontracted, true);
+                     CollectedPast past, List<String> uncontracted, java.util.function.Predicate<String> analysed) {
+        return remove(ids, held, stale, admitted, round, incarnation, past, uncontracted, analysed);
     }
 
     /**
@@ -141,11 +146,11 @@ final class SetAside {
      * their writes by held transactions were dropped.
      */
     static int leaveUnchecked(Set<String> ids, HeldTransactions held, StaleReads stale, List<Transaction> admitted, long round, long incarnation) {
-        return remove(ids, held, stale, admitted, round, incarnation, null, null, false);
+        return remove(ids, held, stale, admitted, round, incarnation, null, null, null);
     }
 
     private static int remove(Set<String> ids, HeldTransactions held, StaleReads stale, List<Transaction> admitted, long round, long incarnation,
-                              CollectedPast past, List<String> uncontracted, boolean taint) {
+                              CollectedPast past, List<String> uncontracted, java.util.function.Predicate<String> analysed) {
         // the paths of the collected past that ran through them stay, between the others (CollectedPast#contract)
         if (past != null && past.exists()) {
             Set<String> gone = new HashSet<>();
@@ -163,9 +168,11 @@ final class SetAside {
             }
         }
         Map<String, Map<String, CollectedWrites.Entry>> writes = new HashMap<>();
+        Set<String> taintedNow = new HashSet<>();
         for (String id : ids) {
             Transaction t = held.byId.get(id);
             if (t == null) continue;
+            boolean taint = analysed != null && analysed.test(id);
             CollectedWrites.Entry e = new CollectedWrites.Entry(id, null, CollectedWrites.Fate.SET_ASIDE, round, incarnation);
             for (TxnOp o : t.getOps()) {
                 // a write collected while t stayed (superseded, §7.9): its key is tainted too
@@ -173,24 +180,25 @@ final class SetAside {
                     held.taintedKeys.putIfAbsent(o.getKey(), round);
                     held.taintedWriters.computeIfAbsent(o.getKey(), k -> new HashSet<>());
                     writes.computeIfAbsent(o.getKey(), k -> new HashMap<>());
+                    taintedNow.add(o.getKey());
                 }
                 if (!o.getWrite() || held.writers.get(o.getKey(), o.getValue()) != t) continue;
                 held.setAsideWrites.computeIfAbsent(o.getKey(), k -> new HashMap<>()).put(o.getValue(), e);
                 if (taint) {
                     held.taintedKeys.putIfAbsent(o.getKey(), round);
                     held.taintedWriters.computeIfAbsent(o.getKey(), k -> new HashSet<>());
+                    taintedNow.add(o.getKey());
                 }
                 writes.computeIfAbsent(o.getKey(), k -> new HashMap<>()).put(o.getValue(), e);
             }
             stale.setAside(id);
         }
-        // the held writers of the keys tainted now: reads of their writes cannot be judged from now on
-        for (Transaction t : taint ? held.byId.values() : List.<Transaction>of()) {
-            if (ids.contains(t.getId())) continue;
+        // the held writers of the keys tainted now that a collection may have analysed: reads of their writes cannot be judged
+        for (Transaction t : taintedNow.isEmpty() ? List.<Transaction>of() : held.byId.values()) {
+            if (ids.contains(t.getId()) || !analysed.test(t.getId())) continue;
             for (TxnOp o : t.getOps()) {
-                if (!o.getWrite()) continue;
-                Set<String> w = writes.containsKey(o.getKey()) ? held.taintedWriters.get(o.getKey()) : null;
-                if (w != null) w.add(t.getId());
+                if (!o.getWrite() || !taintedNow.contains(o.getKey())) continue;
+                held.taintedWriters.get(o.getKey()).add(t.getId());
             }
         }
         held.forget(ids);
