@@ -122,7 +122,7 @@ public final class ReplayCommand implements Callable<Integer> {
                         // cost follows the window replayed, not the key space the run touched since it began (§8.4)
                         long tk = System.nanoTime();
                         Set<String> keys = keysOf(f.chunks(), cons, tp, f.chunks().get(0).getInputOffset(), end, to, wire);
-                        long[] n = FrontierLogs.importSome(kafka, wire, rv.engine(), keys::contains);
+                        long[] n = FrontierLogs.importSome(kafka, wire, rv.engine(), keys::contains, f.round());
                         System.err.printf("cobra replay: %d frontier logs of the %d keys the window touches read from %s (of %d records), in %.2f s%n",
                                 n[1], keys.size(), FrontierLogs.TOPIC, n[0], (System.nanoTime() - tk) / 1e9);
                     } else System.err.println("cobra replay: the checkpoint's verifier did not publish its frontier logs (no " + FrontierLogs.TOPIC

@@ -59,27 +59,76 @@ public final class FrontierLogs {
      * (docs/DESIGN.md §8.4). Returns the records read and those imported.
      */
     public static long[] importSome(KafkaConnection kafka, WireFormat wire, IncrementalVerifier verifier, java.util.function.Predicate<String> wanted) {
+        return importSome(kafka, wire, verifier, wanted, -1);
+    }
+
+    /** What {@link #importSome} reads of a record to choose it: its key and the checkpoint's round it was published with. */
+    private static final org.apache.avro.Schema KEY_AND_ROUND = new org.apache.avro.Schema.Parser().parse(
+            "{\"type\":\"record\",\"name\":\"FrontierLogRecord\",\"namespace\":\"org.cobraverify.schemas\",\"fields\":["
+            + "{\"name\":\"key\",\"type\":\"string\"},{\"name\":\"round\",\"type\":\"long\"}]}");
+
+    /**
+     * As above, for a verifier resumed from the checkpoint of round {@code asOf} (not negative): of each wanted key's records,
+     * only one is imported, the first published at or after that checkpoint, or else the latest. The topic is compacted lazily:
+     * while it is not, a key has a record per checkpoint that changed it (a 1M TPC-C run left 1.8M records for the 196k keys one
+     * replay window touched), and the one published with the first checkpoint from {@code asOf} on still holds the entries
+     * the verifier had then (a later one may have dropped them, leaving a key that cannot be known, docs/DESIGN.md §7.9). The
+     * heap holds one record per wanted key meanwhile.
+     */
+    public static long[] importSome(KafkaConnection kafka, WireFormat wire, IncrementalVerifier verifier, java.util.function.Predicate<String> wanted,
+                                    long asOf) {
+        if (asOf >= 0) {
+            java.util.Map<String, org.apache.kafka.clients.consumer.ConsumerRecord<String, byte[]>> chosen = new java.util.HashMap<>();
+            java.util.Set<String> settled = new java.util.HashSet<>(); // keys whose chosen record is from asOf on
+            long[] read = new long[2];
+            try {
+                TopicScan.forEach(kafka, TOPIC, new ByteArrayDeserializer(), Duration.ofMinutes(10), r -> {
+                    read[0]++;
+                    if (r.value() == null || r.key() == null || !wanted.test(r.key()) || settled.contains(r.key())) return;
+                    long round;
+                    try {
+                        round = (Long) wire.decodeProjected(r.value(), KEY_AND_ROUND).get("round");
+                    } catch (MalformedRecordException e) {
+                        throw new IllegalStateException(TOPIC + "-" + r.partition() + "@" + r.offset() + ": " + e.getMessage()
+                                + "; without that key's frontier log reads of it could not be judged", e);
+                    }
+                    chosen.put(r.key(), r);
+                    if (round >= asOf) settled.add(r.key());
+                });
+            } catch (TopicScan.NoSuchTopic e) {
+                return read;
+            }
+            for (org.apache.kafka.clients.consumer.ConsumerRecord<String, byte[]> r : chosen.values()) if (importRecord(wire, verifier, wanted, r)) read[1]++;
+            return read;
+        }
         // one record at a time into the store (a later record of a key replaces the earlier: the topic may not be compacted
         // yet), never the whole topic on the heap: it has a record per key
         long[] read = new long[2];
         try {
             TopicScan.forEach(kafka, TOPIC, new ByteArrayDeserializer(), Duration.ofMinutes(10), r -> {
                 read[0]++;
-                if (r.value() == null || (r.key() != null && !wanted.test(r.key()))) return;
-                FrontierLogRecord f;
-                try {
-                    f = wire.decode(r.value(), FrontierLogRecord.class);
-                } catch (MalformedRecordException e) {
-                    throw new IllegalStateException(TOPIC + "-" + r.partition() + "@" + r.offset() + ": " + e.getMessage()
-                            + "; without that key's frontier log reads of it could not be judged", e);
-                }
-                if (!wanted.test(f.getKey().toString())) return;
-                verifier.importFrontierLog(f.getKey().toString(), log(f));
-                read[1]++;
+                if (r.key() != null && !wanted.test(r.key())) return;
+                if (importRecord(wire, verifier, wanted, r)) read[1]++;
             });
         } catch (TopicScan.NoSuchTopic e) {
             return new long[2];
         }
         return read;
+    }
+
+    /** Imports one record's log, if it has one and its key is wanted; a record that cannot be decoded stops the import. */
+    private static boolean importRecord(WireFormat wire, IncrementalVerifier verifier, java.util.function.Predicate<String> wanted,
+                                        org.apache.kafka.clients.consumer.ConsumerRecord<String, byte[]> r) {
+        if (r.value() == null) return false;
+        FrontierLogRecord f;
+        try {
+            f = wire.decode(r.value(), FrontierLogRecord.class);
+        } catch (MalformedRecordException e) {
+            throw new IllegalStateException(TOPIC + "-" + r.partition() + "@" + r.offset() + ": " + e.getMessage()
+                    + "; without that key's frontier log reads of it could not be judged", e);
+        }
+        if (!wanted.test(f.getKey().toString())) return false;
+        verifier.importFrontierLog(f.getKey().toString(), log(f));
+        return true;
     }
 }
