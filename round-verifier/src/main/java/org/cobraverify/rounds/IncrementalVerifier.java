@@ -1057,6 +1057,9 @@ public final class IncrementalVerifier implements AutoCloseable {
     /** Whether the collected-writes store holds any frontier log. */
     public boolean hasFrontierLogs() { return collected.hasFrontiers(); }
 
+    /** {@code key}'s frontier log as the store has it, oldest first (empty: none). */
+    public List<CollectedWrites.FrontierEntry> frontierLog(String key) { return collected.frontierLog(key); }
+
     /**
      * Puts a published frontier log into the store (before {@link #restore}). Each of its entries that names a value is
      * the collected write of that value (fate {@code FRONTIER}, as the collection that logged it recorded it: the store
