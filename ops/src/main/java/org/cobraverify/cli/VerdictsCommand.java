@@ -71,7 +71,7 @@ public final class VerdictsCommand implements Callable<Integer> {
     final Map<Outcome, AtomicLong> counts = new ConcurrentHashMap<>();
     final AtomicLong lastRound = new AtomicLong(-1), checked = new AtomicLong(), pending = new AtomicLong(), lagMs = new AtomicLong(),
             retained = new AtomicLong(-1), collected = new AtomicLong(), restarts = new AtomicLong(), lastViolationRound = new AtomicLong(-1),
-            violations = new AtomicLong();
+            violations = new AtomicLong(), unchecked = new AtomicLong();
     /** The metrics, in Micrometer's Prometheus registry (gauges read the fields above). */
     final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final Map<Outcome, Counter> verdictCounters = new ConcurrentHashMap<>();
@@ -100,6 +100,9 @@ public final class VerdictsCommand implements Callable<Integer> {
                 .description("Transactions the verifier kept in its graph after the last round's garbage collection (-1: not reported).").register(registry);
         Gauge.builder("cobra.verifier.collected.transactions", collected, AtomicLong::get)
                 .description("Transactions the verifier has garbage-collected so far.").register(registry);
+        Gauge.builder("cobra.unchecked.transactions", unchecked, AtomicLong::get)
+                .description("Transactions left unchecked so far: they follow no fence that follows the collected past (a session that never fences).")
+                .register(registry);
         Gauge.builder("cobra.verifier.restarts", restarts, AtomicLong::get)
                 .description("How many times the verifier had restarted when it published the last verdict.").register(registry);
     }
@@ -182,6 +185,7 @@ public final class VerdictsCommand implements Callable<Integer> {
         retained.set(v.getRetainedTxns());
         collected.set(v.getCollectedTxns());
         restarts.set(v.getVerifierRestarts());
+        unchecked.set(v.getUncheckedTxns());
         if (v.getRoundLatestEnd() > 0) lagMs.set(Math.round(VerdictLines.lagSeconds(v) * 1000));
     }
 

@@ -48,6 +48,11 @@ class VerdictsMetricsTest {
         assertEquals(1002, sample(m, "cobra_verifier_retained_transactions"));
         assertEquals(100, sample(m, "cobra_verifier_collected_transactions"));
         assertEquals(1, sample(m, "cobra_verifier_restarts"));
+        assertEquals(0, sample(m, "cobra_unchecked_transactions"));
+        Verdict u = v(3, Outcome.ACCEPT);
+        u.setUncheckedTxns(8);
+        c.count(u);
+        assertEquals(8, sample(c.metrics(), "cobra_unchecked_transactions"), "the unchecked so far, as the last verdict counts them");
         assertTrue(m.contains("# TYPE cobra_verdicts_total counter"), m);
         assertTrue(m.contains("# TYPE cobra_verifier_retained_transactions gauge"), m);
     }
@@ -111,6 +116,18 @@ class VerdictsMetricsTest {
         assertEquals(43, a.get("millis").asLong());
         assertEquals(1, a.get("verifierRestarts").asLong());
         assertFalse(a.has("certificate"));
+        assertFalse(a.has("unchecked"));
+
+        // a round that left transactions unchecked (docs/DESIGN.md 7.6) names them, in the line and in the JSON
+        Verdict u = v(5, Outcome.ACCEPT);
+        u.setUnchecked(List.of(new org.cobraverify.schemas.UncheckedTxn("nf1", "its session ran no fence before it")));
+        u.setUncheckedNow(1);
+        u.setUncheckedTxns(3);
+        JsonNode uj = json.readTree(VerdictLines.json(u));
+        assertEquals(1, uj.get("uncheckedNow").asInt());
+        assertEquals(3, uj.get("uncheckedTotal").asLong());
+        assertEquals("nf1", uj.get("unchecked").get(0).get("id").asText());
+        assertTrue(VerdictLines.line(u).contains("1 unchecked (3 so far)"), VerdictLines.line(u));
 
         Verdict r = v(4, Outcome.REJECT);
         r.setCertificate(new Certificate("G-single", "T1 -rw(x)-> T2 -wr(y)-> T1",

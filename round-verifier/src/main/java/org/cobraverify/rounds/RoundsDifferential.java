@@ -585,7 +585,10 @@ public final class RoundsDifferential {
                 if (batch.size() < batchSize && r < lastRound) continue;
                 List<org.cobraverify.schemas.Verdict> got = v.decide(batch);
                 // the transactions the rounds left unchecked (docs/DESIGN.md §7.6): the verdicts speak of the rest, and so does the
-                // oracle from then on (a batch names them all in its last verdict, for every round of it)
+                // oracle from then on. A batch decided with one check names them all in its last verdict, for every round of it;
+                // one decided again round by round names each round's in its own (one it leaves unchecked later may still be
+                // waiting in an earlier round: not resolved there, and not left out either)
+                List<Set<Integer>> uncheckedBy = new ArrayList<>();
                 for (org.cobraverify.schemas.Verdict g : got) {
                     if (g.getUncheckedNow() != g.getUnchecked().size())
                         return new Result(seed, n, r + 1, unknown, accepted, rejected, collectedAny, v.isolatedKeysCount(), v.chainedKeysCount(), "seed " + seed + " (" + what + "): round " + g.getRound() + " names " + g.getUnchecked().size() + " of its "
@@ -595,9 +598,13 @@ public final class RoundsDifferential {
                         if (t == null) return new Result(seed, n, r + 1, unknown, accepted, rejected, collectedAny, v.isolatedKeysCount(), v.chainedKeysCount(), "seed " + seed + " (" + what + "): round " + g.getRound() + " names " + u.getId() + " unchecked, which the history lacks", reasons, unchecked.size(), shapes);
                         unchecked.add(t);
                     }
+                    uncheckedBy.add(new HashSet<>(unchecked));
                 }
+                Set<Integer> uncheckedAll = unchecked;
                 for (int i = 0; i < got.size(); i++) {
                     org.cobraverify.schemas.Verdict g = got.get(i);
+                    boolean oneCheck = g.getReason().contains("(checked with round ") || g.getReason().startsWith("decided with round ");
+                    unchecked = oneCheck ? uncheckedAll : uncheckedBy.get(i);
                     boolean[] before = i > 0 ? deliveredThen.get(i - 1) : deliveredBefore;
                     if (TRACE) System.err.println("round " + g.getRound() + " " + g.getOutcome() + " own " + g.getOwnOutcome() + " new " + g.getNewViolations()
                             + " (one-shot: " + oracle.get(i) + "): " + g.getReason());
@@ -645,6 +652,7 @@ public final class RoundsDifferential {
                                 + " transactions delivered by then, less the " + named.size() + " that certificates set aside"
                                 + (unchecked.isEmpty() ? "" : " and the " + unchecked.size() + " left unchecked") + ", rejects: " + rest.certificate().summary(), reasons, unchecked.size(), shapes);
                 }
+                unchecked = uncheckedAll;
                 collectedAny |= v.retainedCount() < v.checkedCount();
                 isolated = v.isolatedKeysCount();
                 chained = v.chainedKeysCount();
@@ -686,6 +694,13 @@ public final class RoundsDifferential {
      */
     static Verdict oneShotWithout(History h, boolean[] delivered, Set<Integer> without, CheckOptions opts) {
         int n = h.size();
+        // only those delivered by then (a batch names the transactions it left unchecked in its last verdict, some of which
+        // arrived after its earlier rounds)
+        if (!without.isEmpty()) {
+            Set<Integer> d = new HashSet<>();
+            for (int t : without) if (delivered[t]) d.add(t);
+            without = d;
+        }
         Map<Long, Integer> writer = new HashMap<>();
         for (int t = 0; t < n; t++)
             if (delivered[t] || without.contains(t))
