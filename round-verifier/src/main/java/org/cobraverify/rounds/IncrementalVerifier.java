@@ -422,17 +422,10 @@ public final class IncrementalVerifier implements AutoCloseable {
             uncheckedReads += SetAside.leaveUnchecked(new java.util.LinkedHashSet<>(uncovered), held, stale, admitted, roundNo, incarnation);
             staleNow.removeIf(x -> uncovered.contains(x.reader().getId()));
             forced.removeAll(uncovered);
-            CheckOptions left = remaining(settings.check(), t1);
-            Attempt again = left == null ? null : attempt(roundNo, admitted, staleNow, oldEpochMax, ended, left, true);
-            if (again != null && again.failure() == null && again.r().verdict().outcome() == Verdict.Outcome.ACCEPT) {
+            Attempt again = checkAgain(roundNo, admitted, staleNow, oldEpochMax, ended, t1);
+            if (again != null) {
                 a = again;
-                h = a.h();
-                order = a.order();
-                index = a.index();
-                plan = a.plan();
-                r = a.r();
-                v = r.verdict();
-                inc = r.included();
+                h = a.h(); order = a.order(); index = a.index(); plan = a.plan(); r = a.r(); v = r.verdict(); inc = r.included();
             } else {
                 noCollection = true;
                 long now = System.nanoTime();
@@ -449,17 +442,10 @@ public final class IncrementalVerifier implements AutoCloseable {
             setAside(new java.util.LinkedHashSet<>(judged.readers()), roundNo, admitted, staleNow);
             // checked again without them, so that garbage collection analyses the history it will collect from (the check
             // accepted with them, so it accepts without them unless the budget runs out)
-            CheckOptions left = remaining(settings.check(), t1);
-            Attempt again = left == null ? null : attempt(roundNo, admitted, staleNow, oldEpochMax, ended, left, true);
-            if (again != null && again.failure() == null && again.r().verdict().outcome() == Verdict.Outcome.ACCEPT) {
+            Attempt again = checkAgain(roundNo, admitted, staleNow, oldEpochMax, ended, t1);
+            if (again != null) {
                 a = again;
-                h = a.h();
-                order = a.order();
-                index = a.index();
-                plan = a.plan();
-                r = a.r();
-                v = r.verdict();
-                inc = r.included();
+                h = a.h(); order = a.order(); index = a.index(); plan = a.plan(); r = a.r(); v = r.verdict(); inc = r.included();
                 staleSetAside = false;
             }
         }
@@ -505,7 +491,7 @@ public final class IncrementalVerifier implements AutoCloseable {
         lastOld = plan == null ? 0 : plan.oldCount();
         boolean batchFound = batchRounds > 1 && !roundViolations.isEmpty();
         if (!staleSetAside && !noCollection && !batchFound && plan != null && plan.skip() == null && r.gc() != null && r.gc().skipped == null) {
-            Set<String> cleared = clearableTaints(h, order, index, r.gc(), inc);
+            Set<String> cleared = SetAside.clearable(held, h, order, index, r.gc(), inc);
             Collector.Outcome gone = Collector.collect(h, order, plan, r.gc(), inc, collected, past, roundNo, incarnation, this::visible,
                     keepFrom(roundNo), a.frontier().chainKeys());
             for (String k : cleared) { held.taintedKeys.remove(k); held.taintedWriters.remove(k); }
@@ -536,6 +522,18 @@ public final class IncrementalVerifier implements AutoCloseable {
             reason = droppedState + "; the state was dropped so that the verifier goes on within its memory";
         }
         return result(roundNo, outcome, reason, shown, thisRound, h.size(), t0, t1, t2, t3, collectedNow, gcNote);
+    }
+
+    /**
+     * The round checked again with what its first check accepted less what was set aside since (the retained and
+     * admitted transactions as they are now), within what is left of the budget since {@code t1}; null when that did not
+     * accept (the budget ran out, or an internal error).
+     */
+    private Attempt checkAgain(long roundNo, List<Transaction> admitted, List<StaleReads.StaleRead> staleNow, long oldEpochMax,
+                               Predicate<String> ended, long t1) {
+        CheckOptions left = remaining(settings.check(), t1);
+        Attempt again = left == null ? null : attempt(roundNo, admitted, staleNow, oldEpochMax, ended, left, true);
+        return again != null && again.failure() == null && again.r().verdict().outcome() == Verdict.Outcome.ACCEPT ? again : null;
     }
 
     /** Violations set aside in one round; past this many, verification stops (the database is broken wholesale). */
@@ -620,46 +618,6 @@ public final class IncrementalVerifier implements AutoCloseable {
             held.markSuperseded(w.getId(), key, by);
         }
         if (!gone.isEmpty()) held.loseReadsOf(gone, stale);
-    }
-
-    /**
-     * The tainted keys this collection clears (docs/DESIGN.md §7.10): a key {@code x} is cleared when a committed writer
-     * {@code W} of it that arrived after the taint (not among the key's writers from before) is old in this collection, the
-     * collected past reaches {@code W} (so does every write of {@code x} collected before), and every writer of {@code x}
-     * from before that is still held is in the checked history and reaches {@code W}, or aborted. Every write of {@code x}
-     * from before the violation then precedes {@code W}, which the next past stands for: a later read of one is judged
-     * against {@code W}'s version as any stale read is, and a read of the initial value meets {@code W}.
-     */
-    private Set<String> clearableTaints(History h, List<Transaction> order, Map<String, Integer> index, GarbageCollection gc, boolean[] included) {
-        if (held.taintedKeys.isEmpty()) return Set.of();
-        Map<String, List<Integer>> since = new HashMap<>(); // per tainted key: its writers here that arrived after the taint, old now
-        for (int i = 0; i < order.size(); i++) {
-            if (!gc.old[i] || !included[i] || h.status(i) != History.COMMITTED) continue;
-            Transaction t = order.get(i);
-            for (TxnOp o : t.getOps()) {
-                if (!o.getWrite()) continue;
-                Set<String> before = held.taintedWriters.get(o.getKey());
-                if (before == null || before.contains(t.getId())) continue;
-                List<Integer> l = since.computeIfAbsent(o.getKey(), k -> new ArrayList<>(2));
-                if (l.isEmpty() || l.get(l.size() - 1) != i) l.add(i);
-            }
-        }
-        Set<String> out = new HashSet<>();
-        for (Map.Entry<String, List<Integer>> c : since.entrySet()) {
-            Set<String> before = held.taintedWriters.get(c.getKey());
-            for (int w : c.getValue()) {
-                if (gc.barrierVertex >= 0 && !gc.reaches(gc.barrierVertex, w)) continue;
-                boolean all = true;
-                for (String id : before) {
-                    Transaction x = held.byId.get(id);
-                    if (x == null || x.getStatus() == TxnStatus.ABORTED) continue; // collected before (the past reaches w), or no version
-                    Integer i = index.get(id);
-                    if (i == null || !included[i] || !gc.reaches(i, w)) { all = false; break; }
-                }
-                if (all) { out.add(c.getKey()); break; }
-            }
-        }
-        return out;
     }
 
     /** Moves the writes set aside since the last collection or checkpoint into the collected-write store. */
@@ -929,10 +887,7 @@ public final class IncrementalVerifier implements AutoCloseable {
         uncheckedTotal++;
         roundUnchecked.add(new Unchecked(t.getId(), "its session ran no fence before it (a session must run a fence before its first"
                 + " transaction for its transactions to be checked in rounds)"));
-        CollectedWrites.Entry e = new CollectedWrites.Entry(t.getId(), null, CollectedWrites.Fate.SET_ASIDE, roundNo, incarnation);
-        for (TxnOp o : t.getOps())
-            if (o.getWrite() && held.writers.get(o.getKey(), o.getValue()) == null)
-                held.setAsideWrites.computeIfAbsent(o.getKey(), k -> new HashMap<>()).putIfAbsent(o.getValue(), e);
+        SetAside.leaveUnfenced(t, held, roundNo, incarnation);
     }
 
     // ---- the state as one value: snapshots (a batch decided again round by round) and checkpoints

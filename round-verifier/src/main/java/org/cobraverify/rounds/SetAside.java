@@ -9,16 +9,21 @@ import java.util.Map;
 import java.util.Set;
 import org.cobraverify.checker.AnomalyKind;
 import org.cobraverify.checker.Certificate;
+import org.cobraverify.checker.GarbageCollection;
 import org.cobraverify.gc.CollectedPast;
 import org.cobraverify.gc.CollectedWrites;
 import org.cobraverify.gc.StaleReads;
+import org.cobraverify.history.History;
 import org.cobraverify.schemas.Transaction;
 import org.cobraverify.schemas.TxnOp;
+import org.cobraverify.schemas.TxnStatus;
 
 /**
  * Setting aside the transactions of a violation, so that verification goes on from a baseline without them
  * (docs/DESIGN.md §7.10): which transactions a certificate names ({@link #of}), and taking them out of the verifier's
- * state ({@link #apply}).
+ * state ({@link #apply}); the keys that leaves tainted: which reads of them cannot be judged ({@link #untestableRead}),
+ * when a key is clear again ({@link #clearable}), and the bound ({@link #bound}). Also the transactions left out without a
+ * violation, unchecked (§7.6): {@link #leaveUnfenced}, {@link #leaveUnchecked}.
  *
  * <p>Contract of {@link #apply}: afterwards no held structure names a set-aside transaction (it is not held, none of its
  * reads is recorded, none of its writes is in the writer index); each of its writes is in the collected-write store with
@@ -206,5 +211,58 @@ final class SetAside {
         for (String id : ids) held.waitingSince.remove(id);
         admitted.removeIf(t -> ids.contains(t.getId()));
         return writes.isEmpty() ? 0 : held.loseReadsOf(writes, stale);
+    }
+
+    /**
+     * The tainted keys this collection clears (docs/DESIGN.md §7.10): a key {@code x} is cleared when a committed writer
+     * {@code W} of it that arrived after the taint (not among the key's writers from before) is old in this collection, the
+     * collected past reaches {@code W} (so does every write of {@code x} collected before), and every writer of {@code x}
+     * from before that is still held is in the checked history and reaches {@code W}, or aborted. Every write of {@code x}
+     * from before the violation then precedes {@code W}, which the next past stands for: a later read of one is judged
+     * against {@code W}'s version as any stale read is, and a read of the initial value meets {@code W}.
+     */
+    static Set<String> clearable(HeldTransactions held, History h, List<Transaction> order, Map<String, Integer> index, GarbageCollection gc,
+                                 boolean[] included) {
+        if (held.taintedKeys.isEmpty()) return Set.of();
+        Map<String, List<Integer>> since = new HashMap<>(); // per tainted key: its writers here that arrived after the taint, old now
+        for (int i = 0; i < order.size(); i++) {
+            if (!gc.old[i] || !included[i] || h.status(i) != History.COMMITTED) continue;
+            Transaction t = order.get(i);
+            for (TxnOp o : t.getOps()) {
+                if (!o.getWrite()) continue;
+                Set<String> before = held.taintedWriters.get(o.getKey());
+                if (before == null || before.contains(t.getId())) continue;
+                List<Integer> l = since.computeIfAbsent(o.getKey(), k -> new ArrayList<>(2));
+                if (l.isEmpty() || l.get(l.size() - 1) != i) l.add(i);
+            }
+        }
+        Set<String> out = new HashSet<>();
+        for (Map.Entry<String, List<Integer>> c : since.entrySet()) {
+            Set<String> before = held.taintedWriters.get(c.getKey());
+            for (int w : c.getValue()) {
+                if (gc.barrierVertex >= 0 && !gc.reaches(gc.barrierVertex, w)) continue;
+                boolean all = true;
+                for (String id : before) {
+                    Transaction x = held.byId.get(id);
+                    if (x == null || x.getStatus() == TxnStatus.ABORTED) continue; // collected before (the past reaches w), or no version
+                    Integer i = index.get(id);
+                    if (i == null || !included[i] || !gc.reaches(i, w)) { all = false; break; }
+                }
+                if (all) { out.add(c.getKey()); break; }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Leaves {@code t}, which follows no fence of its session (EpochRules rule 5), out of the checked history as it arrives:
+     * its writes are recorded as set aside, so that a reader of one resolves and that read goes unchecked. Nothing taints:
+     * no history a collection analysed had it.
+     */
+    static void leaveUnfenced(Transaction t, HeldTransactions held, long round, long incarnation) {
+        CollectedWrites.Entry e = new CollectedWrites.Entry(t.getId(), null, CollectedWrites.Fate.SET_ASIDE, round, incarnation);
+        for (TxnOp o : t.getOps())
+            if (o.getWrite() && held.writers.get(o.getKey(), o.getValue()) == null)
+                held.setAsideWrites.computeIfAbsent(o.getKey(), k -> new HashMap<>()).putIfAbsent(o.getValue(), e);
     }
 }
