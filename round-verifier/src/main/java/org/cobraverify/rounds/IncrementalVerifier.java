@@ -132,11 +132,8 @@ public final class IncrementalVerifier implements AutoCloseable {
     private String rejectedIn;   // why verification stopped after a violation (none could be set aside), with its round
     /** Violations found this round (each is set aside before the round's result is made). */
     private List<Certificate> roundViolations = List.of();
-    /** Transactions left unchecked this round (docs/DESIGN.md §7.6), and how many so far. */
-    private List<Unchecked> roundUnchecked = new ArrayList<>();
-    private long uncheckedTotal;
-    /** Of this round's transactions, those that arrived unfenced (not in the round's list once they are left out). */
-    private int arrivedUnchecked;
+    /** Transactions left unchecked (docs/DESIGN.md §7.6). */
+    private final UncheckedTransactions unchecked = new UncheckedTransactions();
     /** Violations found so far, the first one's round (-1: none), transactions set aside, reads of their writes left unchecked. */
     private long violationsTotal, firstViolationRound = -1, setAsideTotal, uncheckedReads;
     private String droppedState; // why the state was dropped (verdicts are unknown from then on)
@@ -285,8 +282,7 @@ public final class IncrementalVerifier implements AutoCloseable {
         List<Transaction> thisRound = new ArrayList<>(incoming);
         incoming.clear();
         incomingIds.clear();
-        roundUnchecked = new ArrayList<>();
-        arrivedUnchecked = 0;
+        unchecked.startRound();
         if (rejectedIn != null || droppedState != null) { arrivedIn.clear(); return afterTerminal(roundNo, thisRound); }
         long t0 = System.nanoTime();
         // 0. a transaction that follows no fence of its session (EpochRules rule 5) is not checked: nothing could show that it
@@ -295,7 +291,7 @@ public final class IncrementalVerifier implements AutoCloseable {
             Transaction t = it.next();
             if (!EpochRules.isUnfenced(t.getEpoch())) continue;
             it.remove();
-            leaveUnfenced(t, roundNo);
+            unchecked.leaveUnfenced(t, held, roundNo, incarnation);
         }
         // 1. new writes become known (reads of collected writes are found when the new transactions are first admitted).
         // A transaction that writes a (key, value) a held transaction wrote, or writes one twice, breaks unique writes
@@ -414,12 +410,10 @@ public final class IncrementalVerifier implements AutoCloseable {
         // set aside, unchecked (§7.6), never holding anything back, and the rest is checked again without it, so that
         // garbage collection analyses the history it will collect from (the check accepted with it, so it accepts without)
         boolean noCollection = false;
-        List<String> uncovered = uncovered(admitted, r.fromBarrier(), inc, index);
+        Set<String> uncovered = UncheckedTransactions.uncovered(admitted, held, r.fromBarrier(), inc, index);
         if (!uncovered.isEmpty()) {
-            for (String id : uncovered) roundUnchecked.add(new Unchecked(id, uncoveredReason(held.byId.get(id))));
             checkedTotal -= uncovered.size();
-            uncheckedTotal += uncovered.size();
-            uncheckedReads += SetAside.leaveUnchecked(new java.util.LinkedHashSet<>(uncovered), held, stale, admitted, roundNo, incarnation);
+            uncheckedReads += unchecked.leaveUncovered(uncovered, held, past, stale, admitted, roundNo, incarnation);
             staleNow.removeIf(x -> uncovered.contains(x.reader().getId()));
             forced.removeAll(uncovered);
             Attempt again = checkAgain(roundNo, admitted, staleNow, oldEpochMax, ended, t1);
@@ -570,7 +564,7 @@ public final class IncrementalVerifier implements AutoCloseable {
         if (frontier.unknowable() != null && lostProof == null) lostProof = "round " + roundNo + ": " + frontier.unknowable();
         isolatedKeys += frontier.isolatedCount();
         chainedKeys += frontier.chainKeys().length;
-        History h = build(hb, order, opIds, heldReads, frontier);
+        History h = RoundHistory.build(hb, order, opIds, heldReads, frontier, held, past, stale, forced);
         Barrier barrier = past.exists() ? past.toBarrier(hb, index, frontier.writers(), frontier.edges(order, opIds, ids, admitted, held.unincluded, lostProof != null, held))
                 : null;
         List<StaleReads.StaleRead> judgeable = frontier.judgeable(staleNow, ids);
@@ -682,9 +676,8 @@ public final class IncrementalVerifier implements AutoCloseable {
         List<Certificate> found = List.copyOf(roundViolations);
         roundViolations = List.of();
         Verdict.Outcome rest = own;
-        List<Unchecked> unchecked = List.copyOf(roundUnchecked);
-        roundUnchecked = new ArrayList<>();
-        if (!unchecked.isEmpty()) ownReason = ownReason + "; " + uncheckedNote(unchecked);
+        List<Unchecked> left = unchecked.takeRound();
+        if (!left.isEmpty()) ownReason = ownReason + "; " + unchecked.note(left);
         if (!found.isEmpty()) {
             own = Verdict.Outcome.REJECT;
             if (violationsTotal == 0) firstViolationRound = roundNo;
@@ -707,20 +700,11 @@ public final class IncrementalVerifier implements AutoCloseable {
                     + "; the history is not serializable (" + historyNote() + ")";
         }
         Certificate cert = found.isEmpty() ? null : found.get(0);
-        return new RoundResult(roundNo, violated ? Verdict.Outcome.REJECT : own, reason, cert, v, v == null ? null : v.stats(), thisRound.size() + arrivedUnchecked,
+        return new RoundResult(roundNo, violated ? Verdict.Outcome.REJECT : own, reason, cert, v, v == null ? null : v.stats(), thisRound.size() + unchecked.arrivedUnfenced(),
                 checkedTotal, held.waiting.size(), hSize, held.retained.size(), collectedNow, collectedTotal, t1 - t0, t2 - t1, t3 - t2, gcNote,
                 lastSuperseded, lastOld, lastSettled, batchCounts, lastKept, found, violationsTotal, firstViolationRound, own,
                 RoundClock.between(roundCpu0, RoundClock.cpuNanos()), RoundClock.between(roundCollector0, RoundClock.collectorMillis()),
-                unchecked, uncheckedTotal, rest);
-    }
-
-    /** The verdict's words for the transactions a round left unchecked (the first few by name, with why). */
-    private String uncheckedNote(List<Unchecked> unchecked) {
-        StringBuilder b = new StringBuilder().append(unchecked.size()).append(unchecked.size() == 1 ? " transaction" : " transactions")
-                .append(" not checked (").append(uncheckedTotal).append(" so far): ");
-        for (int i = 0; i < Math.min(3, unchecked.size()); i++) b.append(i == 0 ? "" : "; ").append(unchecked.get(i).id()).append(": ").append(unchecked.get(i).reason());
-        if (unchecked.size() > 3) b.append("; ...");
-        return b.toString();
+                left, unchecked.total(), rest);
     }
 
     /** {@link RoundClock}'s readings when the round being ended began (observability only). */
@@ -813,83 +797,6 @@ public final class IncrementalVerifier implements AutoCloseable {
         return !held.partlyRead.contains(t.getId()) && (forced.isEmpty() || !forced.contains(t.getId())) && !stale.readCollected(t.getId());
     }
 
-    /** The round's history; reads of collected writes are left out (carried facts and the stale-read check stand for them). */
-    private History build(HistoryBuilder b, List<Transaction> order, int[][] opIds, boolean[][] heldReads, PastFrontier frontier) {
-        for (int ti = 0; ti < order.size(); ti++) {
-            Transaction t = order.get(ti);
-            int[] x = opIds[ti];
-            byte st = t.getStatus() == TxnStatus.COMMITTED ? History.COMMITTED : t.getStatus() == TxnStatus.ABORTED ? History.ABORTED : History.UNKNOWN;
-            b.begin(t.getId(), b.session(t.getSession()), st, t.getStart() == 0 ? History.NO_TIME : t.getStart(),
-                    t.getEnd() == 0 ? History.NO_TIME : t.getEnd(), -1);
-            boolean isForced = !forced.isEmpty() && forced.contains(t.getId());
-            boolean[] resolved = heldReads[ti];
-            boolean whole = resolved == null;
-            boolean marked = !held.supersededMarks.isEmpty() && held.supersededMarks.containsKey(t.getId()); // (one lookup per transaction)
-            boolean before = past.exists() && past.before().contains(t.getId());
-            List<TxnOp> tops = t.getOps();
-            for (int j = 0; j < tops.size(); j++) {
-                TxnOp o = tops.get(j);
-                int k = x[2 * j], v = x[2 * j + 1];
-                if (o.getWrite()) { if (!marked || !held.isCollectedWrite(t, o)) b.write(k, v); } // a write collected while t stays: left out
-                else if (v == History.NIL) {
-                    // a transaction before the collected past that read the initial value of a key with a synthetic writer:
-                    // its order before that writer is carried already (§7.9), and the edge would only widen the graph
-                    if (!before || !frontier.hasWriter(k)) b.read(k, History.NIL);
-                }
-                else if (whole) b.read(k, v);
-                // a read of a frontier record: from the synthetic writer that stands for its collected writer
-                else if (frontier.isCurrent(k, v)) b.read(k, v);
-                // a read whose writer is gone: collected after this reader was checked (its edges are carried), or a
-                // read of a collected write judged on its own (admitted transactions have no other unresolved reads)
-                else if (!resolved[j] && (!isForced || stale.isThisRound(t, o))) continue;
-                else b.read(k, v);
-            }
-            b.end();
-        }
-        frontier.addWriters(b);
-        return b.build();
-    }
-
-    /**
-     * The transactions that joined the checked history in this round after a collection without provably following the
-     * collected past (assumption A3, docs/DESIGN.md §7.1): those admitted this round that are in it, and retained ones
-     * outside it until now that a read has included. Empty when no past was collected.
-     */
-    private List<String> uncovered(List<Transaction> admitted, boolean[] fromBarrier, boolean[] included, Map<String, Integer> index) {
-        if (fromBarrier == null) return List.of();
-        List<String> out = new ArrayList<>();
-        for (Transaction t : admitted) {
-            int i = index.get(t.getId());
-            if (included[i] && !fromBarrier[i]) out.add(t.getId());
-        }
-        for (String id : held.unincluded) {
-            Integer i = index.get(id);
-            if (i != null && included[i] && !fromBarrier[i]) out.add(id);
-        }
-        return out;
-    }
-
-    /** Why {@code t} (held) is left unchecked: it does not follow the collected past, and its session's entry fence, if any. */
-    private String uncoveredReason(Transaction t) {
-        String entry = "none";
-        for (String id : past.after()) {
-            Transaction f = held.byId.get(id);
-            if (f != null && t != null && f.getSession().equals(t.getSession())) entry = id;
-        }
-        return "it joined the checked history after garbage collection without following the collected past in the known"
-                + " dependencies (its session's fence that the past precedes: " + entry + "); a session must run a fence before its"
-                + " first transaction, and keep fencing, for its transactions to be checked in rounds";
-    }
-
-    /** Leaves {@code t}, which follows no fence of its session, out of the checked history: its writes are unchecked for their readers. */
-    private void leaveUnfenced(Transaction t, long roundNo) {
-        arrivedUnchecked++;
-        uncheckedTotal++;
-        roundUnchecked.add(new Unchecked(t.getId(), "its session ran no fence before it (a session must run a fence before its first"
-                + " transaction for its transactions to be checked in rounds)"));
-        SetAside.leaveUnfenced(t, held, roundNo, incarnation);
-    }
-
     // ---- the state as one value: snapshots (a batch decided again round by round) and checkpoints
 
     /**
@@ -904,7 +811,7 @@ public final class IncrementalVerifier implements AutoCloseable {
 
     private VerifierState.Counters counters() {
         return new VerifierState.Counters(rounds, checkedTotal, collectedTotal, settledTotal, collections, duplicates, frontierRecords,
-                violationsTotal, firstViolationRound, setAsideTotal, uncheckedReads, uncheckedTotal);
+                violationsTotal, firstViolationRound, setAsideTotal, uncheckedReads, unchecked.total());
     }
 
     /** Returns to a state taken by {@link #snapshot} (no collection may have happened since), or decoded from a checkpoint. */
@@ -918,7 +825,7 @@ public final class IncrementalVerifier implements AutoCloseable {
         rounds = n.rounds(); checkedTotal = n.checked(); collectedTotal = n.collected(); settledTotal = n.settled();
         collections = n.collections(); duplicates = n.duplicates(); frontierRecords = n.frontierRecords();
         violationsTotal = n.violations(); firstViolationRound = n.firstViolationRound(); setAsideTotal = n.setAside(); uncheckedReads = n.uncheckedReads();
-        uncheckedTotal = n.unchecked();
+        unchecked.restoreTotal(n.unchecked());
         batchStart = rounds;
         rejectedIn = s.rejectedIn();
         droppedState = s.droppedState();

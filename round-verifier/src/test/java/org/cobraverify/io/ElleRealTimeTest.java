@@ -24,10 +24,18 @@ class ElleRealTimeTest {
     @TempDir
     Path dir;
 
-    private History read(String name, String... lines) throws Exception {
+    /** Writes the operations, one per line with its {@code :index} in order, and reads them back. */
+    private History read(String name, String... ops) throws Exception {
+        StringBuilder text = new StringBuilder();
+        for (int i = 0; i < ops.length; i++) text.append(ops[i]).append(", :index ").append(i).append("}\n");
         Path f = dir.resolve(name);
-        Files.writeString(f, String.join("\n", lines) + "\n", StandardCharsets.UTF_8);
+        Files.writeString(f, text, StandardCharsets.UTF_8);
         return HistoryReaders.read(f).history();
+    }
+
+    /** One Jepsen operation of a transaction, less its index: {@code type} is invoke, ok or info. */
+    private static String op(String type, int process, long time, String value) {
+        return "{:type :" + type + ", :f :txn, :value " + value + ", :process " + process + ", :time " + time;
     }
 
     private static Verdict.Outcome strict(History h) { return Checker.check(h, CheckOptions.defaults().withStrict(0)).outcome(); }
@@ -37,10 +45,10 @@ class ElleRealTimeTest {
     @Test
     void aTransactionRunsFromItsInvocationToItsCompletion() throws Exception {
         History h = read("times.edn",
-                "{:type :invoke, :f :txn, :value [[:w :x 1]], :process 0, :time 100, :index 0}",
-                "{:type :ok, :f :txn, :value [[:w :x 1]], :process 0, :time 250, :index 1}",
-                "{:type :invoke, :f :txn, :value [[:r :x nil]], :process 1, :time 300, :index 2}",
-                "{:type :ok, :f :txn, :value [[:r :x nil]], :process 1, :time 400, :index 3}");
+                op("invoke", 0, 100, "[[:w :x 1]]"),
+                op("ok", 0, 250, "[[:w :x 1]]"),
+                op("invoke", 1, 300, "[[:r :x nil]]"),
+                op("ok", 1, 400, "[[:r :x nil]]"));
         assertEquals(100, h.start(0));
         assertEquals(250, h.end(0));
         assertEquals(300, h.start(1));
@@ -53,10 +61,10 @@ class ElleRealTimeTest {
     @Test
     void overlappingTransactionsAreNotOrderedByRealTime() throws Exception {
         History h = read("overlap.edn",
-                "{:type :invoke, :f :txn, :value [[:w :x 1]], :process 0, :time 100, :index 0}",
-                "{:type :invoke, :f :txn, :value [[:r :x nil]], :process 1, :time 200, :index 1}",
-                "{:type :ok, :f :txn, :value [[:w :x 1]], :process 0, :time 250, :index 2}",
-                "{:type :ok, :f :txn, :value [[:r :x nil]], :process 1, :time 400, :index 3}");
+                op("invoke", 0, 100, "[[:w :x 1]]"),
+                op("invoke", 1, 200, "[[:r :x nil]]"),
+                op("ok", 0, 250, "[[:w :x 1]]"),
+                op("ok", 1, 400, "[[:r :x nil]]"));
         assertEquals(Verdict.Outcome.ACCEPT, strict(h));
     }
 
@@ -68,10 +76,10 @@ class ElleRealTimeTest {
     @Test
     void anUnknownOutcomeKeepsItsInvocationTime() throws Exception {
         History h = read("info.edn",
-                "{:type :invoke, :f :txn, :value [[:r :x nil]], :process 1, :time 10, :index 0}",
-                "{:type :ok, :f :txn, :value [[:r :x 1]], :process 1, :time 50, :index 1}",
-                "{:type :invoke, :f :txn, :value [[:w :x 1]], :process 0, :time 500, :index 2}",
-                "{:type :info, :f :txn, :value [[:w :x 1]], :process 0, :time 900, :index 3}");
+                op("invoke", 1, 10, "[[:r :x nil]]"),
+                op("ok", 1, 50, "[[:r :x 1]]"),
+                op("invoke", 0, 500, "[[:w :x 1]]"),
+                op("info", 0, 900, "[[:w :x 1]]"));
         int u = h.status(0) == History.UNKNOWN ? 0 : 1;
         assertEquals(History.UNKNOWN, h.status(u));
         assertEquals(500, h.start(u), "the invocation's time");
@@ -84,12 +92,12 @@ class ElleRealTimeTest {
     @Test
     void anUnknownOutcomeOrdersNothingByItsEnd() throws Exception {
         History h = read("info-late.edn",
-                "{:type :invoke, :f :txn, :value [[:w :x 1]], :process 0, :time 100, :index 0}",
-                "{:type :info, :f :txn, :value [[:w :x 1]], :process 0, :time 200, :index 1}",
-                "{:type :invoke, :f :txn, :value [[:r :x nil]], :process 1, :time 300, :index 2}",
-                "{:type :ok, :f :txn, :value [[:r :x nil]], :process 1, :time 400, :index 3}",
-                "{:type :invoke, :f :txn, :value [[:r :x 1]], :process 2, :time 500, :index 4}",
-                "{:type :ok, :f :txn, :value [[:r :x 1]], :process 2, :time 600, :index 5}");
+                op("invoke", 0, 100, "[[:w :x 1]]"),
+                op("info", 0, 200, "[[:w :x 1]]"),
+                op("invoke", 1, 300, "[[:r :x nil]]"),
+                op("ok", 1, 400, "[[:r :x nil]]"),
+                op("invoke", 2, 500, "[[:r :x 1]]"),
+                op("ok", 2, 600, "[[:r :x 1]]"));
         // the write took effect (a read saw it) between the read of nil (300-400) and the read of 1 (500-600)
         assertEquals(Verdict.Outcome.ACCEPT, strict(h));
     }

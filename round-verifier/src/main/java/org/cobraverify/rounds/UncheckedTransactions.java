@@ -1,0 +1,108 @@
+package org.cobraverify.rounds;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.cobraverify.gc.CollectedPast;
+import org.cobraverify.gc.StaleReads;
+import org.cobraverify.schemas.Transaction;
+
+/**
+ * The transactions verification in rounds leaves out of the checked history, unchecked (docs/DESIGN.md §7.6): which, why,
+ * and how many so far. Two kinds: one that follows no fence of its session ({@link #leaveUnfenced}, as it arrives), and one
+ * that joined the checked history after a collection without following the collected past in the known dependencies
+ * ({@link #uncovered}, {@link #leaveUncovered}, once its round's check has accepted). Their writes are recorded as set aside
+ * ({@link SetAside#leaveUnfenced}, {@link SetAside#leaveUnchecked}), so that the reads of them go unchecked too.
+ */
+final class UncheckedTransactions {
+    private List<Unchecked> round = new ArrayList<>();
+    private int arrivedUnfenced;
+    private long total;
+
+    /** A round begins: nothing is left unchecked in it yet. */
+    void startRound() {
+        round = new ArrayList<>();
+        arrivedUnfenced = 0;
+    }
+
+    /** Leaves {@code t}, which follows no fence of its session (EpochRules rule 5), out as it arrives in round {@code roundNo}. */
+    void leaveUnfenced(Transaction t, HeldTransactions held, long roundNo, long incarnation) {
+        arrivedUnfenced++;
+        total++;
+        round.add(new Unchecked(t.getId(), "its session ran no fence before it (a session must run a fence before its first"
+                + " transaction for its transactions to be checked in rounds)"));
+        SetAside.leaveUnfenced(t, held, roundNo, incarnation);
+    }
+
+    /**
+     * The transactions that joined the checked history in this round after a collection without provably following the
+     * collected past (assumption A3, docs/DESIGN.md §7.1): those admitted this round that are in it, and retained ones
+     * outside it until now ({@code held.unincluded}) that a read has included. Empty when no past was collected
+     * ({@code fromBarrier} null).
+     */
+    static Set<String> uncovered(List<Transaction> admitted, HeldTransactions held, boolean[] fromBarrier, boolean[] included,
+                                 Map<String, Integer> index) {
+        if (fromBarrier == null) return Set.of();
+        Set<String> out = new LinkedHashSet<>();
+        for (Transaction t : admitted) {
+            int i = index.get(t.getId());
+            if (included[i] && !fromBarrier[i]) out.add(t.getId());
+        }
+        for (String id : held.unincluded) {
+            Integer i = index.get(id);
+            if (i != null && included[i] && !fromBarrier[i]) out.add(id);
+        }
+        return out;
+    }
+
+    /**
+     * Leaves the {@link #uncovered} transactions {@code ids} (held) out of the checked history ({@link SetAside#leaveUnchecked}),
+     * each named with its session's entry fence. Returns how many reads of their writes by held transactions were dropped.
+     */
+    int leaveUncovered(Set<String> ids, HeldTransactions held, CollectedPast past, StaleReads stale, List<Transaction> admitted,
+                       long roundNo, long incarnation) {
+        Map<String, String> entryFence = new HashMap<>(); // per session, its fence that the past precedes
+        for (String id : past.after()) {
+            Transaction f = held.byId.get(id);
+            if (f != null) entryFence.put(f.getSession(), id);
+        }
+        for (String id : ids) {
+            Transaction t = held.byId.get(id);
+            String entry = t == null ? null : entryFence.get(t.getSession());
+            round.add(new Unchecked(id, "it joined the checked history after garbage collection without following the collected past in the"
+                    + " known dependencies (its session's fence that the past precedes: " + (entry == null ? "none" : entry) + "); a session"
+                    + " must run a fence before its first transaction, and keep fencing, for its transactions to be checked in rounds"));
+        }
+        total += ids.size();
+        return SetAside.leaveUnchecked(ids, held, stale, admitted, roundNo, incarnation);
+    }
+
+    /** The transactions left unchecked in this round, for its result (and none from then on). */
+    List<Unchecked> takeRound() {
+        List<Unchecked> out = List.copyOf(round);
+        round = new ArrayList<>();
+        return out;
+    }
+
+    /** Of this round's transactions, those that arrived unfenced (no longer among the round's transactions). */
+    int arrivedUnfenced() { return arrivedUnfenced; }
+
+    /** How many transactions were left unchecked so far. */
+    long total() { return total; }
+
+    /** Resumes the count from a snapshot or checkpoint. */
+    void restoreTotal(long n) { total = n; }
+
+    /** The verdict's words for the transactions a round left unchecked (the first few by name, with why). */
+    String note(List<Unchecked> unchecked) {
+        StringBuilder b = new StringBuilder().append(unchecked.size()).append(unchecked.size() == 1 ? " transaction" : " transactions")
+                .append(" not checked (").append(total).append(" so far): ");
+        for (int i = 0; i < Math.min(3, unchecked.size()); i++)
+            b.append(i == 0 ? "" : "; ").append(unchecked.get(i).id()).append(": ").append(unchecked.get(i).reason());
+        if (unchecked.size() > 3) b.append("; ...");
+        return b.toString();
+    }
+}
