@@ -71,10 +71,9 @@ public final class HistoryRounds {
         int n = h.size();
         // an unfenced transaction (its session never fences) comes first: it holds nothing open, and the verifier does not
         // check it in rounds (EpochRules rule 5). A transaction after its session's last fence stays open (delivered in the
-        // last round): sorted among its
-        // last fence's epoch it would come before transactions that precede it in real time (a strict check then
-        // rejects a strictly serializable history; the property test found it). Sessions that end with a fence
-        // (the recorder's do) leave none behind.
+        // last round): sorted among its last fence's epoch it would come before transactions that precede it in real time
+        // (a strict check then rejects a strictly serializable history). Sessions that end with a fence (the recorder's
+        // do) leave none behind.
         Integer[] order = new Integer[n];
         for (int i = 0; i < n; i++) order[i] = i;
         if (ep.fenceCount() > 0) Arrays.sort(order, (a, b) -> ep.epoch(a) != ep.epoch(b) ? Long.compare(ep.epoch(a), ep.epoch(b)) : Integer.compare(a, b));

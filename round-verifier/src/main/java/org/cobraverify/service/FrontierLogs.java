@@ -2,7 +2,14 @@ package org.cobraverify.service;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Predicate;
+import org.apache.avro.Schema;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.cobraverify.gc.CollectedWrites.FrontierEntry;
 import org.cobraverify.rounds.IncrementalVerifier;
@@ -58,28 +65,27 @@ public final class FrontierLogs {
      * the others are not even decoded): what a replay needs, the keys its window and its checkpoint's transactions touch
      * (docs/DESIGN.md §8.4). Returns the records read and those imported.
      */
-    public static long[] importSome(KafkaConnection kafka, WireFormat wire, IncrementalVerifier verifier, java.util.function.Predicate<String> wanted) {
+    public static long[] importSome(KafkaConnection kafka, WireFormat wire, IncrementalVerifier verifier, Predicate<String> wanted) {
         return importSome(kafka, wire, verifier, wanted, -1);
     }
 
     /** What {@link #importSome} reads of a record to choose it: its key and the checkpoint's round it was published with. */
-    private static final org.apache.avro.Schema KEY_AND_ROUND = new org.apache.avro.Schema.Parser().parse(
+    private static final Schema KEY_AND_ROUND = new Schema.Parser().parse(
             "{\"type\":\"record\",\"name\":\"FrontierLogRecord\",\"namespace\":\"org.cobraverify.schemas\",\"fields\":["
             + "{\"name\":\"key\",\"type\":\"string\"},{\"name\":\"round\",\"type\":\"long\"}]}");
 
     /**
      * As above, for a verifier resumed from the checkpoint of round {@code asOf} (not negative): of each wanted key's records,
      * only one is imported, the first published at or after that checkpoint, or else the latest. The topic is compacted lazily:
-     * while it is not, a key has a record per checkpoint that changed it (a 1M TPC-C run left 1.8M records for the 196k keys one
-     * replay window touched), and the one published with the first checkpoint from {@code asOf} on still holds the entries
+     * while it is not, a key has a record per checkpoint that changed it (docs/DESIGN.md §8.4 measures how many), and the one published with the first checkpoint from {@code asOf} on still holds the entries
      * the verifier had then (a later one may have dropped them, leaving a key that cannot be known, docs/DESIGN.md §7.9). The
      * heap holds one record per wanted key meanwhile.
      */
-    public static long[] importSome(KafkaConnection kafka, WireFormat wire, IncrementalVerifier verifier, java.util.function.Predicate<String> wanted,
+    public static long[] importSome(KafkaConnection kafka, WireFormat wire, IncrementalVerifier verifier, Predicate<String> wanted,
                                     long asOf) {
         if (asOf >= 0) {
-            java.util.Map<String, org.apache.kafka.clients.consumer.ConsumerRecord<String, byte[]>> chosen = new java.util.HashMap<>();
-            java.util.Set<String> settled = new java.util.HashSet<>(); // keys whose chosen record is from asOf on
+            Map<String, ConsumerRecord<String, byte[]>> chosen = new HashMap<>();
+            Set<String> settled = new HashSet<>(); // keys whose chosen record is from asOf on
             long[] read = new long[2];
             try {
                 TopicScan.forEach(kafka, TOPIC, new ByteArrayDeserializer(), Duration.ofMinutes(10), r -> {
@@ -98,7 +104,7 @@ public final class FrontierLogs {
             } catch (TopicScan.NoSuchTopic e) {
                 return read;
             }
-            for (org.apache.kafka.clients.consumer.ConsumerRecord<String, byte[]> r : chosen.values()) if (importRecord(wire, verifier, wanted, r)) read[1]++;
+            for (ConsumerRecord<String, byte[]> r : chosen.values()) if (importRecord(wire, verifier, wanted, r)) read[1]++;
             return read;
         }
         // one record at a time into the store (a later record of a key replaces the earlier: the topic may not be compacted
@@ -117,8 +123,8 @@ public final class FrontierLogs {
     }
 
     /** Imports one record's log, if it has one and its key is wanted; a record that cannot be decoded stops the import. */
-    private static boolean importRecord(WireFormat wire, IncrementalVerifier verifier, java.util.function.Predicate<String> wanted,
-                                        org.apache.kafka.clients.consumer.ConsumerRecord<String, byte[]> r) {
+    private static boolean importRecord(WireFormat wire, IncrementalVerifier verifier, Predicate<String> wanted,
+                                        ConsumerRecord<String, byte[]> r) {
         if (r.value() == null) return false;
         FrontierLogRecord f;
         try {
