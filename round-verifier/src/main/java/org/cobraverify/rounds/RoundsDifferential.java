@@ -144,7 +144,7 @@ public final class RoundsDifferential {
         Random third = new Random(seed * 0xD1B54A32D192ED03L + 11);
         if (shapes.inserts() && third.nextInt(3) == 0) h = inserts(h, third);
         CheckOptions opts = rnd.nextInt(5) == 0 ? CheckOptions.defaults().withStrict(2) : CheckOptions.defaults();
-        // the shapes of issue 49: violations on keys read again later, sessions that never fence, transactions without times
+        // the later shapes: violations on keys read again later, sessions that never fence, transactions without times
         Random fourth = new Random(seed * 0x2545F4914F6CDD1DL + 17);
         Set<String> shaped = new java.util.TreeSet<>();
         if (shapes.violations() && fourth.nextInt(4) == 0) { h = plantedViolations(h, fourth, 1 + fourth.nextInt(4)); shaped.add("violations"); }
