@@ -63,7 +63,7 @@ public final class AllViolations {
         List<String> ids = new ArrayList<>();
         for (Certificate.Txn t : c.transactions()) ids.add(t.id());
         switch (c.kind()) {
-            case G1A, G1B, UNWRITTEN_READ, INTERNAL -> { return ids.isEmpty() ? ids : List.of(ids.get(ids.size() - 1)); }
+            case G1A, G1B, UNWRITTEN_READ, INTERNAL, NON_REPEATABLE_READ -> { return ids.isEmpty() ? ids : List.of(ids.get(ids.size() - 1)); }
             default -> {
                 for (Certificate.Edge e : c.cycle()) { ids.add(e.from()); ids.add(e.to()); }
                 ids.addAll(c.subHistory());

@@ -14,8 +14,16 @@ public enum AnomalyKind {
      * have to come both after it and before it (G-single through the collected past).
      */
     STALE_READ("stale read of a collected (superseded) write"),
-    /** A transaction that does not see its own write, or reads one key twice differently. */
+    /** A transaction that does not see its own write. */
     INTERNAL("internal inconsistency"),
+    /** A transaction that read one key twice, with no write of its own between, and saw two versions (allowed at read committed only). */
+    NON_REPEATABLE_READ("non-repeatable read"),
+    /** Read committed: a read saw a version older than one its transaction had already seen, or than a write its session had made or seen. */
+    NON_MONOTONIC_READ("non-monotonic read"),
+    /** Read atomic: a transaction saw some of another's writes and missed others (an older version of a key that one wrote). */
+    FRACTURED_READ("fractured read"),
+    /** Causal: a transaction missed a write that its causal past (session order and reads, transitively) had seen. */
+    CAUSALITY_VIOLATION("causality violation"),
     /** Two transactions read-modified-wrote the same version. */
     LOST_UPDATE("lost update"),
     /** List reads that disagree on a key's version order. */
@@ -35,7 +43,9 @@ public enum AnomalyKind {
     /** A cycle that needs session order to close (it would not be one without so edges). */
     SESSION_CYCLE("cycle through session order"),
     /** No serial order exists, proved by search; the certificate is a non-serializable sub-history. */
-    UNSERIALIZABLE("not serializable (proved by search)");
+    UNSERIALIZABLE("not serializable (proved by search)"),
+    /** No version order makes the history snapshot isolated, proved by search; the certificate lists the transactions involved. */
+    NOT_SNAPSHOT_ISOLATED("not snapshot isolation (proved by search)");
 
     private final String title;
 

@@ -62,40 +62,56 @@ final class CertificateBuilder {
         List<int[]> segs = segments(rot);
         List<Certificate.Edge> edges = new ArrayList<>();
         Set<Integer> ts = new LinkedHashSet<>();
-        int rw = 0, ww = 0, wr = 0, so = 0, rt = 0, past = 0;
-        String[] kinds = new String[segs.size()];
-        for (int i = 0; i < segs.size(); i++) {
-            int[] seg = segs.get(i);
-            Certificate.Edge e = seg.length == 1 && g.kind.get(seg[0]) != KnownGraph.RT && g.kind.get(seg[0]) != KnownGraph.PAST ? edge(seg[0]) : realTime(seg);
-            kinds[i] = e.kind();
-            switch (e.kind()) {
+        for (int[] seg : segs) {
+            edges.add(seg.length == 1 && g.kind.get(seg[0]) != KnownGraph.RT && g.kind.get(seg[0]) != KnownGraph.PAST ? edge(seg[0]) : realTime(seg));
+            ts.add(g.src.get(seg[0]));
+        }
+        AnomalyKind kind = classify(edges);
+        List<Certificate.Txn> txns = new ArrayList<>();
+        for (int t : ts) txns.add(txn(t));
+        return new Certificate(kind, summary(kind, edges), edges, txns, List.of(), List.of(), List.of());
+    }
+
+    /** Adya's name for a cycle of dependency edges (kinds so, wr, ww, rw, rt, past): by its anti-dependencies and their places. */
+    static AnomalyKind classify(List<Certificate.Edge> edges) {
+        int rw = 0, ww = 0, wr = 0;
+        String[] kinds = new String[edges.size()];
+        for (int i = 0; i < kinds.length; i++) {
+            kinds[i] = edges.get(i).kind();
+            switch (kinds[i]) {
                 case "rw" -> rw++;
                 case "ww" -> ww++;
                 case "wr" -> wr++;
-                case "rt" -> rt++;
-                case "past" -> past++;
-                default -> so++;
+                default -> { }
             }
-            ts.add(g.src.get(seg[0]));
-            edges.add(e);
         }
-        int len = segs.size();
-        AnomalyKind kind;
-        if (rw == 0) kind = wr == 0 && ww > 0 ? AnomalyKind.G0 : (ww + wr == 0 ? AnomalyKind.SESSION_CYCLE : AnomalyKind.G1C);
-        else if (rw == 1) kind = AnomalyKind.G_SINGLE;
-        else if (len == 2 && rw == 2) kind = AnomalyKind.WRITE_SKEW;
-        else if (len == 4 && rw == 2 && wr == 2 && alternates(kinds)) kind = AnomalyKind.LONG_FORK;
-        else kind = AnomalyKind.G2;
+        int len = kinds.length;
+        if (rw == 0) return wr == 0 && ww > 0 ? AnomalyKind.G0 : (ww + wr == 0 ? AnomalyKind.SESSION_CYCLE : AnomalyKind.G1C);
+        if (rw == 1) return AnomalyKind.G_SINGLE;
+        if (len == 2 && rw == 2) return AnomalyKind.WRITE_SKEW;
+        if (len == 4 && rw == 2 && wr == 2 && alternates(kinds)) return AnomalyKind.LONG_FORK;
+        return AnomalyKind.G2;
+    }
+
+    /** One line: the anomaly's name, the cycle ({@code *} marks a derived edge), and what closes it. */
+    static String summary(AnomalyKind kind, List<Certificate.Edge> edges) {
         StringBuilder sb = new StringBuilder();
         sb.append(kind.title()).append(": ");
-        for (Certificate.Edge e : edges) sb.append(e.from()).append(" -").append(e.label()).append(e.derivedBecause() != null && !e.kind().equals("rt") ? "*" : "").append("-> ");
+        boolean so = false, rt = false, past = false;
+        for (Certificate.Edge e : edges) {
+            sb.append(e.from()).append(" -").append(e.label()).append(e.derivedBecause() != null && !e.kind().equals("rt") ? "*" : "").append("-> ");
+            switch (e.kind()) {
+                case "rw", "ww", "wr" -> { }
+                case "rt" -> rt = true;
+                case "past" -> past = true;
+                default -> so = true; // so, and the paths and settled orders that stand for it
+            }
+        }
         sb.append(edges.get(0).from());
-        if (so > 0 && kind != AnomalyKind.SESSION_CYCLE) sb.append(" (closed through session order)");
-        if (rt > 0) sb.append(" (closed through real-time order: not strictly serializable)");
-        if (past > 0) sb.append(" (closed through the collected past)");
-        List<Certificate.Txn> txns = new ArrayList<>();
-        for (int t : ts) txns.add(txn(t));
-        return new Certificate(kind, sb.toString(), edges, txns, List.of(), List.of(), List.of());
+        if (so && kind != AnomalyKind.SESSION_CYCLE) sb.append(" (closed through session order)");
+        if (rt) sb.append(" (closed through real-time order: not strictly serializable)");
+        if (past) sb.append(" (closed through the collected past)");
+        return sb.toString();
     }
 
     /** Splits a path of edges into runs from transaction to transaction (time points only inside runs). */

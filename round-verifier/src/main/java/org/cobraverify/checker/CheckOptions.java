@@ -45,6 +45,11 @@ public record CheckOptions(double timeoutSeconds, long maxHeapBytes, Solver solv
         return new CheckOptions(timeoutSeconds, maxHeapBytes, solver, true, drift, certificateSeconds, onDecision, reachability);
     }
 
+    /** Serializability without real time (the options' drift is kept for a later {@link #withStrict}). */
+    public CheckOptions withoutStrict() {
+        return new CheckOptions(timeoutSeconds, maxHeapBytes, solver, false, driftNanos, certificateSeconds, onDecision, reachability);
+    }
+
     /** Seconds for shrinking a certificate found by search; 0 skips shrinking, {@link Double#POSITIVE_INFINITY} sets no limit. */
     public CheckOptions withCertificateBudget(double seconds) {
         if (seconds < 0) throw new IllegalArgumentException("the certificate budget cannot be negative: " + seconds);

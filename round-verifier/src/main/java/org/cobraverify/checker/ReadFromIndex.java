@@ -43,8 +43,19 @@ public final class ReadFromIndex {
     private final int[] stamp, state, extWriter, curValue, appendsSoFar, prefixLen, prefixLast;
     private static final int S_READ = 1, S_WROTE = 2;
 
-    public ReadFromIndex(History h) {
+    /** Whether a transaction's external reads of one key must agree (every level above read committed); false lists each differing read. */
+    private final boolean repeatable;
+
+    public ReadFromIndex(History h) { this(h, true); }
+
+    /**
+     * As above; with {@code repeatable} false (read committed), a second read of a key that returns another version, with no
+     * write of the key by the transaction before it, is an external read of its own (listed, with its writer) rather than
+     * an anomaly.
+     */
+    public ReadFromIndex(History h, boolean repeatable) {
         this.h = h;
+        this.repeatable = repeatable;
         int n = h.size(), ops = h.opCount(), keys = h.keyCount();
         opTxn = new int[ops];
         finalWrite = new boolean[ops];
@@ -151,12 +162,13 @@ public final class ReadFromIndex {
             return;
         }
         if ((state[key] & S_READ) != 0) {
-            if (v != curValue[key]) {
-                anomaly(AnomalyKind.INTERNAL, tx(t) + " read key " + History.show(h.keyName(key)) + " twice with different results ("
+            if (v == curValue[key]) return;
+            if (repeatable) {
+                anomaly(AnomalyKind.NON_REPEATABLE_READ, tx(t) + " read key " + History.show(h.keyName(key)) + " twice with different results ("
                         + History.show(h.valueName(curValue[key])) + ", then " + History.show(h.valueName(v)) + ") and no write in between",
                         new int[] {t}, new int[] {op});
+                return;
             }
-            return;
         }
         state[key] |= S_READ;
         curValue[key] = v;
@@ -239,10 +251,10 @@ public final class ReadFromIndex {
                     + own + " append(s) to that key", new int[] {t}, new int[] {op});
             return;
         }
-        if ((state[key] & S_READ) != 0) {
+        if ((state[key] & S_READ) != 0 && (repeatable || own > 0)) {
             int last = m == 0 ? History.NIL : list[m - 1];
             if (last != prefixLast[key] || m != prefixLen[key]) {
-                anomaly(AnomalyKind.INTERNAL, tx(t) + " read key " + History.show(h.keyName(key))
+                anomaly(own > 0 ? AnomalyKind.INTERNAL : AnomalyKind.NON_REPEATABLE_READ, tx(t) + " read key " + History.show(h.keyName(key))
                         + " twice with different results and no other transaction's write visible in between", new int[] {t}, new int[] {op});
             }
             return;

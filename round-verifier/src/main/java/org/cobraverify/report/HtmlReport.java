@@ -31,7 +31,12 @@ public final class HtmlReport {
         MEANING.put(AnomalyKind.G1A, "A transaction read a write of a transaction that aborted: it saw data that never existed (dirty read).");
         MEANING.put(AnomalyKind.G1B, "A transaction read a value that its writer later overwrote in the same transaction: it saw an intermediate state.");
         MEANING.put(AnomalyKind.STALE_READ, "A transaction read a value that had already been overwritten before it started: a stale read.");
-        MEANING.put(AnomalyKind.INTERNAL, "A transaction did not see its own write, or read one key twice with different results.");
+        MEANING.put(AnomalyKind.INTERNAL, "A transaction did not see its own write.");
+        MEANING.put(AnomalyKind.NON_REPEATABLE_READ, "A transaction read one key twice and got two versions: allowed at read committed, at no level above it.");
+        MEANING.put(AnomalyKind.NON_MONOTONIC_READ, "A read went back in time: it saw a version older than one its transaction had already seen, or than its session's own or already seen writes.");
+        MEANING.put(AnomalyKind.FRACTURED_READ, "A transaction saw some of another transaction's writes and an older version of a key that one also wrote: it saw half of a transaction.");
+        MEANING.put(AnomalyKind.CAUSALITY_VIOLATION, "A transaction missed a write that its causal past (its session's earlier work and what it read, transitively) had already seen.");
+        MEANING.put(AnomalyKind.NOT_SNAPSHOT_ISOLATED, "No order of the writes lets every transaction read from one snapshot with no two concurrent writers of a key; proved by exhausting them.");
         MEANING.put(AnomalyKind.LOST_UPDATE, "Two transactions read the same version of a key and both wrote it: one update was lost.");
         MEANING.put(AnomalyKind.INCOMPATIBLE_ORDER, "Reads disagree on the order of a key's versions: no single history of that key explains them.");
         MEANING.put(AnomalyKind.G0, "Writes of two or more transactions interleave in a cycle: no order of the transactions explains the final values.");

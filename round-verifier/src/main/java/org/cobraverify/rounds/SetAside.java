@@ -113,7 +113,7 @@ final class SetAside {
         List<Certificate.Txn> txns = c.transactions();
         switch (c.kind()) {
             // the reader is listed last by the checker (writer, reader), first by a stale read's certificate
-            case G1A, G1B, UNWRITTEN_READ, INTERNAL, STALE_READ -> {
+            case G1A, G1B, UNWRITTEN_READ, INTERNAL, NON_REPEATABLE_READ, STALE_READ -> {
                 if (!txns.isEmpty()) named.add(txns.get(c.kind() == AnomalyKind.STALE_READ ? 0 : txns.size() - 1).id());
             }
             default -> {

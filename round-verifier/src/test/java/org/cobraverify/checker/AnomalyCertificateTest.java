@@ -143,10 +143,10 @@ class AnomalyCertificateTest {
     }
 
     @Test
-    void internalInconsistencyNonRepeatableRead() throws Exception {
+    void nonRepeatableRead() throws Exception {
         rejected(check(
                 "{\"id\":\"1\",\"session\":1,\"status\":\"committed\",\"ops\":[[\"w\",\"x\",1]]}",
-                "{\"id\":\"2\",\"session\":2,\"status\":\"committed\",\"ops\":[[\"r\",\"x\",null],[\"r\",\"x\",1]]}"), AnomalyKind.INTERNAL);
+                "{\"id\":\"2\",\"session\":2,\"status\":\"committed\",\"ops\":[[\"r\",\"x\",null],[\"r\",\"x\",1]]}"), AnomalyKind.NON_REPEATABLE_READ);
     }
 
     @Test

@@ -1,0 +1,390 @@
+package org.cobraverify.checker;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import org.cobraverify.history.History;
+import org.cobraverify.history.IntVec;
+import org.cobraverify.history.LongIntMap;
+import org.cobraverify.solver.Budget;
+import org.cobraverify.solver.Instance;
+import org.cobraverify.solver.Result;
+
+/**
+ * Snapshot isolation, decided on the start/commit split graph (docs/DESIGN.md §10.4): every transaction T is two
+ * vertices, its start s(T) and its commit c(T), with s(T) → c(T). Session order, read-from and write-write
+ * dependencies go from the earlier transaction's commit to the later one's start (c → s); an anti-dependency (T read a
+ * version that U overwrote) goes from the reader's start to the overwriter's commit (s → c). A history is snapshot
+ * isolated iff some version order of every key makes this graph acyclic: a cycle is exactly a cycle of
+ * (so ∪ wr ∪ ww) ; rw? in the transaction graph, the characterisation of Cerone and Gotsman.
+ *
+ * <p>The version order is sought as serializability's is: writers linked by facts (a read-modify-write, a list read)
+ * form chains, and each pair of chains of a key is one two-sided constraint (either i's versions precede j's, with
+ * c(tail i) → s(head j) and every reader of tail i's version → c(head j), or the mirror). Unlike serializability,
+ * two unread writes still constrain each other: concurrent writers of one key are forbidden. Pruning forces a side
+ * whose mirror would close a cycle; the {@link org.cobraverify.solver.AcyclicitySolver} decides what is left.
+ */
+final class SnapshotIsolationCheck {
+    private static final int INIT = ReadFromIndex.INIT;
+
+    private final History h;
+    private final CheckOptions options;
+    private final Budget budget;
+    private ReadFromIndex rf;
+    /** The split graph: vertex 2t is s(t), 2t+1 is c(t). Edge kinds are {@link KnownGraph}'s, plus the start-to-commit edges (SO, key -2). */
+    private KnownGraph g;
+    private boolean[] live;
+    /** Per forced side's edge (its deriv id): the edge of the other side that would have closed a cycle. */
+    private final IntVec blockedFrom = new IntVec(), blockedTo = new IntVec();
+    // chains: key, head, tail
+    private final IntVec chainKey = new IntVec(), chainHead = new IntVec(), chainTail = new IntVec();
+    // constraints between two chains of a key: side A puts chain first[c] before chain second[c]
+    private final IntVec first = new IntVec(), second = new IntVec();
+    private boolean[] open;
+    /** Readers of each (key, writer) version: {@code readersOf[start .. end]} where the map gives the group. */
+    private LongIntMap readerGroup;
+    private int[] readerStart, readers;
+
+    private SnapshotIsolationCheck(History h, CheckOptions options, Budget budget) {
+        this.h = h;
+        this.options = options;
+        this.budget = budget;
+    }
+
+    static Verdict check(History h, CheckOptions options, Budget budget) {
+        CheckStats stats = new CheckStats();
+        stats.solver = options.solver().name();
+        stats.transactions = h.size();
+        stats.keys = h.keyCount();
+        stats.sessions = h.sessionCount();
+        long t0 = System.nanoTime();
+        try {
+            Verdict v = new SnapshotIsolationCheck(h, options, budget).run(stats);
+            stats.decisionNanos = System.nanoTime() - t0;
+            return v;
+        } catch (Budget.Exhausted e) {
+            return new Verdict(Verdict.Outcome.UNKNOWN, null, null, e.getMessage(), stats, List.of());
+        }
+    }
+
+    private static int s(int t) { return 2 * t; }
+
+    private static int c(int t) { return 2 * t + 1; }
+
+    private Verdict run(CheckStats stats) {
+        rf = new ReadFromIndex(h);
+        stats.included = rf.includedCount();
+        if (!rf.anomalies.isEmpty()) return reject(stats, new CertificateBuilder(h, null).anomaly(rf.anomalies));
+        int n = h.size();
+        g = new KnownGraph(2 * n, (int) Math.min(3L * n + 2L * h.opCount(), 1 << 24));
+        live = new boolean[2 * n];
+        for (int t = 0; t < n; t++) {
+            if (!rf.included[t]) continue;
+            live[s(t)] = live[c(t)] = true;
+            g.add(s(t), c(t), KnownGraph.SO, -2);
+        }
+        int[] last = new int[h.sessionCount()];
+        Arrays.fill(last, -1);
+        for (int t = 0; t < n; t++) {
+            if (!rf.included[t]) continue;
+            if (last[h.session(t)] >= 0) g.add(c(last[h.session(t)]), s(t), KnownGraph.SO, -1);
+            last[h.session(t)] = t;
+        }
+        for (int i = 0; i < rf.readKey.size(); i++) {
+            int w = rf.readWriter.get(i);
+            if (w != INIT) g.add(c(w), s(rf.readTxn.get(i)), KnownGraph.WR, rf.readKey.get(i));
+        }
+        indexReaders();
+        Anomaly broken = chains();
+        if (broken != null) return reject(stats, new CertificateBuilder(h, null).anomaly(List.of(broken)));
+        stats.chains = chainKey.size();
+        stats.constraintsBefore = first.size();
+        budget.check();
+        int[] cycle = prune(stats);
+        if (cycle != null) return reject(stats, cycleCertificate(cycle));
+        stats.constraintsAfterPrune = openCount();
+        return solve(stats);
+    }
+
+    private static Verdict reject(CheckStats stats, Certificate c) {
+        return new Verdict(Verdict.Outcome.REJECT, c, null, null, stats, List.of());
+    }
+
+    // ---- versions and their readers ----
+
+    private void indexReaders() {
+        int r = rf.readKey.size();
+        long[] packed = new long[r];
+        for (int i = 0; i < r; i++) packed[i] = LongIntMap.pack(rf.readKey.get(i), rf.readWriter.get(i) + 1);
+        Integer[] order = new Integer[r];
+        for (int i = 0; i < r; i++) order[i] = i;
+        Arrays.sort(order, (a, b) -> Long.compare(packed[a], packed[b]));
+        readerGroup = new LongIntMap(Math.max(16, r));
+        IntVec starts = new IntVec();
+        readers = new int[r];
+        for (int i = 0; i < r; i++) {
+            if (i == 0 || packed[order[i]] != packed[order[i - 1]]) {
+                readerGroup.put(packed[order[i]], starts.size());
+                starts.add(i);
+            }
+            readers[i] = rf.readTxn.get(order[i]);
+        }
+        starts.add(r);
+        readerStart = starts.toArray();
+    }
+
+    /** The readers of {@code writer}'s version of {@code key} ({@link ReadFromIndex#INIT} for the initial one): start and end in {@link #readers}. */
+    private int[] readersOf(int key, int writer) {
+        int gi = readerGroup.get(LongIntMap.pack(key, writer + 1));
+        return gi == LongIntMap.MISSING ? new int[] {0, 0} : new int[] {readerStart[gi], readerStart[gi + 1]};
+    }
+
+    /**
+     * Chains of each key from the facts (T reads x from T' and writes it; a list read shows T right after T'), the
+     * fixed edges they imply, and the constraints between the chains. Returns an anomaly when facts conflict.
+     */
+    private Anomaly chains() {
+        LongIntMap succ = new LongIntMap(16), pred = new LongIntMap(16), factOp = new LongIntMap(16);
+        for (int i = 0; i < rf.factKey.size(); i++) {
+            int k = rf.factKey.get(i), p = rf.factPred.get(i), s = rf.factSucc.get(i);
+            // (putIfAbsent returns the value now held: the earlier one, or this one)
+            int had = succ.putIfAbsent(LongIntMap.pack(k, p + 1), s);
+            int hadPred = pred.putIfAbsent(LongIntMap.pack(k, s), p + 1); // + 1: the initial state is 0, MISSING stays -1
+            factOp.putIfAbsent(LongIntMap.pack(k, s), i);
+            if (had != s) {
+                int j = factOp.get(LongIntMap.pack(k, had));
+                boolean lost = rf.factKind.get(i) == ReadFromIndex.FACT_RMW && rf.factKind.get(j) == ReadFromIndex.FACT_RMW;
+                String version = p == INIT ? "the initial version" : h.label(p) + "'s version";
+                return new Anomaly(lost ? AnomalyKind.LOST_UPDATE : AnomalyKind.INCOMPATIBLE_ORDER, lost
+                        ? h.label(had) + " and " + h.label(s) + " both read " + version + " of key " + History.show(h.keyName(k)) + " and both wrote it"
+                        : "reads of key " + History.show(h.keyName(k)) + " disagree on what follows " + version + ": " + h.label(had) + " or " + h.label(s),
+                        p == INIT ? new int[] {had, s} : new int[] {p, had, s}, new int[] {rf.factOp.get(j), rf.factOp.get(i)});
+            }
+            if (hadPred != p + 1)
+                return new Anomaly(AnomalyKind.INCOMPATIBLE_ORDER, "reads of key " + History.show(h.keyName(k)) + " disagree on what precedes "
+                        + h.label(s), new int[] {s}, new int[] {rf.factOp.get(i)});
+            if (p != INIT) g.add(c(p), s(s), KnownGraph.WW, k);
+        }
+        // every included writer of each key, once
+        int keys = h.keyCount();
+        IntVec[] writers = new IntVec[keys];
+        LongIntMap seen = new LongIntMap(Math.max(16, h.opCount()));
+        for (int t = 0; t < h.size(); t++) {
+            if (!rf.included[t]) continue;
+            for (int op = h.opStart(t); op < h.opEnd(t); op++) {
+                byte kind = h.kind(op);
+                if ((kind != History.WRITE && kind != History.APPEND) || seen.put(LongIntMap.pack(t, h.key(op)), 1) != LongIntMap.MISSING) continue;
+                if (writers[h.key(op)] == null) writers[h.key(op)] = new IntVec(2);
+                writers[h.key(op)].add(t);
+            }
+        }
+        for (int k = 0; k < keys; k++) {
+            IntVec ws = writers[k];
+            int[] initReaders = readersOf(k, INIT);
+            if (ws == null) continue;
+            budget.check();
+            int firstChain = chainKey.size(), initChain = -1;
+            for (int i = 0; i < ws.size(); i++) {
+                int w = ws.get(i), p = pred.get(LongIntMap.pack(k, w)); // the predecessor + 1
+                if (p != LongIntMap.MISSING && p != 0) continue; // not a head
+                int tail = w, steps = 0;
+                while (true) {
+                    int[] rs = readersOf(k, tail);
+                    int next = succ.get(LongIntMap.pack(k, tail + 1));
+                    if (next == LongIntMap.MISSING || ++steps > ws.size()) break;
+                    for (int r = rs[0]; r < rs[1]; r++) if (readers[r] != next) g.add(s(readers[r]), c(next), KnownGraph.RW, k);
+                    tail = next;
+                }
+                if (p == 0) initChain = chainKey.size();
+                chainKey.add(k);
+                chainHead.add(w);
+                chainTail.add(tail);
+            }
+            int lastChain = chainKey.size();
+            // the initial version precedes every chain: its readers come before each head's commit
+            for (int ch = firstChain; ch < lastChain; ch++)
+                for (int r = initReaders[0]; r < initReaders[1]; r++) if (readers[r] != chainHead.get(ch)) g.add(s(readers[r]), c(chainHead.get(ch)), KnownGraph.RW, k);
+            for (int a = firstChain; a < lastChain; a++)
+                for (int b = a + 1; b < lastChain; b++) {
+                    if (a == initChain || b == initChain) addSide(a == initChain ? a : b, a == initChain ? b : a, -1);
+                    else { first.add(a); second.add(b); }
+                }
+        }
+        open = new boolean[first.size()];
+        Arrays.fill(open, true);
+        return null;
+    }
+
+    /** The edges of "chain {@code before}'s versions precede chain {@code after}'s" join the graph, each with derivation {@code deriv}. */
+    private void addSide(int before, int after, int deriv) {
+        int k = chainKey.get(before), tail = chainTail.get(before), head = chainHead.get(after);
+        g.add(c(tail), s(head), KnownGraph.WW, k, deriv);
+        int[] rs = readersOf(k, tail);
+        for (int r = rs[0]; r < rs[1]; r++) if (readers[r] != head) g.add(s(readers[r]), c(head), KnownGraph.RW, k, deriv);
+    }
+
+    private int before(int con, boolean sideB) { return sideB ? second.get(con) : first.get(con); }
+
+    private int after(int con, boolean sideB) { return sideB ? first.get(con) : second.get(con); }
+
+    private int openCount() {
+        int n = 0;
+        for (boolean b : open) if (b) n++;
+        return n;
+    }
+
+    // ---- pruning ----
+
+    /** Forces every side whose mirror would close a cycle, to a fixed point; returns a cycle of the graph, or null. */
+    private int[] prune(CheckStats stats) {
+        while (true) {
+            budget.check();
+            KnownGraph.Csr out = g.outCsr();
+            int[] topo = CycleFinder.topologicalOrder(g, out, live, null);
+            if (topo == null) return CycleFinder.findCycle(g, out, live);
+            if (openCount() == 0) return null;
+            stats.pruneRounds++;
+            IntVec sources = new IntVec();
+            boolean[] isSource = new boolean[g.n];
+            for (int con = 0; con < open.length; con++) {
+                if (!open[con]) continue;
+                for (int side = 0; side < 2; side++) {
+                    int head = chainHead.get(after(con, side == 1));
+                    for (int v : new int[] {s(head), c(head)}) if (!isSource[v]) { isSource[v] = true; sources.add(v); }
+                }
+            }
+            ReachabilityEngine.Index reach;
+            try {
+                reach = options.reachability().index(new ReachabilityEngine.Dag(g.n, out.start, out.target, topo, null), sources.toArray(), budget);
+            } catch (ReachabilityEngine.TooLarge e) {
+                return null; // the solver decides every constraint
+            }
+            boolean changed = false;
+            for (int con = 0; con < open.length; con++) {
+                if (!open[con]) continue;
+                int[] blockA = blocked(reach, con, false), blockB = blocked(reach, con, true);
+                if (blockA == null && blockB == null) continue;
+                boolean forceB = blockA != null;
+                int[] blocker = forceB ? blockA : blockB;
+                blockedFrom.add(blocker[0]);
+                blockedTo.add(blocker[1]);
+                addSide(before(con, forceB), after(con, forceB), blockedFrom.size() - 1);
+                open[con] = false;
+                changed = true;
+            }
+            if (!changed) return null;
+        }
+    }
+
+    /** An edge (u, v) of the side whose target already reaches its source (so the side would close a cycle), or null. */
+    private int[] blocked(ReachabilityEngine.Index reach, int con, boolean sideB) {
+        int b = before(con, sideB), a = after(con, sideB), k = chainKey.get(b), tail = chainTail.get(b), head = chainHead.get(a);
+        if (reach.reaches(s(head), c(tail))) return new int[] {c(tail), s(head)};
+        int[] rs = readersOf(k, tail);
+        for (int r = rs[0]; r < rs[1]; r++) if (readers[r] != head && reach.reaches(c(head), s(readers[r]))) return new int[] {s(readers[r]), c(head)};
+        return null;
+    }
+
+    // ---- search ----
+
+    private Verdict solve(CheckStats stats) {
+        IntVec vars = new IntVec();
+        for (int con = 0; con < open.length; con++) if (open[con]) vars.add(con);
+        if (vars.size() > 0) {
+            int m = vars.size();
+            int[] litStart = new int[2 * m + 1];
+            IntVec ls = new IntVec(), ld = new IntVec();
+            for (int v = 0; v < m; v++)
+                for (int side = 0; side < 2; side++) {
+                    litStart[2 * v + side] = ls.size();
+                    sideEdges(vars.get(v), side == 1, ls, ld);
+                }
+            litStart[2 * m] = ls.size();
+            int fixed = g.edgeCount();
+            long[] priority = new long[g.n];
+            for (int v = 0; v < g.n; v++) priority[v] = v;
+            Instance inst = new Instance(g.n, Arrays.copyOf(g.src.raw(), fixed), Arrays.copyOf(g.dst.raw(), fixed), m, litStart, ls.toArray(), ld.toArray(), priority);
+            stats.constraintsToSolver = m;
+            Result r = options.solver().solve(inst, budget);
+            stats.conflicts = r.conflicts();
+            stats.decisions = r.decisions();
+            switch (r.status()) {
+                case UNSAT -> {
+                    int[] core = r.coreVariables();
+                    int[] cons = new int[core.length];
+                    for (int i = 0; i < core.length; i++) cons[i] = vars.get(core[i]);
+                    return reject(stats, unsatCertificate(cons));
+                }
+                case SAT -> { for (int v = 0; v < m; v++) addSide(before(vars.get(v), !r.sideA()[v]), after(vars.get(v), !r.sideA()[v]), -1); }
+                default -> { return new Verdict(Verdict.Outcome.UNKNOWN, null, null, r.reason(), stats, List.of()); }
+            }
+        }
+        int[] order = CycleFinder.topologicalOrder(g, g.outCsr(), live, null);
+        if (order == null) throw new IllegalStateException("internal error: the completed split graph has a cycle");
+        // the witness: transactions in commit order
+        IntVec commits = new IntVec();
+        for (int v : order) if ((v & 1) == 1) commits.add(v >> 1);
+        return new Verdict(Verdict.Outcome.ACCEPT, null, commits.toArray(), null, stats, List.of());
+    }
+
+    private void sideEdges(int con, boolean sideB, IntVec src, IntVec dst) {
+        int b = before(con, sideB), a = after(con, sideB), k = chainKey.get(b), tail = chainTail.get(b), head = chainHead.get(a);
+        src.add(c(tail));
+        dst.add(s(head));
+        int[] rs = readersOf(k, tail);
+        for (int r = rs[0]; r < rs[1]; r++) if (readers[r] != head) { src.add(s(readers[r])); dst.add(c(head)); }
+    }
+
+    // ---- certificates ----
+
+    private Certificate cycleCertificate(int[] cycle) {
+        // drop each transaction's own start-to-commit edge; the rest are dependencies between transactions
+        List<Certificate.Edge> edges = new ArrayList<>();
+        Set<Integer> ts = new LinkedHashSet<>();
+        CertificateBuilder b = new CertificateBuilder(h, null);
+        for (int e : cycle) {
+            if (g.key.get(e) == -2) continue;
+            int u = g.src.get(e) >> 1, v = g.dst.get(e) >> 1, k = g.key.get(e), d = g.deriv.get(e);
+            ts.add(u);
+            String why = null;
+            if (d >= 0) {
+                int bu = blockedFrom.get(d), bv = blockedTo.get(d);
+                why = "the other order of key " + History.show(h.keyName(k)) + "'s versions needs " + vertex(bu) + " -> " + vertex(bv)
+                        + ", but " + vertex(bv) + " already reaches " + vertex(bu);
+            }
+            edges.add(new Certificate.Edge(h.label(u), h.label(v), KnownGraph.kindName(g.kind.get(e)), k < 0 ? null : History.show(h.keyName(k)), why));
+        }
+        AnomalyKind kind = CertificateBuilder.classify(edges);
+        List<Certificate.Txn> txns = new ArrayList<>();
+        for (int t : ts) txns.add(b.txn(t));
+        return new Certificate(kind, CertificateBuilder.summary(kind, edges) + " (a cycle of the start/commit graph: not snapshot isolation)",
+                edges, txns, List.of(), List.of(), List.of());
+    }
+
+    private String vertex(int v) { return ((v & 1) == 0 ? "start(" : "commit(") + h.label(v >> 1) + ")"; }
+
+    private Certificate unsatCertificate(int[] cons) {
+        Set<Integer> ts = new LinkedHashSet<>();
+        List<String> lines = new ArrayList<>();
+        for (int con : cons) {
+            int a = first.get(con), b = second.get(con), k = chainKey.get(a);
+            for (int ch : new int[] {a, b}) {
+                ts.add(chainHead.get(ch));
+                ts.add(chainTail.get(ch));
+                int[] rs = readersOf(k, chainTail.get(ch));
+                for (int r = rs[0]; r < rs[1]; r++) ts.add(readers[r]);
+            }
+            lines.add("key " + History.show(h.keyName(k)) + ": the versions of " + h.label(chainTail.get(a)) + " and " + h.label(chainTail.get(b))
+                    + " can be ordered neither way");
+        }
+        CertificateBuilder b = new CertificateBuilder(h, null);
+        List<Certificate.Txn> txns = new ArrayList<>();
+        List<String> sub = new ArrayList<>();
+        for (int t : ts) { txns.add(b.txn(t)); sub.add(h.name(t)); }
+        String summary = "no snapshot-isolated order exists: " + cons.length + " write-order choice(s) among " + ts.size()
+                + " transactions each close a cycle of the start/commit graph whichever way they go";
+        return new Certificate(AnomalyKind.NOT_SNAPSHOT_ISOLATED, summary, List.of(), txns, sub, List.of(), lines);
+    }
+}

@@ -1,0 +1,117 @@
+package org.cobraverify.checker;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.cobraverify.history.History;
+import org.cobraverify.history.HistoryBuilder;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The ladder on the anomalies that tell its rungs apart: each history is accepted up to one level and rejected from the
+ * next, with the anomaly's name in the certificate of the first level it breaks.
+ */
+class IsolationLevelsTest {
+    private static final CheckOptions OPTIONS = CheckOptions.defaults().withStrict(0);
+
+    /** A tiny history language: {@code "T1 s1 [r x 1] [w y 2]"}, one transaction per string; {@code nil} reads the initial state. */
+    static History history(String... txns) {
+        HistoryBuilder b = new HistoryBuilder();
+        for (String line : txns) {
+            String[] p = line.split(" ");
+            byte status = History.COMMITTED;
+            long start = History.NO_TIME, end = History.NO_TIME;
+            int i = 2;
+            for (; i < p.length && !p[i].equals("r") && !p[i].equals("w"); i++) {
+                if (p[i].equals("aborted")) status = History.ABORTED;
+                else if (p[i].equals("unknown")) status = History.UNKNOWN;
+                else if (p[i].startsWith("@")) { String[] se = p[i].substring(1).split("-"); start = Long.parseLong(se[0]); end = Long.parseLong(se[1]); }
+            }
+            b.begin(p[0], b.session(p[1]), status, start, end, -1);
+            for (; i < p.length; i += 3) {
+                int k = b.key(p[i + 1]);
+                if (p[i].equals("w")) b.write(k, b.value(Long.parseLong(p[i + 2])));
+                else b.read(k, p[i + 2].equals("nil") ? History.NIL : b.value(Long.parseLong(p[i + 2])));
+            }
+            b.end();
+        }
+        return b.build();
+    }
+
+    /** Accepted at every level up to {@code strongest}, rejected above it; the first rejection names {@code kind}. */
+    private static void ladder(History h, IsolationLevel strongest, AnomalyKind kind) {
+        Isolation.Ladder l = Isolation.checkAll(h, OPTIONS);
+        assertEquals(strongest, l.strongest(), () -> "verdicts: " + l.verdicts());
+        assertTrue(l.consistent());
+        IsolationLevel broken = l.weakestViolated();
+        if (kind == null) { assertEquals(null, broken); return; }
+        Verdict v = l.verdicts().get(broken);
+        assertNotNull(v.certificate());
+        assertEquals(kind, v.certificate().kind(), v.certificate().summary());
+    }
+
+    @Test
+    void dirtyReadBreaksEveryLevel() {
+        ladder(history("T1 a aborted w x 1", "T2 b r x 1"), null, AnomalyKind.G1A);
+    }
+
+    @Test
+    void readingAnOlderVersionAfterANewerOneBreaksReadCommitted() {
+        // T3 saw T2's y, then read x older than T2's x: T2 is visible by an earlier read
+        ladder(history("T1 a w x 1", "T2 b r x 1 w x 2 w y 2", "T3 c r y 2 r x 1"), null, AnomalyKind.NON_MONOTONIC_READ);
+    }
+
+    @Test
+    void nonRepeatableReadIsReadCommittedOnly() {
+        ladder(history("T1 a w x 1", "T2 b r x nil r x 1"), IsolationLevel.READ_COMMITTED, AnomalyKind.NON_REPEATABLE_READ);
+    }
+
+    @Test
+    void fracturedReadIsReadCommittedOnly() {
+        // T3 read x from T2 before it read y from T1: read committed orders only T2's y before T1's; read atomic sees T1 too
+        ladder(history("T1 a w x 1 w y 1", "T2 b w x 2 w y 2", "T3 c r x 2 r y 1"), IsolationLevel.READ_COMMITTED, AnomalyKind.FRACTURED_READ);
+    }
+
+    @Test
+    void fracturedReadOfTheInitialState() {
+        ladder(history("T1 a w x 1 w y 1", "T3 c r y nil r x 1"), IsolationLevel.READ_COMMITTED, AnomalyKind.FRACTURED_READ);
+    }
+
+    @Test
+    void causalityViolationIsReadAtomicOnly() {
+        ladder(history("T1 a w x 1", "T2 b r x 1 w y 1", "T3 c r y 1 r x nil"), IsolationLevel.READ_ATOMIC, AnomalyKind.CAUSALITY_VIOLATION);
+    }
+
+    @Test
+    void longForkIsCausalOnly() {
+        ladder(history("T1 a w x 1", "T2 b w y 1", "T3 c r x 1 r y nil", "T4 d r y 1 r x nil"), IsolationLevel.CAUSAL, AnomalyKind.LONG_FORK);
+    }
+
+    @Test
+    void lostUpdateIsCausalOnly() {
+        ladder(history("T1 a r x nil w x 1", "T2 b r x nil w x 2"), IsolationLevel.CAUSAL, AnomalyKind.LOST_UPDATE);
+    }
+
+    @Test
+    void writeSkewIsSnapshotIsolationOnly() {
+        ladder(history("T1 a r x nil r y nil w x 1", "T2 b r x nil r y nil w y 2"), IsolationLevel.SNAPSHOT_ISOLATION, AnomalyKind.WRITE_SKEW);
+    }
+
+    @Test
+    void concurrentBlindWritersAreNotSnapshotIsolation() {
+        // T3 saw T1's x and T2's y but the initial z; T1 and T2 both wrote z: one's z must precede the other's start
+        History h = history("T1 a w x 1 w z 1", "T2 b w y 2 w z 2", "T3 c r x 1 r y 2 r z nil");
+        assertEquals(Verdict.Outcome.REJECT, Isolation.check(h, IsolationLevel.READ_ATOMIC, OPTIONS).outcome());
+    }
+
+    @Test
+    void staleReadInRealTimeIsSerializableOnly() {
+        ladder(history("T1 a @0-10 w x 1", "T2 b @20-30 r x nil"), IsolationLevel.SERIALIZABLE, AnomalyKind.G_SINGLE);
+    }
+
+    @Test
+    void aSerialHistorySatisfiesEveryLevel() {
+        ladder(history("T1 a @0-10 w x 1 w y 1", "T2 b @20-30 r x 1 r y 1 w x 2", "T3 a @40-50 r x 2 w y 3"), IsolationLevel.STRICT_SERIALIZABLE, null);
+    }
+}
