@@ -19,6 +19,8 @@ import org.cobraverify.checker.Certificate;
 import org.cobraverify.checker.CheckOptions;
 import org.cobraverify.checker.Checker;
 import org.cobraverify.checker.CrossCheckedReachability;
+import org.cobraverify.checker.Isolation;
+import org.cobraverify.checker.IsolationLevel;
 import org.cobraverify.checker.ReachabilityEngine;
 import org.cobraverify.checker.Verdict;
 import org.cobraverify.gc.store.RocksDbCollectedWrites;
@@ -48,7 +50,7 @@ import picocli.CommandLine.Parameters;
  * most serious outcome: a reject outranks an error, which outranks an unknown.
  */
 @Command(name = "verify", mixinStandardHelpOptions = true,
-        description = {"Checks histories for serializability (with session order) and prints a verdict with proof.",
+        description = {"Checks histories at an isolation level (default: serializability, with session order) and prints a verdict with proof.",
                 "Exit codes: 0 accepted, 1 rejected, 2 input could not be checked, 3 undecided within the limits."})
 public final class VerifyCommand implements Callable<Integer> {
     @Parameters(arity = "1..*", paramLabel = "PATH", description = "History files, or Cobra log directories (one history each).")
@@ -86,6 +88,11 @@ public final class VerifyCommand implements Callable<Integer> {
 
     @Option(names = "--strict", description = "Check strict serializability: transactions also keep their real-time order (needs start/end times).")
     boolean strict;
+
+    @Option(names = "--isolation", paramLabel = "LEVEL", description = {"The level to check: read-committed (rc), read-atomic (ra), causal (cc),",
+            "snapshot-isolation (si), serializable (ser, the default) or strict-serializable (strict-ser, as --strict);",
+            "or all: every level, with the strongest one the history satisfies (exit 1 when any level is broken)."})
+    String isolation;
 
     @Option(names = "--drift", paramLabel = "MS", description = "Clock drift allowance for --strict, in milliseconds (default: ${DEFAULT-VALUE}).")
     double driftMillis = 100;
@@ -156,6 +163,7 @@ public final class VerifyCommand implements Callable<Integer> {
                     case "--fence-key" -> c.fenceKey = value;
                     case "--certificate-budget" -> c.certificateSeconds = Double.parseDouble(value);
                     case "--gpu" -> c.gpu = value;
+                    case "--isolation" -> c.isolation = value;
                     default -> { return null; }
                 }
             }
@@ -171,6 +179,9 @@ public final class VerifyCommand implements Callable<Integer> {
     static final String INTERNAL_READ_ERROR = "internal error of the reader, please report it with this file";
     private Solver solverImpl;
     private ReachabilityEngine reachability;
+    /** The level {@code --isolation} named below serializability, or null; {@link #allLevels} for {@code all}. */
+    private IsolationLevel level;
+    private boolean allLevels;
 
     @Override
     public Integer call() {
@@ -190,6 +201,7 @@ public final class VerifyCommand implements Callable<Integer> {
             err.println("cobra verify: --witness, --dot and --html take exactly one history");
             return 2;
         }
+        if (isolation != null && !parseIsolation()) return 2;
         HistoryFormat fmt = null;
         if (format != null) {
             try {
@@ -210,6 +222,37 @@ public final class VerifyCommand implements Callable<Integer> {
         int worst = 0;
         for (Path p : paths) worst = worse(worst, verifyOne(p, fmt));
         return worst;
+    }
+
+    /**
+     * {@code --isolation}: serializable and strict-serializable go the serializability path ({@code --strict}); a weaker
+     * level or {@code all} goes {@link IsolationVerification}, which checks one history one-shot. False after saying what
+     * is wrong.
+     */
+    private boolean parseIsolation() {
+        IsolationLevel l;
+        if (isolation.trim().equalsIgnoreCase("all")) { allLevels = true; l = null; }
+        else {
+            try {
+                l = IsolationLevel.parse(isolation);
+            } catch (IllegalArgumentException e) {
+                err.println("cobra verify: --isolation: " + e.getMessage() + ", or all");
+                return false;
+            }
+        }
+        if (strict && l != IsolationLevel.STRICT_SERIALIZABLE) {
+            err.println("cobra verify: --strict means --isolation strict-serializable; give one of them");
+            return false;
+        }
+        if (l == IsolationLevel.SERIALIZABLE) return true;
+        if (l == IsolationLevel.STRICT_SERIALIZABLE) { strict = true; return true; }
+        level = l;
+        String alone = rounds > 0 ? "--rounds" : all ? "--all" : null;
+        if (alone != null) {
+            err.println("cobra verify: " + alone + " checks serializability and strict serializability only, not --isolation " + isolation);
+            return false;
+        }
+        return true;
     }
 
     static int worse(int a, int b) { return rank(b) > rank(a) ? b : a; }
@@ -241,6 +284,7 @@ public final class VerifyCommand implements Callable<Integer> {
         History h = loaded.history();
         CheckOptions opts = options();
         if (rounds > 0) return verifyInRounds(name, loaded, opts, t0, t1);
+        if (level != null || allLevels) return verifyAtLevel(name, loaded, opts, t0, t1);
         boolean[] headlinePrinted = {false};
         if (!json) opts = opts.withDecisionListener(d -> {
             out.print(TextReport.decided(name, d, h.size(), certificateSeconds));
@@ -289,15 +333,56 @@ public final class VerifyCommand implements Callable<Integer> {
             for (int i = 0; i < more.size(); i++)
                 out.print("  violation " + (i + 2) + ": " + more.get(i).certificate().kind().title() + "\n" + TextReport.certificate(more.get(i).certificate()));
         }
-        if (v.outcome() == Verdict.Outcome.ACCEPT && witness != null) {
-            try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(witness, StandardCharsets.UTF_8))) {
-                for (int t : v.witness()) w.println(h.name(t));
+        if (v.outcome() == Verdict.Outcome.ACCEPT && witness != null && !writeWitness(h, v)) return 2;
+        return writeDot(v) && writeHtml(v, name) ? v.outcome().exitCode() : 2;
+    }
+
+    /** {@code --isolation} below serializability, or {@code all}: one history, one-shot. */
+    private int verifyAtLevel(String name, HistoryReaders.Loaded loaded, CheckOptions opts, long t0, long t1) {
+        IsolationVerification iv = new IsolationVerification(out, json);
+        History h = loaded.history();
+        Verdict v;
+        IsolationLevel broken, weakest;
+        int code;
+        try {
+            if (allLevels) {
+                Isolation.Ladder ladder = iv.all(name, loaded.format().cliName(), h, opts, t0, t1);
+                broken = weakest = ladder.weakestViolated();
+                v = broken != null ? ladder.verdicts().get(broken) : ladder.verdicts().get(IsolationLevel.STRICT_SERIALIZABLE);
+                code = IsolationVerification.exitCode(ladder);
+            } else {
+                IsolationVerification.LevelResult r = iv.one(name, loaded.format().cliName(), h, level, opts, t0, t1);
+                v = r.verdict();
+                broken = level;
+                weakest = r.weakest();
+                code = v.outcome().exitCode();
+            }
+        } catch (RuntimeException | StackOverflowError e) {
+            report(name, name + ": internal error in the checker, no verdict (please report it with this history): " + e);
+            return 2;
+        }
+        if (!json && !loaded.notes().isEmpty()) for (String n : loaded.notes()) out.println("  note: " + n);
+        if (witness != null && v.outcome() == Verdict.Outcome.ACCEPT && !writeWitness(h, v)) return 2;
+        if (v.outcome() == Verdict.Outcome.REJECT && html != null) {
+            try {
+                Files.writeString(html, HtmlReport.render(v.certificate(), name, broken, weakest), StandardCharsets.UTF_8);
             } catch (IOException e) {
-                err.println("cobra verify: cannot write the witness to " + witness + ": " + e.getMessage());
+                err.println("cobra verify: cannot write the page to " + html + ": " + e.getMessage());
                 return 2;
             }
         }
-        return writeDot(v) && writeHtml(v, name) ? v.outcome().exitCode() : 2;
+        return writeDot(v) ? code : 2;
+    }
+
+    /** {@code --witness}: the accepted order (a serial order, or for a weaker level a commit order), one id per line. */
+    private boolean writeWitness(History h, Verdict v) {
+        try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(witness, StandardCharsets.UTF_8))) {
+            for (int t : v.witness()) w.println(h.name(t));
+            return true;
+        } catch (IOException e) {
+            err.println("cobra verify: cannot write the witness to " + witness + ": " + e.getMessage());
+            return false;
+        }
     }
 
     /** Reports why {@code name} could not be read (bad input names its place; an internal error says what it was); exit 2. */

@@ -15,6 +15,11 @@ public final class CheckStats {
     public String reachability = "";
     /** Strict serializability was checked (real-time order included). */
     public boolean strict;
+    /** The isolation level checked: serializable or strict-serializable (as {@link #strict} says) unless set. */
+    public IsolationLevel level;
+
+    /** The level this check decided. */
+    public IsolationLevel level() { return level != null ? level : strict ? IsolationLevel.STRICT_SERIALIZABLE : IsolationLevel.SERIALIZABLE; }
 
     public double constructMillis() { return constructNanos / 1e6; }
     public double pruneMillis() { return pruneNanos / 1e6; }

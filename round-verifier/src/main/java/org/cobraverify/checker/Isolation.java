@@ -6,12 +6,12 @@ import org.cobraverify.history.History;
 import org.cobraverify.solver.Budget;
 
 /**
- * Checks a history at any level of the ladder ({@link IsolationLevel}; docs/DESIGN.md §10). Pure: a history in, a
+ * Checks a history at any level of the ladder ({@link IsolationLevel}; docs/DESIGN.md §11). Pure: a history in, a
  * verdict out. Read committed, read atomic and causal are decided by saturation ({@link SaturationCheck}), snapshot
  * isolation on the start/commit graph with the acyclicity solver ({@link SnapshotIsolationCheck}), serializability and
  * its strict variant by the {@link Checker}. Aborted transactions never count; a transaction of unknown outcome counts
  * as committed exactly when a counted read observed its write; a transaction may read a key several times and read its
- * own writes, with the meaning §10.1 gives at each level.
+ * own writes, with the meaning §11.1 gives at each level.
  */
 public final class Isolation {
     private Isolation() {}
@@ -21,12 +21,14 @@ public final class Isolation {
      * options' budget runs out. The strict level uses the options' clock drift; every other level ignores real time.
      */
     public static Verdict check(History h, IsolationLevel level, CheckOptions options) {
-        return switch (level) {
+        Verdict v = switch (level) {
             case READ_COMMITTED, READ_ATOMIC, CAUSAL -> SaturationCheck.check(h, level, budget(options));
             case SNAPSHOT_ISOLATION -> SnapshotIsolationCheck.check(h, options, budget(options));
             case SERIALIZABLE -> Checker.check(h, options.withoutStrict());
             case STRICT_SERIALIZABLE -> Checker.check(h, options.strict() ? options : options.withStrict(options.driftNanos()));
         };
+        if (v.stats() != null) v.stats().level = level;
+        return v;
     }
 
     /**

@@ -3,7 +3,7 @@ package org.cobraverify.checker;
 import java.util.Locale;
 
 /**
- * The ladder of isolation levels the checker decides, weakest first (docs/DESIGN.md §10 defines each one). Every level
+ * The ladder of isolation levels the checker decides, weakest first (docs/DESIGN.md §11 defines each one). Every level
  * implies every level before it: a history that satisfies a level satisfies all weaker ones.
  */
 public enum IsolationLevel {

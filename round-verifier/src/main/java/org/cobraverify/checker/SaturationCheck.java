@@ -11,7 +11,7 @@ import org.cobraverify.history.LongIntMap;
 import org.cobraverify.solver.Budget;
 
 /**
- * Read committed, read atomic and causal consistency, decided by saturation (docs/DESIGN.md §10.3): no search.
+ * Read committed, read atomic and causal consistency, decided by saturation (docs/DESIGN.md §11.3): no search.
  *
  * <p>Each of the three levels says, for every external read of a key x from T1 by T3 and every other writer T2 of x
  * that T3 "sees" by the level's premise, that T2 commits before T1. The premises depend only on session order,

@@ -13,7 +13,7 @@ import org.cobraverify.solver.Instance;
 import org.cobraverify.solver.Result;
 
 /**
- * Snapshot isolation, decided on the start/commit split graph (docs/DESIGN.md §10.4): every transaction T is two
+ * Snapshot isolation, decided on the start/commit split graph (docs/DESIGN.md §11.4): every transaction T is two
  * vertices, its start s(T) and its commit c(T), with s(T) → c(T). Session order, read-from and write-write
  * dependencies go from the earlier transaction's commit to the later one's start (c → s); an anti-dependency (T read a
  * version that U overwrote) goes from the reader's start to the overwriter's commit (s → c). A history is snapshot
@@ -158,7 +158,7 @@ final class SnapshotIsolationCheck {
                 boolean lost = rf.factKind.get(i) == ReadFromIndex.FACT_RMW && rf.factKind.get(j) == ReadFromIndex.FACT_RMW;
                 String version = p == INIT ? "the initial version" : h.label(p) + "'s version";
                 return new Anomaly(lost ? AnomalyKind.LOST_UPDATE : AnomalyKind.INCOMPATIBLE_ORDER, lost
-                        ? h.label(had) + " and " + h.label(s) + " both read " + version + " of key " + History.show(h.keyName(k)) + " and both wrote it"
+                        ? h.label(had) + " and " + h.label(s) + " both read " + version + " of key " + History.show(h.keyName(k)) + " and both overwrote it: one of the updates is lost"
                         : "reads of key " + History.show(h.keyName(k)) + " disagree on what follows " + version + ": " + h.label(had) + " or " + h.label(s),
                         p == INIT ? new int[] {had, s} : new int[] {p, had, s}, new int[] {rf.factOp.get(j), rf.factOp.get(i)});
             }

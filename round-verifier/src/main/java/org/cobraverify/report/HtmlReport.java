@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.Map;
 import org.cobraverify.checker.AnomalyKind;
 import org.cobraverify.checker.Certificate;
+import org.cobraverify.checker.IsolationLevel;
 
 /**
  * A certificate as one self-contained HTML page: inline SVG and CSS, no script and nothing fetched, so it opens from
@@ -50,13 +51,24 @@ public final class HtmlReport {
     }
 
     /** The page for {@code c}; {@code source} names the history (a file), shown in the title. */
-    public static String render(Certificate c, String source) {
+    public static String render(Certificate c, String source) { return render(c, source, IsolationLevel.SERIALIZABLE, null); }
+
+    /**
+     * The page for {@code c}, a certificate that the history breaks {@code level}; {@code weakest}, when known, is the weakest
+     * level of the ladder that the history breaks (said when it differs from {@code level}).
+     */
+    public static String render(Certificate c, String source, IsolationLevel level, IsolationLevel weakest) {
         StringBuilder b = new StringBuilder(16_384);
         String title = c.kind().title();
         b.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>").append(esc("cobra: " + title + " in " + source)).append("</title>\n");
         b.append("<style>\n").append(CSS).append("</style>\n</head><body>\n");
-        b.append("<h1>Not serializable: ").append(esc(title)).append("</h1>\n");
+        b.append("<h1>Not ").append(esc(TextReport.satisfies(level))).append(": ").append(esc(title)).append("</h1>\n");
         b.append("<p class=\"meaning\">").append(esc(MEANING.getOrDefault(c.kind(), ""))).append("</p>\n");
+        if (weakest != null && weakest != level)
+            b.append("<p class=\"level\">The history breaks every level from ").append(esc(weakest.longName())).append(" up: it is not even ")
+                    .append(esc(TextReport.satisfies(weakest))).append(".</p>\n");
+        else if (weakest == level && level != IsolationLevel.READ_COMMITTED)
+            b.append("<p class=\"level\">Every weaker level holds: ").append(esc(level.longName())).append(" is the weakest level this history breaks.</p>\n");
         b.append("<p class=\"summary\">").append(esc(c.summary())).append("</p>\n");
         b.append("<p class=\"source\">History: ").append(esc(source)).append("</p>\n");
         if (!c.cycle().isEmpty()) {

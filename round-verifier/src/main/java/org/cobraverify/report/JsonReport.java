@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.Map;
 import org.cobraverify.checker.Certificate;
 import org.cobraverify.checker.CheckStats;
+import org.cobraverify.checker.Isolation;
+import org.cobraverify.checker.IsolationLevel;
 import org.cobraverify.checker.Verdict;
 
 /**
@@ -26,6 +28,57 @@ public final class JsonReport {
             stats(g, v.stats(), parseMillis);
             if (v.certificate() != null) certificate(g, v.certificate());
             strings(g, "notes", v.notes());
+        });
+    }
+
+    /**
+     * A check at one isolation level: as {@link #render}, with {@code weakestViolated} on reject (the weakest level of the
+     * ladder the history breaks; omitted when a weaker level's check was undecided).
+     */
+    public static String renderLevel(String file, String format, Verdict v, IsolationLevel weakest, int transactions, double millis, double parseMillis) {
+        return write(g -> {
+            headline(g, file, format, v, transactions, millis);
+            if (weakest != null) g.writeStringField("weakestViolated", weakest.longName());
+            stats(g, v.stats(), parseMillis);
+            if (v.certificate() != null) certificate(g, v.certificate());
+            strings(g, "notes", v.notes());
+        });
+    }
+
+    /**
+     * Every level of the ladder: {@code verdict} is the strongest level's (accept only when every level holds; reject, with
+     * the weakest violated level's certificate, when any level fails), {@code strongest} the strongest level satisfied
+     * (null: not even read committed), and {@code levels} maps each level's name to its own verdict object.
+     */
+    public static String renderLadder(String file, String format, Isolation.Ladder ladder, int transactions, double millis, double parseMillis) {
+        IsolationLevel weakest = ladder.weakestViolated();
+        Verdict top = weakest != null ? ladder.verdicts().get(weakest) : ladder.verdicts().get(IsolationLevel.STRICT_SERIALIZABLE);
+        boolean undecided = weakest == null && ladder.verdicts().values().stream().anyMatch(v -> v.outcome() == Verdict.Outcome.UNKNOWN);
+        return write(g -> {
+            g.writeStringField("file", file);
+            if (format != null) g.writeStringField("format", format);
+            g.writeStringField("verdict", weakest != null ? "reject" : undecided ? "unknown" : "accept");
+            g.writeStringField("isolation", "all");
+            IsolationLevel strongest = ladder.strongest();
+            if (strongest == null) g.writeNullField("strongest"); else g.writeStringField("strongest", strongest.longName());
+            if (weakest != null) g.writeStringField("weakestViolated", weakest.longName());
+            g.writeNumberField("transactions", transactions);
+            g.writeNumberField("millis", Math.round(millis));
+            g.writeNumberField("parseMillis", Math.round(parseMillis));
+            if (weakest != null) certificate(g, top.certificate());
+            g.writeObjectFieldStart("levels");
+            for (Map.Entry<IsolationLevel, Verdict> e : ladder.verdicts().entrySet()) {
+                Verdict v = e.getValue();
+                g.writeObjectFieldStart(e.getKey().longName());
+                g.writeStringField("verdict", v.outcome().word());
+                if (v.stats() != null) g.writeNumberField("millis", Math.round((v.stats().decisionNanos > 0 ? v.stats().decisionNanos
+                        : v.stats().constructNanos + v.stats().pruneNanos + v.stats().solveNanos) / 1e6));
+                if (v.unknownReason() != null) g.writeStringField("reason", v.unknownReason());
+                if (v.certificate() != null) certificate(g, v.certificate());
+                strings(g, "notes", v.notes());
+                g.writeEndObject();
+            }
+            g.writeEndObject();
         });
     }
 
@@ -95,7 +148,10 @@ public final class JsonReport {
         g.writeStringField("file", file);
         if (format != null) g.writeStringField("format", format);
         g.writeStringField("verdict", v.outcome().word());
-        if (v.stats() != null) g.writeStringField("mode", v.stats().strict ? "strict-serializable" : "serializable");
+        if (v.stats() != null) {
+            g.writeStringField("mode", v.stats().level().longName());
+            g.writeStringField("isolation", v.stats().level().longName());
+        }
         g.writeNumberField("transactions", transactions);
         g.writeNumberField("millis", Math.round(millis));
         if (v.unknownReason() != null) g.writeStringField("reason", v.unknownReason());

@@ -1,6 +1,7 @@
 package org.cobraverify.report;
 
 import org.cobraverify.checker.Certificate;
+import org.cobraverify.checker.IsolationLevel;
 import org.cobraverify.checker.Verdict;
 
 /** Renders a verdict for a person: one headline, then the certificate's cycle and transactions. */
@@ -20,6 +21,15 @@ public final class TextReport {
                 v.certificate().kind().title(), transactions, v.stats().decisionMillis(), trim(certificateSeconds));
     }
 
+    /** How an accept names the level it satisfies. */
+    public static String satisfies(IsolationLevel level) {
+        return switch (level) {
+            case SERIALIZABLE -> "serializable";
+            case STRICT_SERIALIZABLE -> "strictly serializable";
+            default -> level.longName().replace('-', ' ');
+        };
+    }
+
     private static String trim(double d) { return d == Math.rint(d) ? Long.toString((long) d) : Double.toString(d); }
 
     /** As {@link #render(String, Verdict, int, double)}; without the headline when {@link #decided} already printed it. */
@@ -27,7 +37,7 @@ public final class TextReport {
         StringBuilder sb = new StringBuilder();
         switch (v.outcome()) {
             case ACCEPT -> sb.append(String.format("%s: ACCEPT: %s (%d transactions, %.0f ms)%n", source,
-                    v.stats() != null && v.stats().strict ? "strictly serializable" : "serializable", transactions, millis));
+                    v.stats() == null ? "serializable" : satisfies(v.stats().level()), transactions, millis));
             case UNKNOWN -> sb.append(String.format("%s: UNKNOWN: %s before a decision (%d transactions, %.0f ms)%n", source, v.unknownReason(), transactions, millis));
             case REJECT -> {
                 Certificate c = v.certificate();
