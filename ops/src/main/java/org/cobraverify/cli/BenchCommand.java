@@ -12,8 +12,9 @@ import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import org.cobraverify.checker.CheckOptions;
 import org.cobraverify.checker.CheckStats;
-import org.cobraverify.checker.Checker;
 import org.cobraverify.checker.GarbageCollection;
+import org.cobraverify.checker.Isolation;
+import org.cobraverify.checker.IsolationLevel;
 import org.cobraverify.checker.ReachabilityEngine;
 import org.cobraverify.checker.Verdict;
 import org.cobraverify.history.History;
@@ -84,8 +85,13 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--txns", description = "With --rounds: transactions to record per workload (default: ${DEFAULT-VALUE}).")
     long txns = 100_000;
 
-    @Option(names = "--history", paramLabel = "FILE", description = "With --rounds: also bench these recorded histories (any format verify reads).")
+    @Option(names = "--history", paramLabel = "FILE", description = "Also bench these recorded histories (any format verify reads), one-shot or with --rounds.")
     List<Path> histories = List.of();
+
+    @Option(names = "--isolation", paramLabel = "LEVEL", description = {"One-shot: the isolation level to check (as verify's --isolation; default:",
+            "serializable)."})
+    String isolation = "serializable";
+    private IsolationLevel level;
 
     @Option(names = "--gpu", paramLabel = "MODE", description = GpuOption.DESCRIPTION)
     String gpu = "auto";
@@ -126,6 +132,13 @@ public final class BenchCommand implements Callable<Integer> {
         reachability = GpuOption.resolve(gpu, "bench", System.err);
         if (reachability == null) return 2;
         if (rounds) return new RoundsBench(System.out, reachability, roundWire).run(roundWorkloads, histories, txns, roundSizes, 24, timeout);
+        try {
+            level = IsolationLevel.parse(isolation);
+        } catch (IllegalArgumentException e) {
+            System.err.println("cobra bench: --isolation: " + e.getMessage());
+            return 2;
+        }
+        System.out.println("isolation level: " + level.longName());
         System.out.printf("%-34s %7s %8s %9s %8s %8s %8s %9s %9s %7s %8s  %s%n",
                 "history", "txns", "parse/ms", "constr/ms", "prune/ms", "solve/ms", "total/ms", "cons", "pruned→", "solver", "heap/MB", "verdict");
         int worst = 0;
@@ -162,6 +175,13 @@ public final class BenchCommand implements Callable<Integer> {
         } else if (data != null) {
             System.err.println("cobra bench: " + data + " is not a directory");
             return 2;
+        }
+        for (Path p : histories) {
+            System.gc();
+            long t0 = System.nanoTime();
+            HistoryReaders.Loaded l = HistoryReaders.read(p);
+            double parse = (System.nanoTime() - t0) / 1e6;
+            worst = Math.max(worst, run(p.toString(), l.history(), parse));
         }
         System.out.printf("(%s, %d cores, max heap %d MB, reachability: %s; times of the %s)%n", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"),
                 Runtime.getRuntime().availableProcessors(), Runtime.getRuntime().maxMemory() >> 20, reachability.name(),
@@ -206,7 +226,7 @@ public final class BenchCommand implements Callable<Integer> {
             System.gc();
             resetPeaks();
             long t0 = System.nanoTime();
-            Verdict v = Checker.check(h, CheckOptions.defaults().withTimeout(timeout).withSolver(solverImpl).withReachability(reachability));
+            Verdict v = Isolation.check(h, level, CheckOptions.defaults().withTimeout(timeout).withSolver(solverImpl).withReachability(reachability));
             double ms = (System.nanoTime() - t0) / 1e6;
             peak = Math.max(peak, peakHeap());
             if (ms < bestMillis) { bestMillis = ms; best = v; }

@@ -32,7 +32,7 @@ class FastArgsTest {
             new String[] {"--format", "word"}, new String[] {"--witness", "path"}, new String[] {"--dot", "path"}, new String[] {"--html", "path"},
             new String[] {"--timeout", "double"}, new String[] {"--max-heap", "long"}, new String[] {"--drift", "double"},
             new String[] {"--solver", "word"}, new String[] {"--rounds", "int"}, new String[] {"--fence-key", "word"},
-            new String[] {"--certificate-budget", "double"}, new String[] {"--gpu", "word"});
+            new String[] {"--certificate-budget", "double"}, new String[] {"--gpu", "word"}, new String[] {"--isolation", "word"});
 
     @Test
     void theFastParserKnowsEveryOptionPicocliKnows() {

@@ -161,15 +161,15 @@ public final class ReadFromIndex {
             }
             return;
         }
-        if ((state[key] & S_READ) != 0) {
-            if (v == curValue[key]) return;
-            if (repeatable) {
+        if ((state[key] & S_READ) != 0 && repeatable) {
+            if (v != curValue[key]) {
                 anomaly(AnomalyKind.NON_REPEATABLE_READ, tx(t) + " read key " + History.show(h.keyName(key)) + " twice with different results ("
                         + History.show(h.valueName(curValue[key])) + ", then " + History.show(h.valueName(v)) + ") and no write in between",
                         new int[] {t}, new int[] {op});
-                return;
             }
+            return;
         }
+        // (read committed: every external read is an event of its own, at its place in program order, even one that repeats a value)
         state[key] |= S_READ;
         curValue[key] = v;
         extWriter[key] = resolve(t, op, key, v, true);

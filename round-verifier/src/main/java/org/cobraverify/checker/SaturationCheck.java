@@ -39,6 +39,8 @@ final class SaturationCheck {
     private int[] pos, sessionPred;
     /** Per key: the included writers sorted by (session, position): {@code writersOf[keyStart[k] .. keyStart[k+1]-1]}. */
     private int[] keyStart, writersOf;
+    /** Beside {@link #writersOf}: each writer's (session, position) packed, so a binary search reads one array. */
+    private long[] writerPlace;
     /** (transaction, key) pairs written by included transactions. */
     private LongIntMap writes;
     /** Per transaction: its external reads (indexes into rf's read lists), in program order. */
@@ -143,7 +145,12 @@ final class SaturationCheck {
         for (int i = 0; i < wt.size(); i++) packed[fill[wk.get(i)]++] = ((long) h.session(wt.get(i)) << 32) | wt.get(i);
         for (int k = 0; k < keys; k++) Arrays.sort(packed, keyStart[k], keyStart[k + 1]);
         writersOf = new int[packed.length];
-        for (int i = 0; i < packed.length; i++) writersOf[i] = (int) packed[i];
+        writerPlace = new long[packed.length];
+        for (int i = 0; i < packed.length; i++) {
+            int w = (int) packed[i];
+            writersOf[i] = w;
+            writerPlace[i] = ((long) h.session(w) << 32) | pos[w];
+        }
     }
 
     /** Each transaction's external reads, in program order (the index lists them transaction by transaction). */
@@ -205,17 +212,15 @@ final class SaturationCheck {
 
     /** The last writer of {@code key} in {@code session} at a position below {@code below}, or -1. */
     private int lastWriterBefore(int key, int session, int below) {
-        int lo = keyStart[key], hi = keyStart[key + 1];
+        int lo = keyStart[key];
+        long target = ((long) session << 32) | below;
         // first index whose (session, position) is at or after (session, below)
-        int a = lo, b = hi;
+        int a = lo, b = keyStart[key + 1];
         while (a < b) {
             int m = (a + b) >>> 1;
-            int w = writersOf[m], s = h.session(w);
-            if (s < session || (s == session && pos[w] < below)) a = m + 1; else b = m;
+            if (writerPlace[m] < target) a = m + 1; else b = m;
         }
-        if (a == lo) return -1;
-        int w = writersOf[a - 1];
-        return h.session(w) == session ? w : -1;
+        return a > lo && (int) (writerPlace[a - 1] >>> 32) == session ? writersOf[a - 1] : -1;
     }
 
     private boolean writesKey(int t, int key) { return writes.get(LongIntMap.pack(t, key)) != LongIntMap.MISSING; }
@@ -277,16 +282,19 @@ final class SaturationCheck {
             if ((t3 & 0xfff) == 0) budget.check();
             for (int q = readStart[t3]; q < readStart[t3 + 1]; q++) {
                 int i = readsOf[q], x = rf.readKey.get(i), t1 = rf.readWriter.get(i);
-                for (int a = keyStart[x]; a < keyStart[x + 1]; ) {
-                    int s = h.session(writersOf[a]);
-                    int t2 = lastWriterBefore(x, s, vc[t3 * k + s]);
-                    if (t2 >= 0 && t2 != t1) {
-                        int direct = readFrom(t3, t2);
-                        if (s == h.session(t3)) derive(t2, t1, x, i, BY_SESSION, t2);
-                        else if (direct >= 0) derive(t2, t1, x, i, BY_READ, direct);
-                        else derive(t2, t1, x, i, BY_CAUSAL_PAST, -1);
-                    }
-                    while (a < keyStart[x + 1] && h.session(writersOf[a]) == s) a++;
+                if (keyStart[x + 1] - keyStart[x] == (t1 == INIT ? 0 : 1)) continue; // no other writer of x
+                // only a session whose prefix T3 knows beyond T1's can hold a writer T2 that T1's own causal past (a path
+                // of so and wr to T1) does not already order before T1
+                int b3 = t3 * k, b1 = t1 == INIT ? -1 : t1 * k;
+                for (int s = 0; s < k; s++) {
+                    int known = b1 < 0 ? 0 : vc[b1 + s];
+                    if (vc[b3 + s] <= known) continue;
+                    int t2 = lastWriterBefore(x, s, vc[b3 + s]);
+                    if (t2 < 0 || t2 == t1 || pos[t2] < known) continue;
+                    int direct = readFrom(t3, t2);
+                    if (s == h.session(t3)) derive(t2, t1, x, i, BY_SESSION, t2);
+                    else if (direct >= 0) derive(t2, t1, x, i, BY_READ, direct);
+                    else derive(t2, t1, x, i, BY_CAUSAL_PAST, -1);
                 }
             }
         }

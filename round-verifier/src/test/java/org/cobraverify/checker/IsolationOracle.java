@@ -1,0 +1,232 @@
+package org.cobraverify.checker;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
+import org.cobraverify.history.History;
+
+/**
+ * A brute-force oracle for the isolation ladder: which of the six {@link IsolationLevel}s a small history satisfies,
+ * decided by enumerating every committed set and every commit order. It is written from the definitions below alone
+ * and shares no code with the checker (it reads the history through {@link History}'s accessors and nothing else),
+ * so that comparing the two tests the checker against an independent reading of the definitions. Its cost is
+ * exponential: it is meant for histories of a handful of transactions.
+ *
+ * <p><b>Committed set.</b> C is the committed transactions plus some subset S of the {@link History#UNKNOWN} ones
+ * ({@link History#ABORTED} ones never commit). The history satisfies a level iff C satisfies it for some S; all
+ * 2<sup>u</sup> subsets are tried.
+ *
+ * <p><b>Reads.</b> Only the reads of transactions in C count, in program order. A read of x after a write of x by its
+ * own transaction t is <i>internal</i>: it must return t's last write of x before it. Any other read is
+ * <i>external</i>: NIL means it reads from the initial transaction INIT; otherwise the unique write of (x, value), by w,
+ * must be w's last write of x, with w in C and w ≠ t, and the read reads from w (wr<sub>x</sub>(w, α), and w wr t at
+ * transaction level). A read that breaks these rules (or returns a value nobody wrote) fails every level for this C.
+ *
+ * <p><b>Orders.</b> so: the order of C's transactions within one session (history order, which is session order).
+ * A commit order co is a strict total order on C ∪ {INIT}, INIT first, containing so and wr.
+ *
+ * <p><b>Axioms.</b> C satisfies a level iff some co makes this hold: for every external read α of t3 ∈ C reading x
+ * from t1 (perhaps INIT) and every t2 ∈ C, t2 ≠ t1, that writes x, the level's premise implies t2 co t1. Premises:
+ * <ul>
+ *   <li>read committed: t2 so t3, or t2 wr β for an external read β of t3 before α (on any key);
+ *   <li>read atomic: t2 so t3, or t2 wr t3;
+ *   <li>causal: t2 (so ∪ wr)<sup>+</sup> t3;
+ *   <li>snapshot isolation, either of (Prefix) some t4 ∈ C with t2 co* t4 and t4 (so ∪ wr) t3, or (Conflict) some
+ *       t4 ∈ C, t4 ≠ t3, with t2 co* t4, t4 co t3, and t3, t4 both writing a common key;
+ *   <li>serializable: t2 co t3;
+ *   <li>strict serializable: as serializable, for a co that also orders a before b whenever end(a) + drift &lt;
+ *       start(b), where a transaction without a recorded start or end lacks that time, and one of unknown outcome
+ *       has no end whatever its record says (its commit may have taken effect any time after it began: docs/DESIGN.md
+ *       §1.2).
+ * </ul>
+ * Every level is decided on its own (none is inferred from another), so that the ladder is a property to test.
+ */
+final class IsolationOracle {
+    private IsolationOracle() {}
+
+    /** The initial transaction, first in every commit order. */
+    private static final int INIT = -1;
+    private static final int LEVELS = IsolationLevel.values().length;
+
+    /** The levels {@code h} satisfies, real-time order allowing {@code driftNanos} of clock drift. */
+    static EnumSet<IsolationLevel> satisfied(History h, long driftNanos) {
+        List<Integer> unknown = new ArrayList<>();
+        for (int t = 0; t < h.size(); t++) if (h.status(t) == History.UNKNOWN) unknown.add(t);
+        if (unknown.size() > 20) throw new IllegalArgumentException("too many unknown transactions: " + unknown.size());
+        EnumSet<IsolationLevel> result = EnumSet.noneOf(IsolationLevel.class);
+        for (int subset = 0; subset < 1 << unknown.size() && result.size() < LEVELS; subset++) {
+            boolean[] inC = new boolean[h.size()];
+            for (int t = 0; t < h.size(); t++) inC[t] = h.status(t) == History.COMMITTED;
+            for (int i = 0; i < unknown.size(); i++) if ((subset >> i & 1) != 0) inC[unknown.get(i)] = true;
+            Choice c = Choice.of(h, inC, driftNanos);
+            if (c != null) c.searchOrders(result);
+        }
+        return result;
+    }
+
+    /**
+     * An external read α of {@code reader} (t3) on {@code key} that reads from {@code writer} (t1, perhaps INIT);
+     * {@code writersBefore[t2]} says whether t2 wr β for an external read β of the reader before α.
+     */
+    private record Read(int reader, int key, int writer, boolean[] writersBefore) {}
+
+    /** One committed set C with its reads, so, wr and real-time order: the commit orders over it are searched. */
+    private static final class Choice {
+        private final History h;
+        private final int[] members;
+        private final List<Read> reads;
+        /** Relations over transaction indexes (only C's entries are set). */
+        private final boolean[][] so, wr, causal, realTime, commonWrite;
+        /** For each key, the transactions of C that write it. */
+        private final List<List<Integer>> writersOf;
+
+        private Choice(History h, int[] members, List<Read> reads, boolean[][] so, boolean[][] wr, boolean[][] realTime,
+                       boolean[][] writes) {
+            this.h = h;
+            this.members = members;
+            this.reads = reads;
+            this.so = so;
+            this.wr = wr;
+            this.realTime = realTime;
+            int n = h.size();
+            causal = new boolean[n][n];
+            for (int a : members) for (int b : members) causal[a][b] = so[a][b] || wr[a][b];
+            for (int k : members) for (int a : members) for (int b : members) causal[a][b] |= causal[a][k] && causal[k][b];
+            commonWrite = new boolean[n][n];
+            writersOf = new ArrayList<>();
+            for (int x = 0; x < h.keyCount(); x++) writersOf.add(new ArrayList<>());
+            for (int a : members) {
+                for (int x = 0; x < h.keyCount(); x++) if (writes[a][x]) writersOf.get(x).add(a);
+                for (int b : members) for (int x = 0; x < h.keyCount(); x++) commonWrite[a][b] |= writes[a][x] && writes[b][x];
+            }
+        }
+
+        /** C = the transactions marked in {@code inC}, or null when one of its reads fails every level. */
+        static Choice of(History h, boolean[] inC, long driftNanos) {
+            int n = h.size();
+            Map<Long, Integer> writeOp = new HashMap<>();
+            int[] txnOf = new int[h.opCount()];
+            for (int t = 0; t < n; t++) {
+                for (int op = h.opStart(t); op < h.opEnd(t); op++) {
+                    txnOf[op] = t;
+                    if (h.kind(op) == History.WRITE) writeOp.put(pair(h.key(op), h.value(op)), op);
+                }
+            }
+            int[] members = IntStream.range(0, n).filter(t -> inC[t]).toArray();
+            boolean[][] so = new boolean[n][n], wr = new boolean[n][n], realTime = new boolean[n][n], writes = new boolean[n][h.keyCount()];
+            List<Read> reads = new ArrayList<>();
+            for (int t : members) {
+                boolean[] writersBefore = new boolean[n];
+                for (int op = h.opStart(t); op < h.opEnd(t); op++) {
+                    int x = h.key(op), v = h.value(op);
+                    if (h.kind(op) == History.WRITE) {
+                        writes[t][x] = true;
+                        continue;
+                    }
+                    if (writes[t][x]) { // internal: t's last write of x before it
+                        if (v != lastWriteBefore(h, t, x, op)) return null;
+                        continue;
+                    }
+                    int writer = INIT;
+                    if (v != History.NIL) {
+                        Integer w = writeOp.get(pair(x, v));
+                        if (w == null) return null; // a value nobody wrote
+                        writer = txnOf[w];
+                        if (writer == t || !inC[writer] || lastWriteBefore(h, writer, x, h.opEnd(writer)) != v) return null;
+                        wr[writer][t] = true;
+                    }
+                    reads.add(new Read(t, x, writer, writersBefore.clone()));
+                    if (writer != INIT) writersBefore[writer] = true;
+                }
+            }
+            for (int a : members) {
+                for (int b : members) {
+                    so[a][b] = a < b && h.session(a) == h.session(b);
+                    long end = h.status(a) == History.UNKNOWN ? History.NO_TIME : h.end(a);
+                    realTime[a][b] = end != History.NO_TIME && h.start(b) != History.NO_TIME && end + driftNanos < h.start(b);
+                }
+            }
+            return new Choice(h, members, reads, so, wr, realTime, writes);
+        }
+
+        private static long pair(int key, int value) { return (long) key << 32 | (value & 0xffffffffL); }
+
+        /** The value of {@code t}'s last write of {@code x} among its operations before {@code op}, or NIL if none. */
+        private static int lastWriteBefore(History h, int t, int x, int op) {
+            int v = History.NIL;
+            for (int o = h.opStart(t); o < op; o++) if (h.kind(o) == History.WRITE && h.key(o) == x) v = h.value(o);
+            return v;
+        }
+
+        /** Adds to {@code result} the levels some commit order over C satisfies (stopping once it holds every level). */
+        void searchOrders(EnumSet<IsolationLevel> result) {
+            int[] pos = new int[h.size()];
+            Arrays.fill(pos, -1);
+            place(0, pos, result);
+        }
+
+        /** Extends the order's first {@code placed} positions in every way that keeps so ∪ wr; true once every level holds. */
+        private boolean place(int placed, int[] pos, EnumSet<IsolationLevel> result) {
+            if (placed == members.length) {
+                for (IsolationLevel level : IsolationLevel.values()) if (!result.contains(level) && holds(level, pos)) result.add(level);
+                return result.size() == LEVELS;
+            }
+            for (int b : members) {
+                if (pos[b] >= 0) continue;
+                boolean ready = true;
+                for (int a : members) if ((so[a][b] || wr[a][b]) && pos[a] < 0) ready = false;
+                if (!ready) continue;
+                pos[b] = placed;
+                boolean done = place(placed + 1, pos, result);
+                pos[b] = -1;
+                if (done) return true;
+            }
+            return false;
+        }
+
+        /** a co b, where {@code pos} places C's transactions and INIT comes first. */
+        private static boolean co(int[] pos, int a, int b) { return b != INIT && (a == INIT || pos[a] < pos[b]); }
+
+        /** Whether the commit order {@code pos} satisfies {@code level}'s axioms. */
+        private boolean holds(IsolationLevel level, int[] pos) {
+            if (level == IsolationLevel.STRICT_SERIALIZABLE) {
+                for (int a : members) for (int b : members) if (realTime[a][b] && !co(pos, a, b)) return false;
+            }
+            for (Read alpha : reads) {
+                for (int t2 : writersOf.get(alpha.key())) {
+                    if (t2 != alpha.writer() && premise(level, t2, alpha, pos) && !co(pos, t2, alpha.writer())) return false;
+                }
+            }
+            return true;
+        }
+
+        private boolean premise(IsolationLevel level, int t2, Read alpha, int[] pos) {
+            int t3 = alpha.reader();
+            return switch (level) {
+                case READ_COMMITTED -> so[t2][t3] || alpha.writersBefore()[t2];
+                case READ_ATOMIC -> so[t2][t3] || wr[t2][t3];
+                case CAUSAL -> causal[t2][t3];
+                case SNAPSHOT_ISOLATION -> prefix(t2, t3, pos) || conflict(t2, t3, pos);
+                case SERIALIZABLE, STRICT_SERIALIZABLE -> co(pos, t2, t3);
+            };
+        }
+
+        /** Some t4 ∈ C with t2 co* t4 and t4 (so ∪ wr) t3. */
+        private boolean prefix(int t2, int t3, int[] pos) {
+            for (int t4 : members) if ((t4 == t2 || co(pos, t2, t4)) && (so[t4][t3] || wr[t4][t3])) return true;
+            return false;
+        }
+
+        /** Some t4 ∈ C, t4 ≠ t3, with t2 co* t4, t4 co t3, and t3 and t4 writing a common key. */
+        private boolean conflict(int t2, int t3, int[] pos) {
+            for (int t4 : members) {
+                if (t4 != t3 && (t4 == t2 || co(pos, t2, t4)) && co(pos, t4, t3) && commonWrite[t3][t4]) return true;
+            }
+            return false;
+        }
+    }
+}
