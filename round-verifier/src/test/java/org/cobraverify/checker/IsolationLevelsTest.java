@@ -114,4 +114,42 @@ class IsolationLevelsTest {
     void aSerialHistorySatisfiesEveryLevel() {
         ladder(history("T1 a @0-10 w x 1 w y 1", "T2 b @20-30 r x 1 r y 1 w x 2", "T3 a @40-50 r x 2 w y 3"), IsolationLevel.STRICT_SERIALIZABLE, null);
     }
+
+    /** Snapshot isolation on the small cases snapshot-isolation checkers are commonly tested with, each with its expected verdict. */
+    @Test
+    void snapshotIsolationOnTheClassicCases() {
+        Object[][] cases = {
+            // saw T1's y, then x older than T1's, though T1 followed T0 in their session
+            {false, new String[] {"T0 a w x 1", "T1 a w x 2 w y 2", "T2 b r y 2 r x 1"}},
+            // read x twice, two versions
+            {false, new String[] {"T0 a w x 1", "T1 a w x 2", "T2 b r x 1 r x 2"}},
+            // missed its own session's write of y
+            {false, new String[] {"T0 a w x 1 w y 1", "T1 b r x 1 w y 2", "T2 b r x 1 r y 1"}},
+            // fractured: x from T0, y from T1, which overwrote both
+            {false, new String[] {"T0 a w x 1 w y 1", "T1 b w x 2 w y 2", "T2 c r x 1 r y 2"}},
+            // causality: T3 sees T1, which saw T2's x, yet reads T0's x
+            {false, new String[] {"T0 a w x 1", "T1 b r x 2 w y 1", "T2 c r x 1 w x 2", "T3 d r x 1 r y 1"}},
+            // prefix: T2 saw T1 after T0's y; T4 saw T3 (after T0's x) yet T0's x
+            {false, new String[] {"T0 a w x 1 w y 1", "T1 b r x 1 w x 2", "T2 c r x 2 r y 1", "T3 d r y 1 w y 2", "T4 e r y 2 r x 1"}},
+            // lost update
+            {false, new String[] {"T0 a w x 1", "T1 b r x 1 w x 2", "T2 c r x 1 w x 3"}},
+            // write skew: snapshot isolated
+            {true, new String[] {"T0 a w x 1 w y 1", "T1 b r x 1 r y 1 w x 2", "T2 c r x 1 r y 1 w y 2"}},
+            // two concurrent writers of z, each missing the other's earlier write
+            {false, new String[] {"T0 a w x 0 w y 0 w z 0", "T1 b r x 0 w y 1 w z 1", "T2 c r y 0 w x 1 w z 2"}},
+            // three sessions, each transaction reading one another's initial state: a consistent snapshot order exists
+            {true, new String[] {"T6 a w w 1", "T5 b w z 1", "T3 c w y 1", "T1 a w x 1 w w 2 r y 1", "T4 b w z 2 r w 1", "T2 c w x 2 w y 2 r z 1"}},
+            // internal reads
+            {false, new String[] {"T0 a w x 0 w x 1 r x 0"}},
+            {false, new String[] {"T0 a w x 0 w x 1 r x 1 r x 0"}},
+            {false, new String[] {"T0 a w x 1 r x 0", "T1 b w x 0"}},
+            // long fork
+            {false, new String[] {"T0 a w x 0 w y 0", "T1 b w x 1", "T2 c w y 1", "T3 d r x 1 r y 0", "T4 e r x 0 r y 1", "T5 a w x 2"}},
+        };
+        for (Object[] c : cases) {
+            History h = history((String[]) c[1]);
+            Verdict v = Isolation.check(h, IsolationLevel.SNAPSHOT_ISOLATION, OPTIONS);
+            assertEquals((Boolean) c[0] ? Verdict.Outcome.ACCEPT : Verdict.Outcome.REJECT, v.outcome(), String.join(" | ", (String[]) c[1]));
+        }
+    }
 }

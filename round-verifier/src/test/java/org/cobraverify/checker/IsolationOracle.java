@@ -26,11 +26,26 @@ import org.cobraverify.history.History;
  * must be w's last write of x, with w in C and w ≠ t, and the read reads from w (wr<sub>x</sub>(w, α), and w wr t at
  * transaction level). A read that breaks these rules (or returns a value nobody wrote) fails every level for this C.
  *
+ * <p><b>Lists.</b> A key is either a register (written, read) or a list (appended, list-read) throughout a history; the
+ * oracle refuses a history that mixes the two on one key. A list's versions are lists: a transaction's appends to x,
+ * in program order, extend it, and the version order of x is co restricted to C's transactions that append x. A list
+ * read of x by t ∈ C after t's own appends a<sub>1</sub>..a<sub>p</sub> of x (in order) must end with exactly them;
+ * the rest of the list (all of it when p = 0) is its <i>external part</i>. After an own append, the external part must
+ * equal the external part of t's previous list read of x if t has one (a transaction sees its own writes on top of
+ * what it saw; the read is then no new event); otherwise it is a new external read event. The external part
+ * v<sub>1</sub>..v<sub>m</sub> must split into maximal runs, each run all the appends to x of one transaction w ≠ t,
+ * in w's program order, the runs' transactions w<sub>1</sub>..w<sub>j</sub> (in list order) distinct and in C; the
+ * event reads x from w<sub>j</sub> (INIT when m = 0) for wr, so and every premise below, exactly as a register read
+ * would. Anything else (an element nobody appended, an aborted or excluded appender, a run that is not all of its
+ * appender's appends in order, an appender's appends split) fails every level for this C. Besides, a commit order must
+ * make w<sub>1</sub>..w<sub>j</sub> exactly the first j of C's appenders of x, in that order (at every level).
+ *
  * <p><b>Orders.</b> so: the order of C's transactions within one session (history order, which is session order).
  * A commit order co is a strict total order on C ∪ {INIT}, INIT first, containing so and wr.
  *
  * <p><b>Axioms.</b> C satisfies a level iff some co makes this hold: for every external read α of t3 ∈ C reading x
- * from t1 (perhaps INIT) and every t2 ∈ C, t2 ≠ t1, that writes x, the level's premise implies t2 co t1. Premises:
+ * from t1 (perhaps INIT) and every t2 ∈ C, t2 ≠ t1, that writes (or appends) x, the level's premise implies t2 co t1.
+ * Premises:
  * <ul>
  *   <li>read committed: t2 so t3, or t2 wr β for an external read β of t3 before α (on any key);
  *   <li>read atomic: t2 so t3, or t2 wr t3;
@@ -70,15 +85,21 @@ final class IsolationOracle {
 
     /**
      * An external read α of {@code reader} (t3) on {@code key} that reads from {@code writer} (t1, perhaps INIT);
-     * {@code writersBefore[t2]} says whether t2 wr β for an external read β of the reader before α.
+     * {@code writersBefore[t2]} says whether t2 wr β for an external read β of the reader before α. For a list read,
+     * {@code versions} are the appenders w<sub>1</sub>..w<sub>j</sub> of its external part, in list order (the last is
+     * the writer), which a commit order must make the first j appenders of the key; null for a register read.
      */
-    private record Read(int reader, int key, int writer, boolean[] writersBefore) {}
+    private record Read(int reader, int key, int writer, boolean[] writersBefore, int[] versions) {}
+    static final boolean PIN = Boolean.getBoolean("cobra.oraclePin");
+    record Pin(int t, int key, int[] versions) {}
+    static final ThreadLocal<List<Pin>> PINS = new ThreadLocal<>();
 
     /** One committed set C with its reads, so, wr and real-time order: the commit orders over it are searched. */
     private static final class Choice {
         private final History h;
         private final int[] members;
         private final List<Read> reads;
+        List<Pin> pins = List.of();
         /** Relations over transaction indexes (only C's entries are set). */
         private final boolean[][] so, wr, causal, realTime, commonWrite;
         /** For each key, the transactions of C that write it. */
@@ -108,23 +129,54 @@ final class IsolationOracle {
         /** C = the transactions marked in {@code inC}, or null when one of its reads fails every level. */
         static Choice of(History h, boolean[] inC, long driftNanos) {
             int n = h.size();
-            Map<Long, Integer> writeOp = new HashMap<>();
+            Map<Long, Integer> writeOp = new HashMap<>(), appendOp = new HashMap<>();
             int[] txnOf = new int[h.opCount()];
+            boolean[] registerKey = new boolean[h.keyCount()], listKey = new boolean[h.keyCount()];
             for (int t = 0; t < n; t++) {
                 for (int op = h.opStart(t); op < h.opEnd(t); op++) {
                     txnOf[op] = t;
-                    if (h.kind(op) == History.WRITE) writeOp.put(pair(h.key(op), h.value(op)), op);
+                    byte kind = h.kind(op);
+                    if (kind == History.WRITE) writeOp.put(pair(h.key(op), h.value(op)), op);
+                    if (kind == History.APPEND) appendOp.put(pair(h.key(op), h.value(op)), op);
+                    (kind == History.WRITE || kind == History.READ ? registerKey : listKey)[h.key(op)] = true;
                 }
+            }
+            for (int x = 0; x < h.keyCount(); x++) {
+                if (registerKey[x] && listKey[x]) throw new IllegalArgumentException("key " + x + " is both a register and a list");
             }
             int[] members = IntStream.range(0, n).filter(t -> inC[t]).toArray();
             boolean[][] so = new boolean[n][n], wr = new boolean[n][n], realTime = new boolean[n][n], writes = new boolean[n][h.keyCount()];
             List<Read> reads = new ArrayList<>();
+            List<Pin> pins = new ArrayList<>();
             for (int t : members) {
                 boolean[] writersBefore = new boolean[n];
+                int[][] lastExternal = new int[h.keyCount()][]; // per key, the external part of t's last list read of it
+                int[][] lastVersions = new int[h.keyCount()][];
                 for (int op = h.opStart(t); op < h.opEnd(t); op++) {
                     int x = h.key(op), v = h.value(op);
-                    if (h.kind(op) == History.WRITE) {
+                    if (h.kind(op) == History.WRITE || h.kind(op) == History.APPEND) {
                         writes[t][x] = true;
+                        continue;
+                    }
+                    if (h.kind(op) == History.READ_LIST) {
+                        int[] list = h.listValues(op), own = appendsBefore(h, t, x, op);
+                        int m = list.length - own.length;
+                        if (m < 0 || !Arrays.equals(Arrays.copyOfRange(list, m, list.length), own)) return null;
+                        int[] external = Arrays.copyOf(list, m);
+                        if (own.length > 0 && lastExternal[x] != null) { // on top of what it saw: no new event
+                            if (!Arrays.equals(external, lastExternal[x])) return null;
+                            if (!Boolean.getBoolean("cobra.oraclePinEventOnly")) pins.add(new Pin(t, x, lastVersions[x]));
+                            continue;
+                        }
+                        int[] versions = versions(h, appendOp, txnOf, inC, t, x, external);
+                        if (versions == null) return null;
+                        int writer = versions.length == 0 ? INIT : versions[versions.length - 1];
+                        if (writer != INIT) wr[writer][t] = true;
+                        reads.add(new Read(t, x, writer, writersBefore.clone(), versions));
+                        if (writer != INIT) writersBefore[writer] = true;
+                        lastExternal[x] = external;
+                        lastVersions[x] = versions;
+                        if (own.length > 0) pins.add(new Pin(t, x, versions));
                         continue;
                     }
                     if (writes[t][x]) { // internal: t's last write of x before it
@@ -139,7 +191,7 @@ final class IsolationOracle {
                         if (writer == t || !inC[writer] || lastWriteBefore(h, writer, x, h.opEnd(writer)) != v) return null;
                         wr[writer][t] = true;
                     }
-                    reads.add(new Read(t, x, writer, writersBefore.clone()));
+                    reads.add(new Read(t, x, writer, writersBefore.clone(), null));
                     if (writer != INIT) writersBefore[writer] = true;
                 }
             }
@@ -150,10 +202,39 @@ final class IsolationOracle {
                     realTime[a][b] = end != History.NO_TIME && h.start(b) != History.NO_TIME && end + driftNanos < h.start(b);
                 }
             }
-            return new Choice(h, members, reads, so, wr, realTime, writes);
+            Choice c = new Choice(h, members, reads, so, wr, realTime, writes);
+            c.pins = pins;
+            return c;
         }
 
         private static long pair(int key, int value) { return (long) key << 32 | (value & 0xffffffffL); }
+
+        /**
+         * The appenders w<sub>1</sub>..w<sub>j</sub> whose runs the external part {@code external} of a list read of
+         * {@code x} by {@code t} splits into, or null when it does not split into whole runs of distinct transactions
+         * of C other than t.
+         */
+        private static int[] versions(History h, Map<Long, Integer> appendOp, int[] txnOf, boolean[] inC, int t, int x,
+                                      int[] external) {
+            List<Integer> versions = new ArrayList<>();
+            for (int i = 0; i < external.length; ) {
+                Integer op = appendOp.get(pair(x, external[i]));
+                if (op == null) return null; // nobody appended it
+                int w = txnOf[op];
+                if (w == t || !inC[w] || versions.contains(w)) return null;
+                int[] run = appendsBefore(h, w, x, h.opEnd(w));
+                if (i + run.length > external.length
+                        || !Arrays.equals(Arrays.copyOfRange(external, i, i + run.length), run)) return null;
+                versions.add(w);
+                i += run.length;
+            }
+            return versions.stream().mapToInt(Integer::intValue).toArray();
+        }
+
+        /** The values {@code t} appends to {@code x} among its operations before {@code op}, in order. */
+        private static int[] appendsBefore(History h, int t, int x, int op) {
+            return IntStream.range(h.opStart(t), op).filter(o -> h.kind(o) == History.APPEND && h.key(o) == x).map(h::value).toArray();
+        }
 
         /** The value of {@code t}'s last write of {@code x} among its operations before {@code op}, or NIL if none. */
         private static int lastWriteBefore(History h, int t, int x, int op) {
@@ -197,9 +278,33 @@ final class IsolationOracle {
                 for (int a : members) for (int b : members) if (realTime[a][b] && !co(pos, a, b)) return false;
             }
             for (Read alpha : reads) {
+                if (alpha.versions() != null && !firstVersions(alpha, pos)) return false;
+            }
+            if (PIN) for (Pin p : pins) {
+                int[] w = p.versions();
+                if (w.length > 0 && !co(pos, w[w.length - 1], p.t())) return false;
+                for (int u : writersOf.get(p.key())) {
+                    boolean listed = u == p.t();
+                    for (int v : w) listed |= v == u;
+                    if (!listed && !co(pos, p.t(), u)) return false;
+                }
+            }
+            for (Read alpha : reads) {
                 for (int t2 : writersOf.get(alpha.key())) {
                     if (t2 != alpha.writer() && premise(level, t2, alpha, pos) && !co(pos, t2, alpha.writer())) return false;
                 }
+            }
+            return true;
+        }
+
+        /** Whether co ({@code pos}) makes the list read's appenders w<sub>1</sub>..w<sub>j</sub> the first j appenders of its key. */
+        private boolean firstVersions(Read alpha, int[] pos) {
+            int[] w = alpha.versions();
+            for (int i = 0; i + 1 < w.length; i++) if (!co(pos, w[i], w[i + 1])) return false;
+            for (int u : writersOf.get(alpha.key())) {
+                boolean listed = false;
+                for (int v : w) listed |= v == u;
+                if (!listed && w.length > 0 && !co(pos, w[w.length - 1], u)) return false;
             }
             return true;
         }

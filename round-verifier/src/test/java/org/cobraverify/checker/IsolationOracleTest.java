@@ -161,6 +161,64 @@ class IsolationOracleTest {
         assertLevels(all(), new Hand().txn("s1", "w(x)=1").txn("s2", "r(x)=nil").build());
     }
 
+    // ---------------------------------------------------------------- the oracle on hand-written list histories
+
+    @Test
+    void listReadsOfWholeRunsInCommitOrder() {
+        assertLevels(all(), new Hand().txn("s1", "a(x)=1 a(x)=2").txn("s2", "a(x)=3").txn("s3", "r(x)=[1,2,3]").build());
+        assertLevels(all(), new Hand().txn("s1", "a(x)=1").txn("s2", "a(x)=2").txn("s3", "r(x)=[2,1]").build());
+        assertLevels(all(), new Hand().txn("s1", "a(x)=1").txn("s2", "a(x)=2").txn("s3", "r(x)=[]").build());
+    }
+
+    @Test
+    void listReadsThatNoVersionOrderExplainsFailEveryLevel() {
+        History intermediate = new Hand().txn("s1", "a(x)=1 a(x)=2").txn("s2", "r(x)=[1]").build();
+        assertLevels(none(), intermediate);
+        History reversedRun = new Hand().txn("s1", "a(x)=1 a(x)=2").txn("s2", "r(x)=[2,1]").build();
+        assertLevels(none(), reversedRun);
+        History splitRun = new Hand().txn("s1", "a(x)=1 a(x)=2").txn("s2", "a(x)=3").txn("s3", "r(x)=[1,3,2]").build();
+        assertLevels(none(), splitRun);
+        History aborted = new Hand().txn("s1", History.ABORTED, "a(x)=1").txn("s2", "r(x)=[1]").build();
+        assertLevels(none(), aborted);
+        History nobody = new Hand().txn("s1", "a(x)=1").txn("s2", "r(x)=[1,7]").build();
+        assertLevels(none(), nobody);
+        History skipsTheFirst = new Hand().txn("s1", "a(x)=1").txn("s2", "a(x)=2").txn("s3", "r(x)=[1,2]").txn("s4", "r(x)=[2]")
+                .build();
+        assertLevels(none(), skipsTheFirst); // [2] makes s2's append x's first version, [1 2] s1's
+    }
+
+    @Test
+    void listReadAfterOwnAppends() {
+        assertLevels(all(), new Hand().txn("s1", "a(x)=1").txn("s2", "r(x)=[1] a(x)=2 r(x)=[1,2] a(x)=3 r(x)=[1,2,3]").build());
+        assertLevels(all(), new Hand().txn("s1", "a(x)=1").txn("s2", "a(x)=2 r(x)=[1,2]").build());
+        assertLevels(none(), new Hand().txn("s1", "a(x)=1").txn("s2", "r(x)=[] a(x)=2 r(x)=[1,2]").build());
+        assertLevels(none(), new Hand().txn("s1", "a(x)=1").txn("s2", "a(x)=2 r(x)=[2,1]").build());
+        assertLevels(none(), new Hand().txn("s1", "a(x)=1").txn("s2", "a(x)=2 r(x)=[1]").build());
+        assertLevels(none(), new Hand().txn("s1", "a(x)=1 a(x)=2 r(x)=[1]").build());
+        // s2 saw [1] and appended after it: s1's append is x's first version, and [2] contradicts that
+        assertLevels(none(), new Hand().txn("s1", "a(x)=1").txn("s2", "a(x)=2 r(x)=[1,2]").txn("s3", "r(x)=[2]").build());
+    }
+
+    @Test
+    void listAnomaliesClimbTheLadder() {
+        History lostUpdate = new Hand().txn("s1", "r(x)=[] a(x)=1").txn("s2", "r(x)=[] a(x)=2").txn("s3", "r(x)=[1,2]").build();
+        assertLevels(upTo(IsolationLevel.CAUSAL), lostUpdate);
+        History nonRepeatable = new Hand().txn("s1", "a(x)=1").txn("s2", "r(x)=[] r(x)=[1]").build();
+        assertLevels(upTo(IsolationLevel.READ_COMMITTED), nonRepeatable);
+        History fractured = new Hand().txn("s1", "a(x)=1 a(y)=1").txn("s2", "r(x)=[1] r(y)=[]").build();
+        assertLevels(none(), fractured);
+        History causality = new Hand().txn("s1", "a(x)=1").txn("s2", "r(x)=[1] a(y)=1").txn("s3", "r(y)=[1] r(x)=[]").build();
+        assertLevels(upTo(IsolationLevel.READ_ATOMIC), causality);
+        History longFork = new Hand().txn("s1", "a(x)=1").txn("s2", "a(y)=1")
+                .txn("s3", "r(x)=[1] r(y)=[]").txn("s4", "r(y)=[1] r(x)=[]").build();
+        assertLevels(upTo(IsolationLevel.CAUSAL), longFork);
+        History writeSkew = new Hand().txn("s1", "r(x)=[] r(y)=[] a(x)=1").txn("s2", "r(x)=[] r(y)=[] a(y)=1").build();
+        assertLevels(upTo(IsolationLevel.SNAPSHOT_ISOLATION), writeSkew);
+        History stale = new Hand().txn("s1", History.COMMITTED, 0, 10, "a(x)=1").txn("s2", History.COMMITTED, 20, 30, "r(x)=[]")
+                .build();
+        assertLevels(upTo(IsolationLevel.SERIALIZABLE), stale);
+    }
+
     // ---------------------------------------------------------------- the oracle on generated histories
 
     @Test
@@ -174,27 +232,36 @@ class IsolationOracleTest {
 
     @Test
     void generatorCoversEveryOutcome() {
-        int runs = 0;
-        int[] accepts = new int[LEVELS.length], strongest = new int[LEVELS.length + 1]; // strongest[0]: none
+        int[] runs = new int[2]; // [0]: register histories, [1]: list histories
+        int[][] accepts = new int[2][LEVELS.length], strongest = new int[2][LEVELS.length + 1]; // strongest[.][0]: none
         for (long seed : caseSeeds(ORACLE_RUNS)) {
-            EnumSet<IsolationLevel> sat = IsolationOracle.satisfied(generate(new Random(seed)), 0);
-            runs++;
-            for (IsolationLevel l : sat) accepts[l.ordinal()]++;
-            strongest[sat.isEmpty() ? 0 : 1 + Collections.max(sat).ordinal()]++;
+            History h = generate(new Random(seed));
+            EnumSet<IsolationLevel> sat = IsolationOracle.satisfied(h, 0);
+            int kind = isList(h) ? 1 : 0;
+            runs[kind]++;
+            for (IsolationLevel l : sat) accepts[kind][l.ordinal()]++;
+            strongest[kind][sat.isEmpty() ? 0 : 1 + Collections.max(sat).ordinal()]++;
         }
-        System.out.printf("IsolationOracleTest: the oracle on %d generated histories (base seed %d); %d satisfy no level%n",
-                runs, BASE_SEED, strongest[0]);
-        for (IsolationLevel l : LEVELS) {
-            int a = accepts[l.ordinal()];
-            System.out.printf("  %-20s %5d satisfied, %5d not, %5d the strongest satisfied%n", l.longName(), a, runs - a,
-                    strongest[1 + l.ordinal()]);
+        for (int kind = 0; kind < 2; kind++) {
+            System.out.printf("IsolationOracleTest: the oracle on %d generated %s histories (base seed %d); %d satisfy no level%n",
+                    runs[kind], kind == 1 ? "list" : "register", BASE_SEED, strongest[kind][0]);
+            for (IsolationLevel l : LEVELS) {
+                int a = accepts[kind][l.ordinal()];
+                System.out.printf("  %-20s %5d satisfied, %5d not, %5d the strongest satisfied%n", l.longName(), a, runs[kind] - a,
+                        strongest[kind][1 + l.ordinal()]);
+            }
         }
-        if (runs < ORACLE_RUNS) return; // one seed alone (-Dcobra.seed) covers nothing
-        for (IsolationLevel l : LEVELS) {
-            int a = accepts[l.ordinal()];
-            assertTrue(a >= runs / 10 && runs - a >= runs / 10, l + " should be satisfied and violated often: " + a + " of " + runs);
-            assertTrue(strongest[1 + l.ordinal()] >= runs / 100, l + " should often be the strongest level satisfied: "
-                    + strongest[1 + l.ordinal()] + " of " + runs);
+        if (runs[0] + runs[1] < ORACLE_RUNS) return; // one seed alone (-Dcobra.seed) covers nothing
+        for (int kind = 0; kind < 2; kind++) {
+            String what = kind == 1 ? " (list histories)" : " (register histories)";
+            int n = runs[kind];
+            assertTrue(n >= ORACLE_RUNS / 5, "too few generated" + what + ": " + n);
+            for (IsolationLevel l : LEVELS) {
+                int a = accepts[kind][l.ordinal()];
+                assertTrue(a >= n / 10 && n - a >= n / 10, l + " should be satisfied and violated often" + what + ": " + a + " of " + n);
+                assertTrue(strongest[kind][1 + l.ordinal()] >= n / 100, l + " should often be the strongest level satisfied" + what
+                        + ": " + strongest[kind][1 + l.ordinal()] + " of " + n);
+            }
         }
     }
 
@@ -203,14 +270,16 @@ class IsolationOracleTest {
     @Test
     void checkerAgreesWithOracle() {
         System.out.printf("IsolationOracleTest: the checker against the oracle, base seed %d (-Dcobra.oracleSeed)%n", BASE_SEED);
-        int runs = 0;
-        int[] accepts = new int[LEVELS.length], rejects = new int[LEVELS.length], disagreements = new int[LEVELS.length];
+        int[] runs = new int[2]; // [0]: register histories, [1]: list histories
+        int[][] accepts = new int[2][LEVELS.length], rejects = new int[2][LEVELS.length], disagreements = new int[2][LEVELS.length];
         List<String> reports = new ArrayList<>();
         int ladderBreaks = 0;
+        int reportLimit = Integer.getInteger("cobra.oracleReports", 5);
         for (long seed : caseSeeds(DIFFERENTIAL_RUNS)) {
             History h = generate(new Random(seed));
             EnumSet<IsolationLevel> truth = IsolationOracle.satisfied(h, 0), accepted = EnumSet.noneOf(IsolationLevel.class);
-            runs++;
+            int kind = isList(h) ? 1 : 0;
+            runs[kind]++;
             for (IsolationLevel l : LEVELS) {
                 Verdict.Outcome expected = truth.contains(l) ? Verdict.Outcome.ACCEPT : Verdict.Outcome.REJECT;
                 String problem;
@@ -218,9 +287,9 @@ class IsolationOracleTest {
                     Verdict v = Isolation.check(h, l, OPTIONS);
                     if (v.outcome() == Verdict.Outcome.ACCEPT) {
                         accepted.add(l);
-                        accepts[l.ordinal()]++;
+                        accepts[kind][l.ordinal()]++;
                     }
-                    if (v.outcome() == Verdict.Outcome.REJECT) rejects[l.ordinal()]++;
+                    if (v.outcome() == Verdict.Outcome.REJECT) rejects[kind][l.ordinal()]++;
                     problem = v.outcome() != expected ? "the checker says " + v.outcome().word() + ", the oracle " + expected.word()
                             + (v.outcome() == Verdict.Outcome.UNKNOWN ? " (" + v.unknownReason() + ")" : "")
                             : v.outcome() == Verdict.Outcome.REJECT && v.certificate() == null ? "a reject without a certificate" : null;
@@ -228,24 +297,28 @@ class IsolationOracleTest {
                     problem = "the checker throws " + e + ", the oracle says " + expected.word();
                 }
                 if (problem != null) {
-                    disagreements[l.ordinal()]++;
-                    if (reports.size() < 5) reports.add(l + ": " + problem + ", " + context(seed, h));
+                    disagreements[kind][l.ordinal()]++;
+                    if (reports.size() < reportLimit) reports.add(l + ": " + problem + ", " + context(seed, h));
                 }
             }
             if (!isLadder(accepted)) {
                 ladderBreaks++;
-                if (reports.size() < 5) {
+                if (reports.size() < reportLimit) {
                     reports.add("the checker accepts " + accepted + ", not closed toward weaker levels, " + context(seed, h));
                 }
             }
         }
-        System.out.printf("  %-20s %9s %7s %7s %13s%n", "level", "histories", "accept", "reject", "disagreements");
+        System.out.printf("  %-9s %-20s %9s %7s %7s %13s%n", "histories", "level", "histories", "accept", "reject", "disagreements");
         int total = 0;
-        for (IsolationLevel l : LEVELS) {
-            int i = l.ordinal();
-            System.out.printf("  %-20s %9d %7d %7d %13d%n", l.longName(), runs, accepts[i], rejects[i], disagreements[i]);
-            total += disagreements[i];
+        for (int kind = 0; kind < 2; kind++) {
+            for (IsolationLevel l : LEVELS) {
+                int i = l.ordinal();
+                System.out.printf("  %-9s %-20s %9d %7d %7d %13d%n", kind == 1 ? "list" : "register", l.longName(), runs[kind],
+                        accepts[kind][i], rejects[kind][i], disagreements[kind][i]);
+                total += disagreements[kind][i];
+            }
         }
+        if (!reports.isEmpty()) System.out.println("IsolationOracleTest: the first disagreements:\n" + String.join("\n", reports));
         assertEquals(0, total + ladderBreaks, total + " disagreements with the oracle and " + ladderBreaks
                 + " verdict sets off the ladder; the first:\n" + String.join("\n", reports));
     }
@@ -297,16 +370,18 @@ class IsolationOracleTest {
      */
     private static History generate(Random rnd) {
         int n = 2 + Math.max(rnd.nextInt(5), rnd.nextInt(5)), sessions = 1 + rnd.nextInt(Math.min(3, n)), keys = 1 + rnd.nextInt(3);
+        boolean lists = rnd.nextInt(3) == 0;
         Txn[] txns = new Txn[n];
         int unknown = 0, nextValue = 1;
         for (int t = 0; t < n; t++) {
             int roll = rnd.nextInt(10);
             byte status = roll == 0 ? History.ABORTED : roll == 1 && unknown < 2 ? History.UNKNOWN : History.COMMITTED;
             if (status == History.UNKNOWN) unknown++;
-            Txn txn = txns[t] = new Txn(rnd.nextInt(sessions), status, 1 + Math.max(rnd.nextInt(4), rnd.nextInt(4)));
+            Txn txn = txns[t] = new Txn(rnd.nextInt(sessions), status, 1 + Math.max(rnd.nextInt(4), rnd.nextInt(4)), lists);
             for (int i = 0; i < txn.write.length; i++) {
                 txn.key[i] = rnd.nextInt(keys);
                 txn.write[i] = rnd.nextInt(100) < 45;
+                if (lists && txn.write[i] && txn.appendsBefore(txn.key[i], i).length == 2) txn.write[i] = false; // 1–2 appends a key
             }
             if (rnd.nextInt(3) != 0) txn.readsFirst();
             for (int i = 0; i < txn.write.length; i++) if (txn.write[i]) txn.value[i] = nextValue++;
@@ -315,31 +390,54 @@ class IsolationOracleTest {
         Visibility visibility = Visibility.pick(rnd);
         if (visibility == Visibility.RANDOM) {
             for (int t = 0; t < n; t++) {
-                for (int i = 0; i < txns[t].write.length; i++) if (!txns[t].write[i]) txns[t].value[i] = plausibleRead(txns, t, i, rnd);
+                for (int i = 0; i < txns[t].write.length; i++) if (!txns[t].write[i]) plausibleRead(txns, order, t, i, rnd);
             }
         } else {
             execute(txns, order, visibility, rnd);
-            if (rnd.nextInt(4) == 0) for (int disturbed = 1 + rnd.nextInt(2); disturbed > 0; disturbed--) disturbOneRead(txns, rnd);
+            if (rnd.nextInt(4) == 0) for (int disturbed = 1 + rnd.nextInt(2); disturbed > 0; disturbed--) disturbOneRead(txns, order, rnd);
         }
         if (rnd.nextBoolean()) assignTimes(txns, rnd.nextInt(4) == 0 ? IntStream.range(0, n).toArray() : order, rnd);
         return build(txns);
     }
 
-    /** One generated transaction: session, status, times, and per operation a key, whether it writes, and the value. */
+    /**
+     * One generated transaction: session, status, times, and per operation a key, whether it writes, and the value; in
+     * a list history ({@code lists}) every key is a list, a write appends its value and a read returns {@code list}.
+     */
     private static final class Txn {
         final int session;
         final byte status;
+        final boolean lists;
         long start = History.NO_TIME, end = History.NO_TIME;
         final int[] key, value;
+        final int[][] list;
         final boolean[] write;
 
-        Txn(int session, byte status, int ops) {
+        Txn(int session, byte status, int ops, boolean lists) {
             this.session = session;
             this.status = status;
+            this.lists = lists;
             key = new int[ops];
             value = new int[ops];
+            list = new int[ops][];
             write = new boolean[ops];
         }
+
+        /** The values this transaction appends (writes) to {@code x} before operation {@code op}, in order. */
+        int[] appendsBefore(int x, int op) {
+            return IntStream.range(0, op).filter(i -> write[i] && key[i] == x).map(i -> value[i]).toArray();
+        }
+
+        /** All of its appends to {@code x}. */
+        int[] appends(int x) { return appendsBefore(x, write.length); }
+
+        /** The list read {@code op}'s external part: its list without this transaction's own appends before it. */
+        int[] externalPart(int op) {
+            return Arrays.copyOf(list[op], Math.max(0, list[op].length - appendsBefore(key[op], op).length));
+        }
+
+        /** Sets read {@code op}'s result: {@code external} with this transaction's own appends before it on top. */
+        void readList(int op, int[] external) { list[op] = concat(external, appendsBefore(key[op], op)); }
 
         /** Moves the reads before the writes, each in its order (read-modify-write: the shape of most anomalies). */
         void readsFirst() {
@@ -437,19 +535,28 @@ class IsolationOracleTest {
             for (int i = 0; i < txn.write.length; i++) {
                 if (txn.write[i]) continue;
                 int x = txn.key[i];
+                int earlier = txn.lastReadBefore(x, i);
+                if (txn.lists && txn.writesBefore(x, i)) { // its appends on top of what it saw last, or sees now
+                    txn.readList(i, earlier >= 0 ? txn.externalPart(earlier) : visibleList(txns, before, commits, sees, x, rnd));
+                    continue;
+                }
                 if (txn.writesBefore(x, i)) {
                     txn.value[i] = txn.lastWriteBefore(x, i);
                     continue;
                 }
-                int earlier = txn.lastReadBefore(x, i);
                 if (visibility == Visibility.PER_READ && earlier >= 0 && rnd.nextInt(3) == 0) { // a repeat, stale by now
                     txn.value[i] = txn.value[earlier];
+                    txn.list[i] = txn.list[earlier];
                     continue;
                 }
                 if (visibility == Visibility.PER_READ) {
                     boolean[] more = randomSubset(before, commits, session, 3, rnd);
                     if (rnd.nextInt(4) != 0) for (int u = 0; u < n; u++) more[u] |= sees[u];
                     sees = more;
+                }
+                if (txn.lists) {
+                    txn.list[i] = visibleList(txns, before, commits, sees, x, rnd);
+                    continue;
                 }
                 int v = History.NIL;
                 for (int u : before) {
@@ -460,6 +567,30 @@ class IsolationOracleTest {
             }
             commits[t] = txn.status == History.COMMITTED || txn.status == History.UNKNOWN && rnd.nextBoolean();
         }
+    }
+
+    /**
+     * The list {@code x} holds for a transaction that sees {@code sees}: the version of the last appender of x it sees,
+     * which holds the appends of every committing appender of x before it in {@code before}; now and then (1 in 8) only
+     * the appends of those it sees, whatever came between.
+     */
+    private static int[] visibleList(Txn[] txns, int[] before, boolean[] commits, boolean[] sees, int x, Random rnd) {
+        boolean onlySeen = rnd.nextInt(8) == 0;
+        int[] list = {}, version = {};
+        for (int u : before) {
+            if (!commits[u] || !(sees[u] || !onlySeen)) continue;
+            int[] run = txns[u].appends(x);
+            if (run.length == 0) continue;
+            version = concat(version, run);
+            if (sees[u]) list = version;
+        }
+        return list;
+    }
+
+    private static int[] concat(int[] a, int[] b) {
+        int[] c = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, c, a.length, b.length);
+        return c;
     }
 
     /** The committing transactions among the first {@code length} of {@code before}. */
@@ -480,14 +611,72 @@ class IsolationOracleTest {
     }
 
     /** Replaces one read's value (if the history has a read) by another plausible one. */
-    private static void disturbOneRead(Txn[] txns, Random rnd) {
+    private static void disturbOneRead(Txn[] txns, int[] order, Random rnd) {
         List<int[]> reads = new ArrayList<>();
         for (int t = 0; t < txns.length; t++) {
             for (int i = 0; i < txns[t].write.length; i++) if (!txns[t].write[i]) reads.add(new int[] {t, i});
         }
         if (reads.isEmpty()) return;
         int[] r = reads.get(rnd.nextInt(reads.size()));
-        txns[r[0]].value[r[1]] = plausibleRead(txns, r[0], r[1], rnd);
+        plausibleRead(txns, order, r[0], r[1], rnd);
+    }
+
+    /** Sets read {@code op} of transaction {@code t} to a plausible result: {@link #plausibleList} or {@link #plausibleValue}. */
+    private static void plausibleRead(Txn[] txns, int[] order, int t, int op, Random rnd) {
+        if (txns[t].lists) txns[t].list[op] = plausibleList(txns, order, t, op, rnd);
+        else txns[t].value[op] = plausibleValue(txns, t, op, rnd);
+    }
+
+    /**
+     * A list for read {@code op} of transaction {@code t}: after its own append to the key, usually its earlier read's
+     * external part (or a {@link #serialishList}) with its own appends on top; otherwise sometimes what an earlier read
+     * returned and mostly a {@link #serialishList}, now and then without its own appends.
+     */
+    private static int[] plausibleList(Txn[] txns, int[] order, int t, int op, Random rnd) {
+        Txn txn = txns[t];
+        int x = txn.key[op], earlier = txn.lastReadBefore(x, op);
+        boolean own = txn.writesBefore(x, op);
+        if (own && rnd.nextInt(100) < 85) {
+            return concat(earlier >= 0 ? txn.externalPart(earlier) : serialishList(txns, order, t, x, rnd), txn.appendsBefore(x, op));
+        }
+        int[] external = rnd.nextInt(100) < 15 && earlier >= 0 ? txn.externalPart(earlier) : serialishList(txns, order, t, x, rnd);
+        return own && rnd.nextInt(3) != 0 ? concat(external, txn.appendsBefore(x, op)) : external;
+    }
+
+    /**
+     * The external part of a list read of {@code x} by {@code t}: the whole runs of the transactions other than t that
+     * append x and do not abort, in the execution {@code order}, up to about t's place (sometimes fewer: stale, or
+     * more); then now and then disturbed: a run left out (fractured), two neighbouring runs swapped, the last run cut
+     * short (an intermediate version), an aborted transaction's run put in, or one run split around another.
+     */
+    private static int[] serialishList(Txn[] txns, int[] order, int t, int x, Random rnd) {
+        List<int[]> runs = new ArrayList<>(), aborted = new ArrayList<>();
+        int upTo = 0;
+        for (int u : order) {
+            if (u == t) upTo = runs.size();
+            if (u == t || txns[u].appends(x).length == 0) continue;
+            (txns[u].status == History.ABORTED ? aborted : runs).add(txns[u].appends(x));
+        }
+        int roll = rnd.nextInt(10), length = roll < 6 ? upTo : roll < 9 ? rnd.nextInt(upTo + 1) : rnd.nextInt(runs.size() + 1);
+        runs = new ArrayList<>(runs.subList(0, length));
+        roll = rnd.nextInt(100);
+        if (roll < 10 && runs.size() >= 2) {
+            runs.remove(rnd.nextInt(runs.size() - 1)); // not the last: a gap
+        } else if (roll < 20 && runs.size() >= 2) {
+            int i = rnd.nextInt(runs.size() - 1);
+            Collections.swap(runs, i, i + 1);
+        } else if (roll < 25 && !runs.isEmpty() && runs.get(runs.size() - 1).length == 2) {
+            runs.set(runs.size() - 1, Arrays.copyOf(runs.get(runs.size() - 1), 1));
+        } else if (roll < 30 && !aborted.isEmpty()) {
+            runs.add(rnd.nextInt(runs.size() + 1), aborted.get(rnd.nextInt(aborted.size())));
+        } else if (roll < 33 && runs.size() >= 2 && runs.get(0).length == 2) {
+            int[] split = runs.remove(0);
+            runs.add(0, new int[] {split[0]});
+            runs.add(2, new int[] {split[1]});
+        }
+        int[] list = {};
+        for (int[] run : runs) list = concat(list, run);
+        return list;
     }
 
     /**
@@ -495,7 +684,7 @@ class IsolationOracleTest {
      * otherwise sometimes what an earlier read of the key returned, sometimes NIL, rarely an aborted or intermediate
      * write, and mostly another live transaction's last write of the key.
      */
-    private static int plausibleRead(Txn[] txns, int t, int op, Random rnd) {
+    private static int plausibleValue(Txn[] txns, int t, int op, Random rnd) {
         Txn txn = txns[t];
         int x = txn.key[op];
         if (txn.writesBefore(x, op) && rnd.nextInt(100) < 85) return txn.lastWriteBefore(x, op);
@@ -536,7 +725,9 @@ class IsolationOracleTest {
             b.begin(null, b.session("s" + (txn.session + 1)), txn.status, txn.start, txn.end, -1);
             for (int i = 0; i < txn.write.length; i++) {
                 int k = b.key("k" + txn.key[i]), v = txn.value[i] == History.NIL ? History.NIL : b.value(txn.value[i]);
-                if (txn.write[i]) b.write(k, v);
+                if (txn.lists && txn.write[i]) b.append(k, v);
+                else if (txn.lists) b.readList(k, Arrays.stream(txn.list[i]).map(b::value).toArray());
+                else if (txn.write[i]) b.write(k, v);
                 else b.read(k, v);
             }
             b.end();
@@ -548,7 +739,7 @@ class IsolationOracleTest {
 
     /** Hand-written histories: one transaction per call, in the order given, its operations as text like {@code r(x)=nil w(x)=1}. */
     private static final class Hand {
-        private static final Pattern OP = Pattern.compile("([rw])\\((\\w+)\\)=(\\w+)");
+        private static final Pattern OP = Pattern.compile("([rwa])\\((\\w+)\\)=(\\w+|\\[[\\w,]*\\])");
         private final HistoryBuilder b = new HistoryBuilder();
 
         Hand txn(String session, String ops) { return txn(session, History.COMMITTED, ops); }
@@ -560,8 +751,15 @@ class IsolationOracleTest {
             for (String op : ops.trim().split("\\s+")) {
                 Matcher m = OP.matcher(op);
                 if (!m.matches()) throw new IllegalArgumentException("not an operation: " + op);
-                int k = b.key(m.group(2)), v = m.group(3).equals("nil") ? History.NIL : b.value(m.group(3));
+                int k = b.key(m.group(2));
+                if (m.group(3).startsWith("[")) {
+                    String inner = m.group(3).substring(1, m.group(3).length() - 1);
+                    b.readList(k, inner.isEmpty() ? new int[0] : Arrays.stream(inner.split(",")).mapToInt(b::value).toArray());
+                    continue;
+                }
+                int v = m.group(3).equals("nil") ? History.NIL : b.value(m.group(3));
                 if (m.group(1).equals("w")) b.write(k, v);
+                else if (m.group(1).equals("a")) b.append(k, v);
                 else b.read(k, v);
             }
             b.end();
@@ -593,6 +791,12 @@ class IsolationOracleTest {
     private static EnumSet<IsolationLevel> all() { return EnumSet.allOf(IsolationLevel.class); }
 
     private static EnumSet<IsolationLevel> none() { return EnumSet.noneOf(IsolationLevel.class); }
+
+    /** Whether {@code h} is a list history: it appends or reads a list. */
+    private static boolean isList(History h) {
+        for (int op = 0; op < h.opCount(); op++) if (h.kind(op) == History.APPEND || h.kind(op) == History.READ_LIST) return true;
+        return false;
+    }
 
     /** Whether {@code levels} holds every level weaker than each of its own. */
     private static boolean isLadder(EnumSet<IsolationLevel> levels) {
