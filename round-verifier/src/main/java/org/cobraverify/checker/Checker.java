@@ -58,7 +58,18 @@ public final class Checker {
      * round's transactions, {@code barrier} stands for the collected past. The returned checker keeps its
      * graph and constraints for {@link GarbageCollection}.
      */
-    static Checker forRound(History h, CheckOptions options, Barrier barrier) { return new Checker(h, options, true, barrier); }
+    static Checker forRound(History h, CheckOptions options, Barrier barrier) {
+        Checker c = new Checker(h, options, true, barrier);
+        c.seekMore = true;
+        return c;
+    }
+
+    /**
+     * Whether a reject looks for {@link #moreViolations} (a round sets them all aside at once). A one-shot check reports one
+     * violation: the search for more costs a full cycle search per violation (on Cobra's fauna-page history, 63 of them,
+     * two thirds of the check), so it is left to rounds, and to {@code verify --all}, which finds them its own way.
+     */
+    private boolean seekMore;
 
     Verdict runForRound() { return run(); }
 
@@ -108,7 +119,7 @@ public final class Checker {
             rf = new ReadFromIndex(h);
             stats.included = rf.includedCount();
             if (!rf.anomalies.isEmpty()) {
-                moreReads(rf.anomalies);
+                if (seekMore) moreReads(rf.anomalies);
                 return reject(certs().anomaly(rf.anomalies));
             }
             newGraph();
@@ -130,7 +141,7 @@ public final class Checker {
             if (pruner.skipped != null) notes.add(pruner.skipped);
             stats.constraintsAfterPrune = cons.activeCount;
             if (cycle != null) {
-                moreCycles(cycle);
+                if (seekMore) moreCycles(cycle);
                 return reject(certs().cycle(cycle));
             }
             factEdges = g.edgeCount();
