@@ -103,7 +103,7 @@ final class Chains {
             predFactOp[b] = rf.factOp.get(i);
             succKind[a] = kindOfFact;
             int u = slotTxn.get(a), v = slotTxn.get(b);
-            if (kindOfFact == ReadFromIndex.FACT_LIST && u != ReadFromIndex.INIT) g.add(u, v, KnownGraph.WW, k);
+            if (kindOfFact != ReadFromIndex.FACT_RMW && u != ReadFromIndex.INIT) g.add(u, v, KnownGraph.WW, k);
         }
 
         // walk chains from their heads; slots on a cycle of facts are never reached (the wr/ww edges

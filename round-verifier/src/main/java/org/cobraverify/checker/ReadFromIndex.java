@@ -25,7 +25,12 @@ import org.cobraverify.history.LongIntMap;
 public final class ReadFromIndex {
     /** The writer of the initial state, T⊥. */
     public static final int INIT = -1;
-    public static final int FACT_RMW = 0, FACT_LIST = 1;
+    /**
+     * Kinds of "immediately follows" facts: a read-modify-write; a list read's consecutive appenders; a list read's own
+     * appends right after what it read (which fixes the version order only where a transaction's writes must follow its
+     * snapshot: snapshot isolation and above, not at read committed, read atomic or causal).
+     */
+    public static final int FACT_RMW = 0, FACT_LIST = 1, FACT_OWN = 2;
     private static final int MAX_ANOMALIES = 100;
 
     final History h;
@@ -40,7 +45,7 @@ public final class ReadFromIndex {
     private final int[] appendOrdinal; // for APPEND ops: 0-based position among its txn's appends to that key
     private final int[] appendTotal;   // for final APPEND ops: how many appends its txn made to that key
     // per-key scratch state of the transaction being processed, valid where stamp[k] == t + 1
-    private final int[] stamp, state, extWriter, curValue, appendsSoFar, prefixLen, prefixLast;
+    private final int[] stamp, state, extWriter, curValue, appendsSoFar, prefixLen, prefixLast, prefixOp;
     private static final int S_READ = 1, S_WROTE = 2;
 
     /** Whether a transaction's external reads of one key must agree (every level above read committed); false lists each differing read. */
@@ -69,6 +74,7 @@ public final class ReadFromIndex {
         appendsSoFar = new int[keys];
         prefixLen = new int[keys];
         prefixLast = new int[keys];
+        prefixOp = new int[keys];
         for (int t = 0; t < n; t++) {
             for (int op = h.opStart(t); op < h.opEnd(t); op++) {
                 opTxn[op] = t;
@@ -236,6 +242,14 @@ public final class ReadFromIndex {
         return op;
     }
 
+    /** Whether the first {@code m} elements of {@code list} are exactly what this transaction's earlier list read of {@code key} saw of others. */
+    private boolean samePrefix(int[] list, int m, int key) {
+        if (m != prefixLen[key]) return false;
+        int[] earlier = h.listValues(prefixOp[key]);
+        for (int i = 0; i < m; i++) if (list[i] != earlier[i]) return false;
+        return true;
+    }
+
     private void listRead(int t, int op, int key) {
         int[] list = h.listValues(op);
         int own = appendsSoFar[key];
@@ -252,8 +266,7 @@ public final class ReadFromIndex {
             return;
         }
         if ((state[key] & S_READ) != 0 && (repeatable || own > 0)) {
-            int last = m == 0 ? History.NIL : list[m - 1];
-            if (last != prefixLast[key] || m != prefixLen[key]) {
+            if (!samePrefix(list, m, key)) {
                 anomaly(own > 0 ? AnomalyKind.INTERNAL : AnomalyKind.NON_REPEATABLE_READ, tx(t) + " read key " + History.show(h.keyName(key))
                         + " twice with different results and no other transaction's write visible in between", new int[] {t}, new int[] {op});
             }
@@ -268,11 +281,12 @@ public final class ReadFromIndex {
         state[key] |= S_READ;
         prefixLen[key] = m;
         prefixLast[key] = m == 0 ? History.NIL : list[m - 1];
+        prefixOp[key] = op;
         if (own == 0) curValue[key] = prefixLast[key];
         if (m == 0) {
             record(t, key, INIT, op);
             extWriter[key] = INIT;
-            if (own > 0) fact(key, INIT, t, FACT_LIST, op); // its own appends came first of all
+            if (own > 0) fact(key, INIT, t, FACT_OWN, op); // its own appends came first of all
             return;
         }
         // split the prefix into runs of one appender each; every run but the last is that appender's whole
@@ -328,6 +342,6 @@ public final class ReadFromIndex {
         }
         record(t, key, writer, op);
         extWriter[key] = writer;
-        if (own > 0) fact(key, writer, t, FACT_LIST, op); // the list shows this transaction's appends right after
+        if (own > 0) fact(key, writer, t, FACT_OWN, op); // the list shows this transaction's appends right after
     }
 }

@@ -124,14 +124,18 @@ final class SaturationCheck {
             sessionPred[t] = last[s];
             last[s] = t;
         }
-        writes = new LongIntMap(Math.max(16, h.opCount()));
+        // rc and ra ask whether a seen transaction wrote a key; causal needs no such index
+        writes = level != IsolationLevel.CAUSAL ? new LongIntMap(Math.max(16, h.opCount())) : null;
+        int[] lastWriterOfKey = new int[keys]; // t + 1 of the transaction that last wrote each key, in this loop
         keyStart = new int[keys + 1];
         IntVec wt = new IntVec(), wk = new IntVec();
         for (int t = 0; t < n; t++) {
             if (!rf.included[t]) continue;
             for (int op = h.opStart(t); op < h.opEnd(t); op++) {
                 byte k = h.kind(op);
-                if ((k == History.WRITE || k == History.APPEND) && writes.put(LongIntMap.pack(t, h.key(op)), 1) == LongIntMap.MISSING) {
+                if ((k == History.WRITE || k == History.APPEND) && lastWriterOfKey[h.key(op)] != t + 1) {
+                    lastWriterOfKey[h.key(op)] = t + 1;
+                    if (writes != null) writes.put(LongIntMap.pack(t, h.key(op)), 1);
                     wt.add(t);
                     wk.add(h.key(op));
                     keyStart[h.key(op) + 1]++;
@@ -291,10 +295,7 @@ final class SaturationCheck {
                     if (vc[b3 + s] <= known) continue;
                     int t2 = lastWriterBefore(x, s, vc[b3 + s]);
                     if (t2 < 0 || t2 == t1 || pos[t2] < known) continue;
-                    int direct = readFrom(t3, t2);
-                    if (s == h.session(t3)) derive(t2, t1, x, i, BY_SESSION, t2);
-                    else if (direct >= 0) derive(t2, t1, x, i, BY_READ, direct);
-                    else derive(t2, t1, x, i, BY_CAUSAL_PAST, -1);
+                    derive(t2, t1, x, i, BY_CAUSAL_PAST, -1); // (named more precisely, if it is ever shown: premise())
                 }
             }
         }
@@ -337,10 +338,23 @@ final class SaturationCheck {
         };
     }
 
+    /**
+     * The premise of derived edge {@code d} from {@code t2}, as precisely as it can be named: the causal check records every
+     * edge as a causal-past one, and a cycle's edges are named here, when shown (same session, a direct read, or a longer path).
+     */
+    private int premise(int d, int t2) {
+        int p = whyPremise.get(d);
+        if (p != BY_CAUSAL_PAST) return p;
+        int t3 = rf.readTxn.get(whyRead.get(d));
+        if (h.session(t2) == h.session(t3)) return BY_SESSION;
+        return readFrom(t3, t2) >= 0 ? BY_READ : BY_CAUSAL_PAST;
+    }
+
     /** Why derived edge {@code d} holds, in words. */
     private String because(int d, int t2) {
-        int i = whyRead.get(d), t3 = rf.readTxn.get(i), via = whyVia.get(d);
-        String saw = switch (whyPremise.get(d)) {
+        int i = whyRead.get(d), t3 = rf.readTxn.get(i), premise = premise(d, t2);
+        int via = whyPremise.get(d) != BY_CAUSAL_PAST ? whyVia.get(d) : premise == BY_READ ? readFrom(t3, t2) : t2;
+        String saw = switch (premise) {
             case BY_SESSION -> h.label(t2) + " ran earlier in " + h.label(t3) + "'s session";
             case BY_EARLIER_READ -> h.label(t3) + " had already read " + h.describeOp(via) + " from " + h.label(t2);
             case BY_READ -> h.label(t3) + " read " + h.describeOp(via) + " from " + h.label(t2);
@@ -381,7 +395,7 @@ final class SaturationCheck {
 
     private Certificate initCertificate() {
         int d = initViolation, i = whyRead.get(d), t3 = rf.readTxn.get(i);
-        AnomalyKind kind = kindOf(whyPremise.get(d));
+        AnomalyKind kind = kindOf(premise(d, initWriter));
         String why = because(d, initWriter);
         Set<Integer> ts = new LinkedHashSet<>(List.of(initWriter, t3));
         List<Certificate.Txn> txns = new ArrayList<>();
@@ -401,7 +415,7 @@ final class SaturationCheck {
             int u = g.src.get(e), v = g.dst.get(e), k = g.key.get(e), d = g.deriv.get(e);
             ts.add(u);
             if (d >= 0) {
-                premise = Math.max(premise, whyPremise.get(d));
+                premise = Math.max(premise, premise(d, u));
                 ts.add(rf.readTxn.get(whyRead.get(d)));
             }
             edges.add(new Certificate.Edge(h.label(u), h.label(v), KnownGraph.kindName(g.kind.get(e)), k < 0 ? null : History.show(h.keyName(k)),

@@ -90,16 +90,12 @@ final class IsolationOracle {
      * the writer), which a commit order must make the first j appenders of the key; null for a register read.
      */
     private record Read(int reader, int key, int writer, boolean[] writersBefore, int[] versions) {}
-    static final boolean PIN = Boolean.getBoolean("cobra.oraclePin");
-    record Pin(int t, int key, int[] versions) {}
-    static final ThreadLocal<List<Pin>> PINS = new ThreadLocal<>();
 
     /** One committed set C with its reads, so, wr and real-time order: the commit orders over it are searched. */
     private static final class Choice {
         private final History h;
         private final int[] members;
         private final List<Read> reads;
-        List<Pin> pins = List.of();
         /** Relations over transaction indexes (only C's entries are set). */
         private final boolean[][] so, wr, causal, realTime, commonWrite;
         /** For each key, the transactions of C that write it. */
@@ -147,11 +143,9 @@ final class IsolationOracle {
             int[] members = IntStream.range(0, n).filter(t -> inC[t]).toArray();
             boolean[][] so = new boolean[n][n], wr = new boolean[n][n], realTime = new boolean[n][n], writes = new boolean[n][h.keyCount()];
             List<Read> reads = new ArrayList<>();
-            List<Pin> pins = new ArrayList<>();
             for (int t : members) {
                 boolean[] writersBefore = new boolean[n];
                 int[][] lastExternal = new int[h.keyCount()][]; // per key, the external part of t's last list read of it
-                int[][] lastVersions = new int[h.keyCount()][];
                 for (int op = h.opStart(t); op < h.opEnd(t); op++) {
                     int x = h.key(op), v = h.value(op);
                     if (h.kind(op) == History.WRITE || h.kind(op) == History.APPEND) {
@@ -165,7 +159,6 @@ final class IsolationOracle {
                         int[] external = Arrays.copyOf(list, m);
                         if (own.length > 0 && lastExternal[x] != null) { // on top of what it saw: no new event
                             if (!Arrays.equals(external, lastExternal[x])) return null;
-                            if (!Boolean.getBoolean("cobra.oraclePinEventOnly")) pins.add(new Pin(t, x, lastVersions[x]));
                             continue;
                         }
                         int[] versions = versions(h, appendOp, txnOf, inC, t, x, external);
@@ -175,8 +168,6 @@ final class IsolationOracle {
                         reads.add(new Read(t, x, writer, writersBefore.clone(), versions));
                         if (writer != INIT) writersBefore[writer] = true;
                         lastExternal[x] = external;
-                        lastVersions[x] = versions;
-                        if (own.length > 0) pins.add(new Pin(t, x, versions));
                         continue;
                     }
                     if (writes[t][x]) { // internal: t's last write of x before it
@@ -202,9 +193,7 @@ final class IsolationOracle {
                     realTime[a][b] = end != History.NO_TIME && h.start(b) != History.NO_TIME && end + driftNanos < h.start(b);
                 }
             }
-            Choice c = new Choice(h, members, reads, so, wr, realTime, writes);
-            c.pins = pins;
-            return c;
+            return new Choice(h, members, reads, so, wr, realTime, writes);
         }
 
         private static long pair(int key, int value) { return (long) key << 32 | (value & 0xffffffffL); }
@@ -279,15 +268,6 @@ final class IsolationOracle {
             }
             for (Read alpha : reads) {
                 if (alpha.versions() != null && !firstVersions(alpha, pos)) return false;
-            }
-            if (PIN) for (Pin p : pins) {
-                int[] w = p.versions();
-                if (w.length > 0 && !co(pos, w[w.length - 1], p.t())) return false;
-                for (int u : writersOf.get(p.key())) {
-                    boolean listed = u == p.t();
-                    for (int v : w) listed |= v == u;
-                    if (!listed && !co(pos, p.t(), u)) return false;
-                }
             }
             for (Read alpha : reads) {
                 for (int t2 : writersOf.get(alpha.key())) {
