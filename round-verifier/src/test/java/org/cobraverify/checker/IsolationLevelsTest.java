@@ -152,4 +152,22 @@ class IsolationLevelsTest {
             assertEquals((Boolean) c[0] ? Verdict.Outcome.ACCEPT : Verdict.Outcome.REJECT, v.outcome(), String.join(" | ", (String[]) c[1]));
         }
     }
+
+    /** A second list read of a key must repeat the first element by element: the same length and last element are not enough. */
+    @Test
+    void aRepeatedListReadIsComparedWhole() {
+        HistoryBuilder b = new HistoryBuilder();
+        int x = b.key("x");
+        b.begin("T1", b.session("a"), History.COMMITTED, History.NO_TIME, History.NO_TIME, -1);
+        b.append(x, b.value(1));
+        b.append(x, b.value(2));
+        b.end();
+        b.begin("T2", b.session("b"), History.COMMITTED, History.NO_TIME, History.NO_TIME, -1);
+        b.readList(x, new int[] {b.value(1), b.value(2)});
+        b.readList(x, new int[] {b.value(9), b.value(2)});
+        b.end();
+        History h = b.build();
+        for (IsolationLevel l : IsolationLevel.values())
+            assertEquals(Verdict.Outcome.REJECT, Isolation.check(h, l, OPTIONS).outcome(), l.longName());
+    }
 }
