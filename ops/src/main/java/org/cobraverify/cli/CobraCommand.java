@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
 /** The {@code cobra} command: checks histories of transactional key-value stores for serializability. */
 @Command(name = "cobra", mixinStandardHelpOptions = true, version = "cobra 0.1.0",
         description = "Black-box serializability checking of transactional key-value stores.",
-        subcommands = {VerifyCommand.class, FuzzCommand.class, DemoCommand.class, RecordCommand.class, TopologyCommand.class, VerifierCommand.class, VerdictsCommand.class, ReplayCommand.class, ExportCommand.class, AclsCommand.class, TopicsCommand.class, PlantCommand.class, BenchCommand.class, OverheadCommand.class, BrokerCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {VerifyCommand.class, FuzzCommand.class, DemoCommand.class, RecordCommand.class, SurveyCommand.class, TopologyCommand.class, VerifierCommand.class, VerdictsCommand.class, ReplayCommand.class, ExportCommand.class, AclsCommand.class, TopicsCommand.class, PlantCommand.class, BenchCommand.class, OverheadCommand.class, BrokerCommand.class, CommandLine.HelpCommand.class})
 public final class CobraCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

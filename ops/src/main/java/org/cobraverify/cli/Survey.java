@@ -1,0 +1,146 @@
+package org.cobraverify.cli;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+import org.cobraverify.checker.CheckOptions;
+import org.cobraverify.checker.Isolation;
+import org.cobraverify.checker.IsolationLevel;
+import org.cobraverify.checker.Verdict;
+import org.cobraverify.collector.JdbcStore;
+import org.cobraverify.collector.JsonlSink;
+import org.cobraverify.collector.KvStore;
+import org.cobraverify.collector.Recorder;
+import org.cobraverify.collector.StoreException;
+import org.cobraverify.history.History;
+import org.cobraverify.io.HistoryReaders;
+import org.cobraverify.report.HtmlReport;
+import org.cobraverify.workloads.Workload;
+import org.cobraverify.workloads.WorkloadRunner;
+
+/**
+ * What a database really gives: for each isolation level it offers, records the survey's workloads through the collector,
+ * checks each recording at every level of the ladder ({@link Isolation#checkAll}), and sums up, per level, the strongest
+ * rung every recording satisfied and every anomaly seen, with the page of one certificate each. A survey can show that an
+ * anomaly happens, never that it cannot: a level with none says after how many transactions.
+ */
+final class Survey {
+    /** The workloads, each built to provoke a class of anomaly: write skew, lost updates, fractured reads, and a general mix. */
+    static final List<String> DEFAULT_WORKLOADS = List.of("write-skew", "counter", "tpcc", "blindw-rw");
+
+    /** One level the database offers: its SQL name, the JDBC level, and the rung its documentation promises (null: none). */
+    record Offered(String sqlName, JdbcStore.Isolation jdbc, IsolationLevel promised) {}
+
+    /** An anomaly seen: its name, the weakest level it was first seen breaking, in how many recordings, and the page of one certificate. */
+    record Seen(String anomaly, IsolationLevel breaks, int recordings, Path page) {}
+
+    /** One row of the survey: a level, what it promised, the strongest rung observed (null: none), and the anomalies. */
+    record Row(Offered level, long transactions, IsolationLevel strongest, List<Seen> anomalies, List<String> undecided) {
+        /** The documentation promises a rung the recordings did not all satisfy. */
+        boolean contradicts() { return level.promised != null && (strongest == null || !strongest.implies(level.promised)); }
+    }
+
+    /** The levels {@code db} offers, weakest first, with what each one's documentation promises. */
+    static List<Offered> levelsOf(String db) {
+        return switch (db) {
+            // PostgreSQL: read uncommitted behaves as read committed; repeatable read is snapshot isolation (its manual, 13.2.2)
+            case "postgres" -> List.of(new Offered("read uncommitted", JdbcStore.Isolation.READ_UNCOMMITTED, IsolationLevel.READ_COMMITTED),
+                    new Offered("read committed", JdbcStore.Isolation.READ_COMMITTED, IsolationLevel.READ_COMMITTED),
+                    new Offered("repeatable read", JdbcStore.Isolation.REPEATABLE_READ, IsolationLevel.SNAPSHOT_ISOLATION),
+                    new Offered("serializable", JdbcStore.Isolation.SERIALIZABLE, IsolationLevel.SERIALIZABLE));
+            // MariaDB (InnoDB): read uncommitted promises nothing; repeatable read reads one snapshot but writes the latest
+            // version, which no rung of the ladder describes
+            case "mariadb" -> List.of(new Offered("read uncommitted", JdbcStore.Isolation.READ_UNCOMMITTED, null),
+                    new Offered("read committed", JdbcStore.Isolation.READ_COMMITTED, IsolationLevel.READ_COMMITTED),
+                    new Offered("repeatable read", JdbcStore.Isolation.REPEATABLE_READ, null),
+                    new Offered("serializable", JdbcStore.Isolation.SERIALIZABLE, IsolationLevel.SERIALIZABLE));
+            // RocksDB's transactions name no level for plain reads: the survey says what they give
+            case "rocksdb", "rocksdb-optimistic" -> List.of(new Offered("transactions", JdbcStore.Isolation.SERIALIZABLE, null));
+            default -> throw new IllegalArgumentException("unknown database " + db + " (postgres, mariadb, rocksdb, rocksdb-optimistic)");
+        };
+    }
+
+    /** How to reach the database: {@code jdbcUrl}, {@code user} and {@code password} may be null (the local servers). */
+    record Target(String db, String jdbcUrl, String user, String password) {}
+
+    private final Target target;
+    private final int clients;
+    private final long seed;
+    private final Path out;
+    private final CheckOptions options;
+    private final Consumer<String> progress;
+
+    Survey(Target target, int clients, long seed, Path out, CheckOptions options, Consumer<String> progress) {
+        this.target = target;
+        this.clients = clients;
+        this.seed = seed;
+        this.out = out;
+        this.options = options;
+        this.progress = progress;
+    }
+
+    /** Surveys one level with {@code txns} transactions, split evenly among {@code workloads}. */
+    Row survey(Offered level, List<String> workloads, long txns) throws IOException, StoreException, Exception {
+        String slug = level.sqlName().replace(' ', '-');
+        Path dir = Files.createDirectories(out.resolve(slug));
+        long each = Math.max(1, txns / workloads.size());
+        Map<String, Seen> seen = new LinkedHashMap<>(); // the first sighting of each anomaly: the level it broke, its page
+        Map<String, Set<String>> seenIn = new LinkedHashMap<>(); // the recordings (workloads) each anomaly was seen in
+        IsolationLevel strongest = IsolationLevel.STRICT_SERIALIZABLE;
+        boolean none = false;
+        long total = 0;
+        List<String> undecided = new ArrayList<>();
+        for (String name : workloads) {
+            Workload w = Workload.byName(name, 1.0);
+            Path file = dir.resolve(name + ".jsonl");
+            record(w, level, file, each);
+            History h = HistoryReaders.read(file).history();
+            total += h.size();
+            Isolation.Ladder ladder = Isolation.checkAll(h, options);
+            IsolationLevel s = ladder.strongest();
+            if (s == null) none = true;
+            else if (!s.implies(strongest)) strongest = s;
+            for (Map.Entry<IsolationLevel, Verdict> e : ladder.verdicts().entrySet()) {
+                Verdict v = e.getValue();
+                if (v.outcome() == Verdict.Outcome.UNKNOWN) undecided.add(name + " at " + e.getKey().longName() + ": " + v.unknownReason());
+                if (v.outcome() != Verdict.Outcome.REJECT) continue;
+                String anomaly = v.certificate().kind().title();
+                seenIn.computeIfAbsent(anomaly, a -> new LinkedHashSet<>()).add(name);
+                if (seen.containsKey(anomaly)) continue;
+                Path page = dir.resolve(name + "-" + e.getKey().shortName() + ".html");
+                Files.writeString(page, HtmlReport.render(v.certificate(), file.toString(), e.getKey(), ladder.weakestViolated()), StandardCharsets.UTF_8);
+                seen.put(anomaly, new Seen(anomaly, e.getKey(), 0, page));
+            }
+            progress.accept(String.format(Locale.ROOT, "  %s, %s: %d transactions, strongest %s", level.sqlName(), name, h.size(),
+                    s == null ? "none" : s.longName()));
+        }
+        List<Seen> anomalies = new ArrayList<>();
+        for (Seen a : seen.values()) anomalies.add(new Seen(a.anomaly(), a.breaks(), seenIn.get(a.anomaly()).size(), a.page()));
+        return new Row(level, total, none ? null : strongest, anomalies, undecided);
+    }
+
+    /** Runs {@code w} against a fresh table at {@code level} and records the history to {@code file}. */
+    private void record(Workload w, Offered level, Path file, long txns) throws Exception {
+        Path rocksDir = target.db().startsWith("rocksdb") ? Files.createTempDirectory("cobra-survey") : null;
+        try (KvStore store = RecordCommand.openStore(target.db(), rocksDir, target.jdbcUrl(), target.user(),
+                target.password() == null ? "" : target.password(), "cobra_survey", level.jdbc())) {
+            Recorder rec = new Recorder(store, new JsonlSink(file), Recorder.Options.adaptive(20, 200));
+            try {
+                WorkloadRunner.runWithProgress(w, store, rec, clients, txns, seed, 0, 0, p -> { });
+            } finally {
+                rec.close();
+            }
+        } finally {
+            if (rocksDir != null) RecordCommand.deleteTree(rocksDir);
+        }
+    }
+}
