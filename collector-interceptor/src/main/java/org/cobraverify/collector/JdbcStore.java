@@ -12,9 +12,9 @@ import java.util.Locale;
 
 /**
  * A relational database as a key-value store: one table {@code (k primary key, v)}, one connection per
- * thread, at a chosen isolation level. Tested on PostgreSQL and MariaDB. Serialization failures and
- * deadlocks (SQLSTATE 40001, 40P01, MariaDB lock wait timeouts) are aborts; a connection failure during
- * commit leaves the outcome unknown.
+ * thread, at a chosen isolation level. Tested on PostgreSQL, MariaDB and H2 (embedded). Serialization failures and
+ * deadlocks (SQLSTATE 40001, 40P01, MariaDB lock wait timeouts, H2 lock timeouts and concurrent updates) are aborts; a
+ * connection failure during commit leaves the outcome unknown.
  */
 public final class JdbcStore implements KvStore {
     static {
@@ -37,7 +37,7 @@ public final class JdbcStore implements KvStore {
 
     private final String url, user, password, table;
     private final Isolation isolation;
-    private final boolean mysql;
+    private final boolean mysql, h2;
     private final ThreadLocal<Connection> connection = new ThreadLocal<>();
     private final List<Connection> all = new ArrayList<>();
 
@@ -48,11 +48,12 @@ public final class JdbcStore implements KvStore {
         this.table = table;
         this.isolation = isolation;
         this.mysql = url.startsWith("jdbc:mariadb:") || url.startsWith("jdbc:mysql:");
+        this.h2 = url.startsWith("jdbc:h2:");
         if (!table.matches("[A-Za-z_][A-Za-z0-9_]*")) throw new StoreException("bad table name " + table);
         if (createTable) {
             try (Connection c = open(); Statement s = c.createStatement()) {
                 s.executeUpdate("DROP TABLE IF EXISTS " + table);
-                s.executeUpdate("CREATE TABLE " + table + " (k VARCHAR(255) PRIMARY KEY, v TEXT NOT NULL)");
+                s.executeUpdate("CREATE TABLE " + table + " (k VARCHAR(255) PRIMARY KEY, v " + (h2 ? "VARCHAR" : "TEXT") + " NOT NULL)");
                 if (!c.getAutoCommit()) c.commit();
             } catch (SQLException e) {
                 throw new StoreException("cannot create table " + table + " at " + url + ": " + e.getMessage(), e);
@@ -65,7 +66,7 @@ public final class JdbcStore implements KvStore {
     }
 
     @Override
-    public String name() { return (mysql ? "mariadb " : "postgres ") + isolation; }
+    public String name() { return (mysql ? "mariadb " : h2 ? "h2 " : "postgres ") + isolation; }
 
     /** Drops the table (tests clean up after themselves). */
     public void dropTable() throws StoreException {
@@ -110,7 +111,7 @@ public final class JdbcStore implements KvStore {
      */
     @Override
     public String swap(String key, String value) throws StoreException {
-        if (mysql || !swapEnabled) return null;
+        if (mysql || h2 || !swapEnabled) return null;
         return oneRowStatement("UPDATE " + table + " x SET v = " + literal(value) + " FROM (SELECT k, v FROM " + table
                 + " WHERE k = " + literal(key) + " FOR UPDATE) y WHERE x.k = y.k RETURNING y.v", "swap");
     }
@@ -121,7 +122,7 @@ public final class JdbcStore implements KvStore {
      */
     @Override
     public boolean createIfAbsent(String key, String value) throws StoreException {
-        if (mysql || !swapEnabled) return false;
+        if (mysql || h2 || !swapEnabled) return false;
         return oneRowStatement("INSERT INTO " + table + " (k, v) VALUES (" + literal(key) + ", " + literal(value) + ") ON CONFLICT (k) DO NOTHING RETURNING v",
                 "create") != null;
     }
@@ -179,7 +180,8 @@ public final class JdbcStore implements KvStore {
         String state = e.getSQLState();
         if (state != null && (state.equals("40001") || state.equals("40P01") || state.startsWith("40"))) return true;
         int code = e.getErrorCode();
-        return code == 1213 || code == 1205; // MariaDB deadlock, lock wait timeout
+        return code == 1213 || code == 1205 // MariaDB deadlock, lock wait timeout
+                || code == 50200 || code == 90131; // H2 lock timeout, concurrent update of a row
     }
 
     private StoreException map(SQLException e, String during, Connection c) {
@@ -215,7 +217,8 @@ public final class JdbcStore implements KvStore {
         @Override
         public void put(String key, String value) throws StoreException {
             String sql = mysql ? "INSERT INTO " + table + " (k, v) VALUES (?, ?) ON DUPLICATE KEY UPDATE v = VALUES(v)"
-                               : "INSERT INTO " + table + " (k, v) VALUES (?, ?) ON CONFLICT (k) DO UPDATE SET v = EXCLUDED.v";
+                       : h2 ? "MERGE INTO " + table + " (k, v) KEY (k) VALUES (?, ?)"
+                       : "INSERT INTO " + table + " (k, v) VALUES (?, ?) ON CONFLICT (k) DO UPDATE SET v = EXCLUDED.v";
             try (PreparedStatement ps = c.prepareStatement(sql)) {
                 ps.setString(1, key);
                 ps.setString(2, value);

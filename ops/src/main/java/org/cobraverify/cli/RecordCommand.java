@@ -30,7 +30,7 @@ import picocli.CommandLine.Option;
         description = {"Runs a workload against a real store through the collector and records the history (cobra-jsonl).",
                 "Then check it with: cobra verify FILE"})
 public final class RecordCommand implements Callable<Integer> {
-    @Option(names = "--db", description = "rocksdb (embedded, default), rocksdb-optimistic, postgres or mariadb.")
+    @Option(names = "--db", description = "rocksdb (embedded, default), rocksdb-optimistic, postgres, mariadb or h2 (embedded).")
     String db = "rocksdb";
 
     @Option(names = "--jdbc-url", paramLabel = "URL", description = "Default: jdbc:postgresql://127.0.0.1:5432/test or jdbc:mariadb://127.0.0.1:3306/test.")
@@ -175,7 +175,10 @@ public final class RecordCommand implements Callable<Integer> {
                     user != null ? user : "postgres", password, table, iso, true);
             case "mariadb" -> new JdbcStore(jdbcUrl != null ? jdbcUrl : "jdbc:mariadb://127.0.0.1:3306/test",
                     user != null ? user : "root", password, table, iso, true);
-            default -> throw new IllegalArgumentException("unknown store " + db + " (rocksdb, rocksdb-optimistic, postgres, mariadb)");
+            // embedded, in this JVM's memory, for as long as the process runs
+            case "h2" -> new JdbcStore(jdbcUrl != null ? jdbcUrl : "jdbc:h2:mem:cobra;DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=500",
+                    user != null ? user : "sa", password, table, iso, true);
+            default -> throw new IllegalArgumentException("unknown store " + db + " (rocksdb, rocksdb-optimistic, postgres, mariadb, h2)");
         };
     }
 

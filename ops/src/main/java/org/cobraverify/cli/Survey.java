@@ -63,9 +63,14 @@ final class Survey {
                     new Offered("read committed", JdbcStore.Isolation.READ_COMMITTED, IsolationLevel.READ_COMMITTED),
                     new Offered("repeatable read", JdbcStore.Isolation.REPEATABLE_READ, null),
                     new Offered("serializable", JdbcStore.Isolation.SERIALIZABLE, IsolationLevel.SERIALIZABLE));
+            // H2 (MVStore): read committed by default; its repeatable read keeps reads stable but names no rung
+            case "h2" -> List.of(new Offered("read uncommitted", JdbcStore.Isolation.READ_UNCOMMITTED, null),
+                    new Offered("read committed", JdbcStore.Isolation.READ_COMMITTED, IsolationLevel.READ_COMMITTED),
+                    new Offered("repeatable read", JdbcStore.Isolation.REPEATABLE_READ, null),
+                    new Offered("serializable", JdbcStore.Isolation.SERIALIZABLE, IsolationLevel.SERIALIZABLE));
             // RocksDB's transactions name no level for plain reads: the survey says what they give
             case "rocksdb", "rocksdb-optimistic" -> List.of(new Offered("transactions", JdbcStore.Isolation.SERIALIZABLE, null));
-            default -> throw new IllegalArgumentException("unknown database " + db + " (postgres, mariadb, rocksdb, rocksdb-optimistic)");
+            default -> throw new IllegalArgumentException("unknown database " + db + " (postgres, mariadb, h2, rocksdb, rocksdb-optimistic)");
         };
     }
 

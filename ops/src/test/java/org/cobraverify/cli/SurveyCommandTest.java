@@ -18,8 +18,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code cobra survey} against the real PostgreSQL server and embedded RocksDB: the anomalies PostgreSQL's manual says its
- * levels allow appear, with certificates, and the levels keep what the manual promises.
+ * {@code cobra survey} against the real PostgreSQL server and embedded RocksDB and H2: the anomalies PostgreSQL's manual
+ * says its levels allow appear, with certificates, and the levels keep what the manual promises.
  */
 class SurveyCommandTest {
     @TempDir
@@ -76,6 +76,16 @@ class SurveyCommandTest {
         JsonNode l = level(new ObjectMapper().readTree(r.out()), "transactions");
         assertTrue(l.get("transactions").asLong() >= 1200, l.toString());
         assertEquals(0, l.get("undecided").size(), l.toString());
+    }
+
+    @Test
+    void embeddedH2LosesUpdatesAtReadCommitted() throws Exception {
+        VerifyCommandTest.Run r = cobra("survey", "--db", "h2", "--levels", "read-committed", "--workloads", "counter", "--txns", "800",
+                "--json", "--out", dir.toString());
+        assertEquals(0, r.exit(), r.out() + r.err());
+        JsonNode rc = level(new ObjectMapper().readTree(r.out()), "read committed");
+        assertTrue(anomalies(rc).contains("lost update"), rc.toString());
+        assertEquals("read-committed", rc.get("promised").asText());
     }
 
     @Test
