@@ -12,9 +12,9 @@ import java.util.Locale;
 
 /**
  * A relational database as a key-value store: one table {@code (k primary key, v)}, one connection per
- * thread, at a chosen isolation level. Tested on PostgreSQL, MariaDB and H2 (embedded). Serialization failures and
- * deadlocks (SQLSTATE 40001, 40P01, MariaDB lock wait timeouts, H2 lock timeouts and concurrent updates) are aborts; a
- * connection failure during commit leaves the outcome unknown.
+ * thread, at a chosen isolation level. Tested on PostgreSQL, MariaDB, H2 and SQLite (both embedded). Serialization
+ * failures and deadlocks (SQLSTATE 40001, 40P01, MariaDB lock wait timeouts, H2 lock timeouts and concurrent updates,
+ * SQLite's busy and locked results) are aborts; a connection failure during commit leaves the outcome unknown.
  */
 public final class JdbcStore implements KvStore {
     static {
@@ -37,7 +37,7 @@ public final class JdbcStore implements KvStore {
 
     private final String url, user, password, table;
     private final Isolation isolation;
-    private final boolean mysql, h2;
+    private final boolean mysql, h2, sqlite;
     private final ThreadLocal<Connection> connection = new ThreadLocal<>();
     private final List<Connection> all = new ArrayList<>();
 
@@ -49,6 +49,7 @@ public final class JdbcStore implements KvStore {
         this.isolation = isolation;
         this.mysql = url.startsWith("jdbc:mariadb:") || url.startsWith("jdbc:mysql:");
         this.h2 = url.startsWith("jdbc:h2:");
+        this.sqlite = url.startsWith("jdbc:sqlite:");
         if (!table.matches("[A-Za-z_][A-Za-z0-9_]*")) throw new StoreException("bad table name " + table);
         if (createTable) {
             try (Connection c = open(); Statement s = c.createStatement()) {
@@ -66,7 +67,7 @@ public final class JdbcStore implements KvStore {
     }
 
     @Override
-    public String name() { return (mysql ? "mariadb " : h2 ? "h2 " : "postgres ") + isolation; }
+    public String name() { return (mysql ? "mariadb " : h2 ? "h2 " : sqlite ? "sqlite " : "postgres ") + isolation; }
 
     /** Drops the table (tests clean up after themselves). */
     public void dropTable() throws StoreException {
@@ -111,7 +112,7 @@ public final class JdbcStore implements KvStore {
      */
     @Override
     public String swap(String key, String value) throws StoreException {
-        if (mysql || h2 || !swapEnabled) return null;
+        if (mysql || h2 || sqlite || !swapEnabled) return null;
         return oneRowStatement("UPDATE " + table + " x SET v = " + literal(value) + " FROM (SELECT k, v FROM " + table
                 + " WHERE k = " + literal(key) + " FOR UPDATE) y WHERE x.k = y.k RETURNING y.v", "swap");
     }
@@ -122,7 +123,7 @@ public final class JdbcStore implements KvStore {
      */
     @Override
     public boolean createIfAbsent(String key, String value) throws StoreException {
-        if (mysql || h2 || !swapEnabled) return false;
+        if (mysql || h2 || sqlite || !swapEnabled) return false;
         return oneRowStatement("INSERT INTO " + table + " (k, v) VALUES (" + literal(key) + ", " + literal(value) + ") ON CONFLICT (k) DO NOTHING RETURNING v",
                 "create") != null;
     }
@@ -184,8 +185,13 @@ public final class JdbcStore implements KvStore {
                 || code == 50200 || code == 90131; // H2 lock timeout, concurrent update of a row
     }
 
+    /** An abort here: {@link #isAbort}, or SQLite's busy and locked results (another connection holds the database's lock). */
+    private boolean aborts(SQLException e) {
+        return isAbort(e) || (sqlite && ((e.getErrorCode() & 0xff) == 5 || (e.getErrorCode() & 0xff) == 6));
+    }
+
     private StoreException map(SQLException e, String during, Connection c) {
-        if (isAbort(e)) {
+        if (aborts(e)) {
             try { c.rollback(); } catch (SQLException ignored) { /* already failed */ }
             return new AbortedException(name() + " " + during + ": " + e.getMessage(), e);
         }

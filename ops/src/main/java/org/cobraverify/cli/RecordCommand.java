@@ -30,7 +30,7 @@ import picocli.CommandLine.Option;
         description = {"Runs a workload against a real store through the collector and records the history (cobra-jsonl).",
                 "Then check it with: cobra verify FILE"})
 public final class RecordCommand implements Callable<Integer> {
-    @Option(names = "--db", description = "rocksdb (embedded, default), rocksdb-optimistic, postgres, mariadb or h2 (embedded).")
+    @Option(names = "--db", description = "rocksdb (embedded, default), rocksdb-optimistic, postgres, mariadb, h2 or sqlite (embedded).")
     String db = "rocksdb";
 
     @Option(names = "--jdbc-url", paramLabel = "URL", description = "Default: jdbc:postgresql://127.0.0.1:5432/test or jdbc:mariadb://127.0.0.1:3306/test.")
@@ -123,7 +123,7 @@ public final class RecordCommand implements Callable<Integer> {
             System.err.println("cobra record: " + e.getMessage());
             return 2;
         }
-        Path rocksDir = db.startsWith("rocksdb") ? Files.createTempDirectory("cobra-rocksdb") : null;
+        Path rocksDir = db.startsWith("rocksdb") || db.equals("sqlite") ? Files.createTempDirectory("cobra-" + db) : null;
         KvStore store;
         try {
             String password = System.getenv(passwordEnv) == null ? "" : System.getenv(passwordEnv);
@@ -178,7 +178,9 @@ public final class RecordCommand implements Callable<Integer> {
             // embedded, in this JVM's memory, for as long as the process runs
             case "h2" -> new JdbcStore(jdbcUrl != null ? jdbcUrl : "jdbc:h2:mem:cobra;DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=500",
                     user != null ? user : "sa", password, table, iso, true);
-            default -> throw new IllegalArgumentException("unknown store " + db + " (rocksdb, rocksdb-optimistic, postgres, mariadb, h2)");
+            // embedded, a database file in dir
+            case "sqlite" -> new JdbcStore(jdbcUrl != null ? jdbcUrl : "jdbc:sqlite:" + dir.resolve("cobra.db"), user, password, table, iso, true);
+            default -> throw new IllegalArgumentException("unknown store " + db + " (rocksdb, rocksdb-optimistic, postgres, mariadb, h2, sqlite)");
         };
     }
 

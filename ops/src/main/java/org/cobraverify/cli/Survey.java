@@ -68,9 +68,12 @@ final class Survey {
                     new Offered("read committed", JdbcStore.Isolation.READ_COMMITTED, IsolationLevel.READ_COMMITTED),
                     new Offered("repeatable read", JdbcStore.Isolation.REPEATABLE_READ, null),
                     new Offered("serializable", JdbcStore.Isolation.SERIALIZABLE, IsolationLevel.SERIALIZABLE));
+            // SQLite: one writer at a time; read uncommitted matters only with a shared cache, which separate connections do not use
+            case "sqlite" -> List.of(new Offered("read uncommitted", JdbcStore.Isolation.READ_UNCOMMITTED, null),
+                    new Offered("serializable", JdbcStore.Isolation.SERIALIZABLE, IsolationLevel.SERIALIZABLE));
             // RocksDB's transactions name no level for plain reads: the survey says what they give
             case "rocksdb", "rocksdb-optimistic" -> List.of(new Offered("transactions", JdbcStore.Isolation.SERIALIZABLE, null));
-            default -> throw new IllegalArgumentException("unknown database " + db + " (postgres, mariadb, h2, rocksdb, rocksdb-optimistic)");
+            default -> throw new IllegalArgumentException("unknown database " + db + " (postgres, mariadb, h2, sqlite, rocksdb, rocksdb-optimistic)");
         };
     }
 
@@ -135,7 +138,7 @@ final class Survey {
 
     /** Runs {@code w} against a fresh table at {@code level} and records the history to {@code file}. */
     private void record(Workload w, Offered level, Path file, long txns) throws Exception {
-        Path rocksDir = target.db().startsWith("rocksdb") ? Files.createTempDirectory("cobra-survey") : null;
+        Path rocksDir = target.db().startsWith("rocksdb") || target.db().equals("sqlite") ? Files.createTempDirectory("cobra-survey") : null;
         try (KvStore store = RecordCommand.openStore(target.db(), rocksDir, target.jdbcUrl(), target.user(),
                 target.password() == null ? "" : target.password(), "cobra_survey", level.jdbc())) {
             Recorder rec = new Recorder(store, new JsonlSink(file), Recorder.Options.adaptive(20, 200));

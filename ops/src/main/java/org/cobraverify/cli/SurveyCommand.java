@@ -25,7 +25,7 @@ import picocli.CommandLine.Option;
                 "every anomaly seen (with a certificate page). A survey shows that an anomaly happens, never that it cannot.",
                 "Exit codes: 0 every promise kept, 1 a promise broken, 2 the survey could not run."})
 public final class SurveyCommand implements Callable<Integer> {
-    @Option(names = "--db", required = true, description = "postgres, mariadb, h2 (embedded), rocksdb or rocksdb-optimistic.")
+    @Option(names = "--db", required = true, description = "postgres, mariadb, h2, sqlite (both embedded), rocksdb or rocksdb-optimistic.")
     String db;
 
     @Option(names = "--jdbc-url", paramLabel = "URL", description = "Default: the local server (jdbc:postgresql://127.0.0.1:5432/test or jdbc:mariadb://127.0.0.1:3306/test).")

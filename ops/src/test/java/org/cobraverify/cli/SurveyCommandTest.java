@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code cobra survey} against the real PostgreSQL server and embedded RocksDB and H2: the anomalies PostgreSQL's manual
+ * {@code cobra survey} against the real PostgreSQL server and embedded RocksDB, H2 and SQLite: the anomalies PostgreSQL's manual
  * says its levels allow appear, with certificates, and the levels keep what the manual promises.
  */
 class SurveyCommandTest {
@@ -86,6 +86,16 @@ class SurveyCommandTest {
         JsonNode rc = level(new ObjectMapper().readTree(r.out()), "read committed");
         assertTrue(anomalies(rc).contains("lost update"), rc.toString());
         assertEquals("read-committed", rc.get("promised").asText());
+    }
+
+    @Test
+    void embeddedSqliteKeepsItsSerializablePromise() throws Exception {
+        VerifyCommandTest.Run r = cobra("survey", "--db", "sqlite", "--levels", "serializable", "--workloads", "write-skew,counter", "--txns", "600",
+                "--json", "--out", dir.toString());
+        assertEquals(0, r.exit(), r.out() + r.err());
+        JsonNode ser = level(new ObjectMapper().readTree(r.out()), "serializable");
+        assertTrue(ser.get("promiseKept").asBoolean(), ser.toString());
+        assertEquals(0, ser.get("undecided").size(), ser.toString());
     }
 
     @Test
