@@ -1,7 +1,9 @@
 package org.cobraverify.checker;
 
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import org.cobraverify.history.History;
 import org.cobraverify.solver.Budget;
 
@@ -54,6 +56,24 @@ public final class Isolation {
             if (v.outcome() == Verdict.Outcome.UNKNOWN) return null;
         }
         return level;
+    }
+
+    /**
+     * Runs one level's check into {@code stats} (the history's sizes and the time to the decision filled in): its verdict,
+     * or unknown with the reason when the budget ran out.
+     */
+    static Verdict decide(History h, CheckStats stats, Function<CheckStats, Verdict> check) {
+        stats.transactions = h.size();
+        stats.keys = h.keyCount();
+        stats.sessions = h.sessionCount();
+        long t0 = System.nanoTime();
+        try {
+            Verdict v = check.apply(stats);
+            stats.decisionNanos = System.nanoTime() - t0;
+            return v;
+        } catch (Budget.Exhausted e) {
+            return new Verdict(Verdict.Outcome.UNKNOWN, null, null, e.getMessage(), stats, List.of());
+        }
     }
 
     private static Budget budget(CheckOptions options) { return Budget.of(options.timeoutSeconds(), options.maxHeapBytes()); }

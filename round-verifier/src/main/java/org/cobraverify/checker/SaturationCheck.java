@@ -56,18 +56,7 @@ final class SaturationCheck {
     }
 
     static Verdict check(History h, IsolationLevel level, Budget budget) {
-        CheckStats stats = new CheckStats();
-        stats.transactions = h.size();
-        stats.keys = h.keyCount();
-        stats.sessions = h.sessionCount();
-        long t0 = System.nanoTime();
-        try {
-            Verdict v = new SaturationCheck(h, level, budget).run(stats);
-            stats.decisionNanos = System.nanoTime() - t0;
-            return v;
-        } catch (Budget.Exhausted e) {
-            return new Verdict(Verdict.Outcome.UNKNOWN, null, null, e.getMessage(), stats, List.of());
-        }
+        return Isolation.decide(h, new CheckStats(), stats -> new SaturationCheck(h, level, budget).run(stats));
     }
 
     private Verdict run(CheckStats stats) {

@@ -56,17 +56,7 @@ final class SnapshotIsolationCheck {
     static Verdict check(History h, CheckOptions options, Budget budget) {
         CheckStats stats = new CheckStats();
         stats.solver = options.solver().name();
-        stats.transactions = h.size();
-        stats.keys = h.keyCount();
-        stats.sessions = h.sessionCount();
-        long t0 = System.nanoTime();
-        try {
-            Verdict v = new SnapshotIsolationCheck(h, options, budget).run(stats);
-            stats.decisionNanos = System.nanoTime() - t0;
-            return v;
-        } catch (Budget.Exhausted e) {
-            return new Verdict(Verdict.Outcome.UNKNOWN, null, null, e.getMessage(), stats, List.of());
-        }
+        return Isolation.decide(h, stats, st -> new SnapshotIsolationCheck(h, options, budget).run(st));
     }
 
     private static int s(int t) { return 2 * t; }
