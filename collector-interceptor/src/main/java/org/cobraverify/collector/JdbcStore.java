@@ -12,15 +12,22 @@ import java.util.Locale;
 
 /**
  * A relational database as a key-value store: one table {@code (k primary key, v)}, one connection per
- * thread, at a chosen isolation level. Tested on PostgreSQL, MariaDB, H2 and SQLite (both embedded). Serialization
- * failures and deadlocks (SQLSTATE 40001, 40P01, MariaDB lock wait timeouts, H2 lock timeouts and concurrent updates,
- * SQLite's busy and locked results) are aborts; a connection failure during commit leaves the outcome unknown.
+ * thread, at a chosen isolation level. Tested on PostgreSQL, MariaDB, and the embedded H2, SQLite, HSQLDB and Apache
+ * Derby ({@link Dialect}). Serialization failures, deadlocks and lock timeouts (SQLSTATE class 40, MariaDB's lock wait
+ * timeouts, H2's lock timeouts and concurrent updates, SQLite's busy and locked results) are aborts; a connection
+ * failure during commit leaves the outcome unknown.
  */
 public final class JdbcStore implements KvStore {
     static {
         // the MariaDB driver logs every deadlock it reports; aborts are expected here and counted instead
         if (System.getProperty("mariadb.logging.disable") == null) System.setProperty("mariadb.logging.disable", "true");
+        // embedded Derby writes derby.log into the working directory unless told otherwise: it goes nowhere here
+        if (System.getProperty("derby.stream.error.field") == null && System.getProperty("derby.stream.error.file") == null)
+            System.setProperty("derby.stream.error.field", JdbcStore.class.getName() + ".DERBY_LOG");
     }
+
+    /** Where embedded Derby's log goes (nowhere): named by {@code derby.stream.error.field}, so it must be public. */
+    public static final java.io.OutputStream DERBY_LOG = java.io.OutputStream.nullOutputStream();
 
     public enum Isolation {
         SERIALIZABLE(Connection.TRANSACTION_SERIALIZABLE), REPEATABLE_READ(Connection.TRANSACTION_REPEATABLE_READ),
@@ -35,9 +42,54 @@ public final class JdbcStore implements KvStore {
         }
     }
 
+    /** What differs between the databases: the upsert, the value column's type, what counts as an abort. */
+    enum Dialect {
+        POSTGRES("postgres", "TEXT"), MARIADB("mariadb", "TEXT"), H2("h2", "VARCHAR"), SQLITE("sqlite", "TEXT"),
+        HSQLDB("hsqldb", "VARCHAR(32672)"), DERBY("derby", "VARCHAR(32672)");
+
+        final String name, valueType;
+
+        Dialect(String name, String valueType) {
+            this.name = name;
+            this.valueType = valueType;
+        }
+
+        static Dialect of(String url) {
+            if (url.startsWith("jdbc:mariadb:") || url.startsWith("jdbc:mysql:")) return MARIADB;
+            if (url.startsWith("jdbc:h2:")) return H2;
+            if (url.startsWith("jdbc:sqlite:")) return SQLITE;
+            if (url.startsWith("jdbc:hsqldb:")) return HSQLDB;
+            if (url.startsWith("jdbc:derby:")) return DERBY;
+            return POSTGRES;
+        }
+
+        /** One statement that inserts or replaces a key's value (parameters: key, value); null: update, then insert if no row. */
+        String upsert(String table) {
+            return switch (this) {
+                case MARIADB -> "INSERT INTO " + table + " (k, v) VALUES (?, ?) ON DUPLICATE KEY UPDATE v = VALUES(v)";
+                case H2 -> "MERGE INTO " + table + " (k, v) KEY (k) VALUES (?, ?)";
+                case POSTGRES, SQLITE -> "INSERT INTO " + table + " (k, v) VALUES (?, ?) ON CONFLICT (k) DO UPDATE SET v = EXCLUDED.v";
+                case HSQLDB, DERBY -> null;
+            };
+        }
+
+        /** Whether the failure ended the transaction as an abort (the database rolled it back, or will on rollback). */
+        boolean aborts(SQLException e) {
+            String state = e.getSQLState();
+            if (state != null && state.startsWith("40")) return true; // serialization failure, deadlock, Derby's lock timeouts
+            int code = e.getErrorCode();
+            return switch (this) {
+                case MARIADB -> code == 1213 || code == 1205; // deadlock, lock wait timeout
+                case H2 -> code == 50200 || code == 90131; // lock timeout, concurrent update of a row
+                case SQLITE -> (code & 0xff) == 5 || (code & 0xff) == 6; // busy, locked: another connection holds the database's lock
+                default -> false;
+            };
+        }
+    }
+
     private final String url, user, password, table;
     private final Isolation isolation;
-    private final boolean mysql, h2, sqlite;
+    private final Dialect dialect;
     private final ThreadLocal<Connection> connection = new ThreadLocal<>();
     private final List<Connection> all = new ArrayList<>();
 
@@ -47,18 +99,34 @@ public final class JdbcStore implements KvStore {
         this.password = password;
         this.table = table;
         this.isolation = isolation;
-        this.mysql = url.startsWith("jdbc:mariadb:") || url.startsWith("jdbc:mysql:");
-        this.h2 = url.startsWith("jdbc:h2:");
-        this.sqlite = url.startsWith("jdbc:sqlite:");
+        this.dialect = Dialect.of(url);
         if (!table.matches("[A-Za-z_][A-Za-z0-9_]*")) throw new StoreException("bad table name " + table);
         if (createTable) {
             try (Connection c = open(); Statement s = c.createStatement()) {
-                s.executeUpdate("DROP TABLE IF EXISTS " + table);
-                s.executeUpdate("CREATE TABLE " + table + " (k VARCHAR(255) PRIMARY KEY, v " + (h2 ? "VARCHAR" : "TEXT") + " NOT NULL)");
+                drop(s);
+                s.executeUpdate("CREATE TABLE " + table + " (k VARCHAR(255) PRIMARY KEY, v " + dialect.valueType + " NOT NULL)");
+                if (dialect == Dialect.DERBY) {
+                    // Derby waits 20 s before it looks for a deadlock and 60 s for a lock: here it looks at once and waits 2 s at most
+                    s.execute("CALL SYSCS_UTIL.SYSCS_SET_DATABASE_PROPERTY('derby.locks.deadlockTimeout', '0')");
+                    s.execute("CALL SYSCS_UTIL.SYSCS_SET_DATABASE_PROPERTY('derby.locks.waitTimeout', '2')");
+                }
                 if (!c.getAutoCommit()) c.commit();
             } catch (SQLException e) {
                 throw new StoreException("cannot create table " + table + " at " + url + ": " + e.getMessage(), e);
             }
+        }
+    }
+
+    /** Drops the table if it exists (Derby has no {@code IF EXISTS}: its "no such table" is ignored). */
+    private void drop(Statement s) throws SQLException {
+        if (dialect != Dialect.DERBY) {
+            s.executeUpdate("DROP TABLE IF EXISTS " + table);
+            return;
+        }
+        try {
+            s.executeUpdate("DROP TABLE " + table);
+        } catch (SQLException e) {
+            if (!"42Y55".equals(e.getSQLState())) throw e;
         }
     }
 
@@ -67,12 +135,23 @@ public final class JdbcStore implements KvStore {
     }
 
     @Override
-    public String name() { return (mysql ? "mariadb " : h2 ? "h2 " : sqlite ? "sqlite " : "postgres ") + isolation; }
+    public String name() { return dialect.name + " " + isolation; }
+
+    @Override
+    public String version() throws StoreException {
+        try {
+            java.sql.DatabaseMetaData m = connection().getMetaData();
+            return m.getDatabaseProductName() + " " + m.getDatabaseProductVersion();
+        } catch (SQLException e) {
+            throw new StoreException("cannot read the version of " + url + ": " + e.getMessage(), e);
+        }
+    }
 
     /** Drops the table (tests clean up after themselves). */
     public void dropTable() throws StoreException {
         try (Connection c = open(); Statement s = c.createStatement()) {
-            s.executeUpdate("DROP TABLE IF EXISTS " + table);
+            drop(s);
+            if (!c.getAutoCommit()) c.commit();
         } catch (SQLException e) {
             throw new StoreException("cannot drop " + table + ": " + e.getMessage(), e);
         }
@@ -112,7 +191,7 @@ public final class JdbcStore implements KvStore {
      */
     @Override
     public String swap(String key, String value) throws StoreException {
-        if (mysql || h2 || sqlite || !swapEnabled) return null;
+        if (dialect != Dialect.POSTGRES || !swapEnabled) return null;
         return oneRowStatement("UPDATE " + table + " x SET v = " + literal(value) + " FROM (SELECT k, v FROM " + table
                 + " WHERE k = " + literal(key) + " FOR UPDATE) y WHERE x.k = y.k RETURNING y.v", "swap");
     }
@@ -123,7 +202,7 @@ public final class JdbcStore implements KvStore {
      */
     @Override
     public boolean createIfAbsent(String key, String value) throws StoreException {
-        if (mysql || h2 || sqlite || !swapEnabled) return false;
+        if (dialect != Dialect.POSTGRES || !swapEnabled) return false;
         return oneRowStatement("INSERT INTO " + table + " (k, v) VALUES (" + literal(key) + ", " + literal(value) + ") ON CONFLICT (k) DO NOTHING RETURNING v",
                 "create") != null;
     }
@@ -155,7 +234,7 @@ public final class JdbcStore implements KvStore {
                 c.setAutoCommit(false);
             }
         } catch (SQLException e) {
-            if (isAbort(e)) throw new AbortedException(name() + " " + what + ": " + e.getMessage(), e);
+            if (dialect.aborts(e)) throw new AbortedException(name() + " " + what + ": " + e.getMessage(), e);
             throw new StoreException(name() + " " + what + ": " + e.getMessage(), e);
         }
     }
@@ -177,21 +256,8 @@ public final class JdbcStore implements KvStore {
     /** An SQL string literal (standard_conforming_strings: only quotes are doubled). */
     private static String literal(String s) { return "'" + s.replace("'", "''") + "'"; }
 
-    static boolean isAbort(SQLException e) {
-        String state = e.getSQLState();
-        if (state != null && (state.equals("40001") || state.equals("40P01") || state.startsWith("40"))) return true;
-        int code = e.getErrorCode();
-        return code == 1213 || code == 1205 // MariaDB deadlock, lock wait timeout
-                || code == 50200 || code == 90131; // H2 lock timeout, concurrent update of a row
-    }
-
-    /** An abort here: {@link #isAbort}, or SQLite's busy and locked results (another connection holds the database's lock). */
-    private boolean aborts(SQLException e) {
-        return isAbort(e) || (sqlite && ((e.getErrorCode() & 0xff) == 5 || (e.getErrorCode() & 0xff) == 6));
-    }
-
     private StoreException map(SQLException e, String during, Connection c) {
-        if (aborts(e)) {
+        if (dialect.aborts(e)) {
             try { c.rollback(); } catch (SQLException ignored) { /* already failed */ }
             return new AbortedException(name() + " " + during + ": " + e.getMessage(), e);
         }
@@ -222,15 +288,34 @@ public final class JdbcStore implements KvStore {
 
         @Override
         public void put(String key, String value) throws StoreException {
-            String sql = mysql ? "INSERT INTO " + table + " (k, v) VALUES (?, ?) ON DUPLICATE KEY UPDATE v = VALUES(v)"
-                       : h2 ? "MERGE INTO " + table + " (k, v) KEY (k) VALUES (?, ?)"
-                       : "INSERT INTO " + table + " (k, v) VALUES (?, ?) ON CONFLICT (k) DO UPDATE SET v = EXCLUDED.v";
-            try (PreparedStatement ps = c.prepareStatement(sql)) {
-                ps.setString(1, key);
-                ps.setString(2, value);
-                ps.executeUpdate();
+            String upsert = dialect.upsert(table);
+            try {
+                if (upsert != null) {
+                    try (PreparedStatement ps = c.prepareStatement(upsert)) {
+                        ps.setString(1, key);
+                        ps.setString(2, value);
+                        ps.executeUpdate();
+                    }
+                } else if (update(key, value) == 0) {
+                    try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + table + " (k, v) VALUES (?, ?)")) {
+                        ps.setString(1, key);
+                        ps.setString(2, value);
+                        ps.executeUpdate();
+                    } catch (SQLException e) {
+                        // a concurrent transaction inserted the key first and committed: the row is there to update now
+                        if (!"23505".equals(e.getSQLState()) || update(key, value) == 0) throw e;
+                    }
+                }
             } catch (SQLException e) {
                 throw map(e, "write", c);
+            }
+        }
+
+        private int update(String key, String value) throws SQLException {
+            try (PreparedStatement ps = c.prepareStatement("UPDATE " + table + " SET v = ? WHERE k = ?")) {
+                ps.setString(1, value);
+                ps.setString(2, key);
+                return ps.executeUpdate();
             }
         }
 

@@ -36,6 +36,9 @@ public interface KvStore extends AutoCloseable {
     /** A short description, e.g. {@code postgres SERIALIZABLE}. */
     String name();
 
+    /** The database's product name and version as it reports them (e.g. {@code PostgreSQL 15.20}); empty when unknown. */
+    default String version() throws StoreException { return ""; }
+
     @Override
     void close() throws StoreException;
 }

@@ -51,6 +51,11 @@ public final class RocksDbStore implements KvStore {
     public String name() { return name; }
 
     @Override
+    public String version() {
+        return "RocksDB " + RocksDB.rocksdbVersion();
+    }
+
+    @Override
     public KvTransaction begin() {
         Transaction t = pessimistic != null ? pessimistic.beginTransaction(writeOptions, txnOptions) : optimistic.beginTransaction(writeOptions);
         return new Txn(t);

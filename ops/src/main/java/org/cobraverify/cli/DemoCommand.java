@@ -46,7 +46,7 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--clients", description = "Concurrent client sessions (default: ${DEFAULT-VALUE}).")
     int clients = 8;
 
-    @Option(names = "--workload", description = "blindw-rm (default), blindw-rw, blindw-wm, twitter, rubis, tpcc, order-entry, write-skew, counter.")
+    @Option(names = "--workload", description = "blindw-rm (default), blindw-rw, blindw-wm, twitter, rubis, tpcc, order-entry, write-skew, counter, dirty-read.")
     String workload = "blindw-rm";
 
     @Option(names = "--rate", paramLabel = "TXN/S", description = "Offer at most this many transactions per second (default: as fast as the clients go).")

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.Callable;
 import org.cobraverify.collector.HistorySink;
@@ -30,7 +31,7 @@ import picocli.CommandLine.Option;
         description = {"Runs a workload against a real store through the collector and records the history (cobra-jsonl).",
                 "Then check it with: cobra verify FILE"})
 public final class RecordCommand implements Callable<Integer> {
-    @Option(names = "--db", description = "rocksdb (embedded, default), rocksdb-optimistic, postgres, mariadb, h2 or sqlite (embedded).")
+    @Option(names = "--db", description = "rocksdb (embedded, default), rocksdb-optimistic, postgres, mariadb, or the embedded h2, sqlite, hsqldb, hsqldb-mvcc, derby.")
     String db = "rocksdb";
 
     @Option(names = "--jdbc-url", paramLabel = "URL", description = "Default: jdbc:postgresql://127.0.0.1:5432/test or jdbc:mariadb://127.0.0.1:3306/test.")
@@ -49,7 +50,7 @@ public final class RecordCommand implements Callable<Integer> {
     @Option(names = "--isolation", description = "serializable (default), repeatable-read, read-committed, read-uncommitted (JDBC only).")
     String isolation = "serializable";
 
-    @Option(names = "--workload", description = "blindw-rm, blindw-rw (default), blindw-wm, twitter, rubis, tpcc, order-entry, write-skew, counter.")
+    @Option(names = "--workload", description = "blindw-rm, blindw-rw (default), blindw-wm, twitter, rubis, tpcc, order-entry, write-skew, counter, dirty-read.")
     String workload = "blindw-rw";
 
     @Option(names = "--scale", description = "Scales the workload's key space (default: ${DEFAULT-VALUE}).")
@@ -180,9 +181,18 @@ public final class RecordCommand implements Callable<Integer> {
                     user != null ? user : "sa", password, table, iso, true);
             // embedded, a database file in dir
             case "sqlite" -> new JdbcStore(jdbcUrl != null ? jdbcUrl : "jdbc:sqlite:" + dir.resolve("cobra.db"), user, password, table, iso, true);
-            default -> throw new IllegalArgumentException("unknown store " + db + " (rocksdb, rocksdb-optimistic, postgres, mariadb, h2, sqlite)");
+            // embedded, in memory: HSQLDB's default two-phase locking, or its multiversion concurrency control
+            case "hsqldb" -> new JdbcStore(jdbcUrl != null ? jdbcUrl : "jdbc:hsqldb:mem:cobra2pl", user != null ? user : "SA", password, table, iso, true);
+            case "hsqldb-mvcc" -> new JdbcStore(jdbcUrl != null ? jdbcUrl : "jdbc:hsqldb:mem:cobramvcc;hsqldb.tx=mvcc",
+                    user != null ? user : "SA", password, table, iso, true);
+            // embedded, in memory
+            case "derby" -> new JdbcStore(jdbcUrl != null ? jdbcUrl : "jdbc:derby:memory:cobra;create=true", user, password, table, iso, true);
+            default -> throw new IllegalArgumentException("unknown store " + db + " (" + String.join(", ", STORES) + ")");
         };
     }
+
+    /** The stores {@link #openStore} knows. */
+    static final List<String> STORES = List.of("rocksdb", "rocksdb-optimistic", "postgres", "mariadb", "h2", "sqlite", "hsqldb", "hsqldb-mvcc", "derby");
 
     static void deleteTree(Path dir) {
         try (var s = Files.walk(dir)) {

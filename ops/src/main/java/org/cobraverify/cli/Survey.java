@@ -12,6 +12,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
+import org.cobraverify.checker.AnomalyKind;
 import org.cobraverify.checker.CheckOptions;
 import org.cobraverify.checker.Isolation;
 import org.cobraverify.checker.IsolationLevel;
@@ -34,17 +35,22 @@ import org.cobraverify.workloads.WorkloadRunner;
  * anomaly happens, never that it cannot: a level with none says after how many transactions.
  */
 final class Survey {
-    /** The workloads, each built to provoke a class of anomaly: write skew, lost updates, fractured reads, and a general mix. */
-    static final List<String> DEFAULT_WORKLOADS = List.of("write-skew", "counter", "tpcc", "blindw-rw");
+    /** The workloads, each built to provoke a class of anomaly: write skew, lost updates, dirty reads, fractured reads, and a general mix. */
+    static final List<String> DEFAULT_WORKLOADS = List.of("write-skew", "counter", "dirty-read", "tpcc", "blindw-rw");
 
     /** One level the database offers: its SQL name, the JDBC level, and the rung its documentation promises (null: none). */
     record Offered(String sqlName, JdbcStore.Isolation jdbc, IsolationLevel promised) {}
 
-    /** An anomaly seen: its name, the weakest level it was first seen breaking, in how many recordings, and the page of one certificate. */
-    record Seen(String anomaly, IsolationLevel breaks, int recordings, Path page) {}
+    /** An anomaly seen: its kind, the weakest level it was first seen breaking, in how many recordings, and the page of one certificate. */
+    record Seen(AnomalyKind kind, IsolationLevel breaks, int recordings, Path page) {
+        String anomaly() { return kind.title(); }
+    }
 
-    /** One row of the survey: a level, what it promised, the strongest rung observed (null: none), and the anomalies. */
-    record Row(Offered level, long transactions, IsolationLevel strongest, List<Seen> anomalies, List<String> undecided) {
+    /**
+     * One row of the survey: a level, the database as it names itself, the transactions recorded, the strongest rung every
+     * recording satisfied (null: none), the anomalies, and what stayed undecided.
+     */
+    record Row(Offered level, String database, long transactions, IsolationLevel strongest, List<Seen> anomalies, List<String> undecided) {
         /** The documentation promises a rung the recordings did not all satisfy. */
         boolean contradicts() { return level.promised != null && (strongest == null || !strongest.implies(level.promised)); }
     }
@@ -71,9 +77,16 @@ final class Survey {
             // SQLite: one writer at a time; read uncommitted matters only with a shared cache, which separate connections do not use
             case "sqlite" -> List.of(new Offered("read uncommitted", JdbcStore.Isolation.READ_UNCOMMITTED, null),
                     new Offered("serializable", JdbcStore.Isolation.SERIALIZABLE, IsolationLevel.SERIALIZABLE));
+            // HSQLDB (two-phase locking by default, multiversion concurrency control on request) and Derby (locking) name all
+            // four levels, and promise read committed and serializable by those names; what they make of the other two is
+            // what the survey shows
+            case "hsqldb", "hsqldb-mvcc", "derby" -> List.of(new Offered("read uncommitted", JdbcStore.Isolation.READ_UNCOMMITTED, null),
+                    new Offered("read committed", JdbcStore.Isolation.READ_COMMITTED, IsolationLevel.READ_COMMITTED),
+                    new Offered("repeatable read", JdbcStore.Isolation.REPEATABLE_READ, null),
+                    new Offered("serializable", JdbcStore.Isolation.SERIALIZABLE, IsolationLevel.SERIALIZABLE));
             // RocksDB's transactions name no level for plain reads: the survey says what they give
             case "rocksdb", "rocksdb-optimistic" -> List.of(new Offered("transactions", JdbcStore.Isolation.SERIALIZABLE, null));
-            default -> throw new IllegalArgumentException("unknown database " + db + " (postgres, mariadb, h2, sqlite, rocksdb, rocksdb-optimistic)");
+            default -> throw new IllegalArgumentException("unknown database " + db + " (" + String.join(", ", RecordCommand.STORES) + ")");
         };
     }
 
@@ -101,8 +114,9 @@ final class Survey {
         String slug = level.sqlName().replace(' ', '-');
         Path dir = Files.createDirectories(out.resolve(slug));
         long each = Math.max(1, txns / workloads.size());
-        Map<String, Seen> seen = new LinkedHashMap<>(); // the first sighting of each anomaly: the level it broke, its page
-        Map<String, Set<String>> seenIn = new LinkedHashMap<>(); // the recordings (workloads) each anomaly was seen in
+        Map<AnomalyKind, Seen> seen = new LinkedHashMap<>(); // the first sighting of each anomaly: the level it broke, its page
+        Map<AnomalyKind, Set<String>> seenIn = new LinkedHashMap<>(); // the recordings (workloads) each anomaly was seen in
+        String database = "";
         IsolationLevel strongest = IsolationLevel.STRICT_SERIALIZABLE;
         boolean none = false;
         long total = 0;
@@ -110,7 +124,7 @@ final class Survey {
         for (String name : workloads) {
             Workload w = Workload.byName(name, 1.0);
             Path file = dir.resolve(name + ".jsonl");
-            record(w, level, file, each);
+            database = record(w, level, file, each);
             History h = HistoryReaders.read(file).history();
             total += h.size();
             Isolation.Ladder ladder = Isolation.checkAll(h, options);
@@ -121,7 +135,7 @@ final class Survey {
                 Verdict v = e.getValue();
                 if (v.outcome() == Verdict.Outcome.UNKNOWN) undecided.add(name + " at " + e.getKey().longName() + ": " + v.unknownReason());
                 if (v.outcome() != Verdict.Outcome.REJECT) continue;
-                String anomaly = v.certificate().kind().title();
+                AnomalyKind anomaly = v.certificate().kind();
                 seenIn.computeIfAbsent(anomaly, a -> new LinkedHashSet<>()).add(name);
                 if (seen.containsKey(anomaly)) continue;
                 Path page = dir.resolve(name + "-" + e.getKey().shortName() + ".html");
@@ -132,23 +146,71 @@ final class Survey {
                     s == null ? "none" : s.longName()));
         }
         List<Seen> anomalies = new ArrayList<>();
-        for (Seen a : seen.values()) anomalies.add(new Seen(a.anomaly(), a.breaks(), seenIn.get(a.anomaly()).size(), a.page()));
-        return new Row(level, total, none ? null : strongest, anomalies, undecided);
+        for (Seen a : seen.values()) anomalies.add(new Seen(a.kind(), a.breaks(), seenIn.get(a.kind()).size(), a.page()));
+        return new Row(level, database, total, none ? null : strongest, anomalies, undecided);
     }
 
-    /** Runs {@code w} against a fresh table at {@code level} and records the history to {@code file}. */
-    private void record(Workload w, Offered level, Path file, long txns) throws Exception {
+    /** How long a recording may make no progress at all before the survey gives up on the level. */
+    static final int STALL_SECONDS = 30;
+
+    /**
+     * Runs the workload on its own thread and watches it: when no transaction has ended for {@link #STALL_SECONDS}, the
+     * database has stopped (a deadlock it did not detect: HSQLDB's two-phase locking waits without a timeout), and the
+     * level fails with that said, rather than the survey waiting for ever.
+     */
+    private void runWatched(Workload w, KvStore store, Recorder rec, long txns) throws Exception {
+        WorkloadRunner.Progress p = new WorkloadRunner.Progress();
+        Exception[] failed = new Exception[1];
+        Thread run = new Thread(() -> {
+            try {
+                WorkloadRunner.run(w, store, rec, clients, txns, seed, 0, 0, p);
+            } catch (Exception e) {
+                failed[0] = e;
+            }
+        }, "cobra-survey-" + w.name());
+        run.setDaemon(true);
+        run.start();
+        long last = -1, since = System.nanoTime();
+        while (run.isAlive()) {
+            run.join(1000);
+            long ended = p.committed.get() + p.aborted.get() + p.unknown.get();
+            if (ended != last) {
+                last = ended;
+                since = System.nanoTime();
+            } else if (System.nanoTime() - since > STALL_SECONDS * 1_000_000_000L) {
+                throw new Stalled(String.format(Locale.ROOT, "%s made no progress for %d s after %d transactions (%d clients waiting): "
+                        + "a deadlock the database did not detect", store.name(), STALL_SECONDS, ended, clients));
+            }
+        }
+        if (failed[0] != null) throw failed[0];
+    }
+
+    /** Runs {@code w} against a fresh table at {@code level}, records the history to {@code file}; the database's name and version. */
+    private String record(Workload w, Offered level, Path file, long txns) throws Exception {
         Path rocksDir = target.db().startsWith("rocksdb") || target.db().equals("sqlite") ? Files.createTempDirectory("cobra-survey") : null;
-        try (KvStore store = RecordCommand.openStore(target.db(), rocksDir, target.jdbcUrl(), target.user(),
-                target.password() == null ? "" : target.password(), "cobra_survey", level.jdbc())) {
+        KvStore store = RecordCommand.openStore(target.db(), rocksDir, target.jdbcUrl(), target.user(),
+                target.password() == null ? "" : target.password(), "cobra_survey", level.jdbc());
+        boolean stalled = false;
+        try {
             Recorder rec = new Recorder(store, new JsonlSink(file), Recorder.Options.adaptive(20, 200));
             try {
-                WorkloadRunner.runWithProgress(w, store, rec, clients, txns, seed, 0, 0, p -> { });
+                runWatched(w, store, rec, txns);
+            } catch (Stalled e) {
+                stalled = true;
+                throw e;
             } finally {
-                rec.close();
+                if (!stalled) rec.close();
             }
+            return store.version();
         } finally {
-            if (rocksDir != null) RecordCommand.deleteTree(rocksDir);
+            // a stalled store is left as it is: closing it would wait on the very locks its clients wait on
+            if (!stalled) store.close();
+            if (rocksDir != null && !stalled) RecordCommand.deleteTree(rocksDir);
         }
+    }
+
+    /** The database stopped making progress ({@link #runWatched}). */
+    static final class Stalled extends StoreException {
+        Stalled(String message) { super(message); }
     }
 }

@@ -4,6 +4,9 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.IOException;
 import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.time.LocalDate;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
@@ -25,7 +28,7 @@ import picocli.CommandLine.Option;
                 "every anomaly seen (with a certificate page). A survey shows that an anomaly happens, never that it cannot.",
                 "Exit codes: 0 every promise kept, 1 a promise broken, 2 the survey could not run."})
 public final class SurveyCommand implements Callable<Integer> {
-    @Option(names = "--db", required = true, description = "postgres, mariadb, h2, sqlite (both embedded), rocksdb or rocksdb-optimistic.")
+    @Option(names = "--db", required = true, description = "postgres, mariadb, or the embedded h2, sqlite, hsqldb, hsqldb-mvcc, derby, rocksdb, rocksdb-optimistic.")
     String db;
 
     @Option(names = "--jdbc-url", paramLabel = "URL", description = "Default: the local server (jdbc:postgresql://127.0.0.1:5432/test or jdbc:mariadb://127.0.0.1:3306/test).")
@@ -40,7 +43,7 @@ public final class SurveyCommand implements Callable<Integer> {
     @Option(names = "--levels", split = ",", paramLabel = "LEVEL", description = "Only these of the database's levels (SQL names, e.g. read-committed,serializable).")
     List<String> levels;
 
-    @Option(names = "--workloads", split = ",", paramLabel = "W", description = "Workloads to record at each level (default: write-skew,counter,tpcc,blindw-rw).")
+    @Option(names = "--workloads", split = ",", paramLabel = "W", description = "Workloads to record at each level (default: write-skew,counter,dirty-read,tpcc,blindw-rw).")
     List<String> workloads = Survey.DEFAULT_WORKLOADS;
 
     @Option(names = "--txns", description = "Transactions per level, split among the workloads (default: ${DEFAULT-VALUE}).")
@@ -61,6 +64,9 @@ public final class SurveyCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print the survey as one JSON object.")
     boolean json;
 
+    @Option(names = "--html", paramLabel = "FILE", description = "Also write the survey as one web page: the table, each anomaly linked to its certificate page.")
+    Path html;
+
     @Override
     public Integer call() {
         List<Survey.Offered> offered;
@@ -79,18 +85,43 @@ public final class SurveyCommand implements Callable<Integer> {
                 CheckOptions.defaults().withTimeout(timeout), line -> System.err.println(line));
         List<Survey.Row> rows = new ArrayList<>();
         long t0 = System.nanoTime();
+        boolean failed = false;
         for (Survey.Offered level : offered) {
             System.err.printf("cobra survey: %s at %s, %d transactions over %s%n", db, level.sqlName(), txns, String.join(", ", workloads));
             try {
                 rows.add(s.survey(level, workloads, txns));
             } catch (Exception e) {
+                // the levels surveyed so far are still reported; the survey stops (a stalled database may hold its locks)
                 System.err.println("cobra survey: " + db + " at " + level.sqlName() + " could not be surveyed: " + e.getMessage());
-                return 2;
+                failed = true;
+                break;
             }
         }
         double seconds = (System.nanoTime() - t0) / 1e9;
         System.out.print(json ? json(rows, seconds) : text(rows, seconds, dir));
-        return rows.stream().anyMatch(Survey.Row::contradicts) ? 1 : 0;
+        if (html != null) {
+            try {
+                Path parent = html.toAbsolutePath().getParent();
+                if (parent != null) Files.createDirectories(parent);
+                Files.writeString(html, SurveyPage.render(db, LocalDate.now().toString(), seconds, commandLine(), rows, html), StandardCharsets.UTF_8);
+                System.err.println("cobra survey: the page is " + html.toAbsolutePath());
+            } catch (IOException e) {
+                System.err.println("cobra survey: cannot write " + html + ": " + e.getMessage());
+                return 2;
+            }
+        }
+        return failed ? 2 : rows.stream().anyMatch(Survey.Row::contradicts) ? 1 : 0;
+    }
+
+    /** The command that makes this survey again (no password: that comes from the environment). */
+    private String commandLine() {
+        StringBuilder c = new StringBuilder("cobra survey --db ").append(db);
+        if (jdbcUrl != null) c.append(" --jdbc-url ").append(jdbcUrl);
+        if (levels != null) c.append(" --levels ").append(String.join(",", levels));
+        if (!workloads.equals(Survey.DEFAULT_WORKLOADS)) c.append(" --workloads ").append(String.join(",", workloads));
+        c.append(" --txns ").append(txns).append(" --clients ").append(clients);
+        if (seed != 1) c.append(" --seed ").append(seed);
+        return c.toString();
     }
 
     private List<Survey.Offered> chosen(List<Survey.Offered> all) {
@@ -110,7 +141,8 @@ public final class SurveyCommand implements Callable<Integer> {
 
     private String text(List<Survey.Row> rows, double seconds, Path dir) {
         StringBuilder b = new StringBuilder();
-        b.append(String.format(Locale.ROOT, "%s: %d level(s) surveyed in %.0f s; recordings and certificate pages in %s%n", db, rows.size(), seconds, dir));
+        b.append(String.format(Locale.ROOT, "%s: %d level(s) surveyed in %.0f s; recordings and certificate pages in %s%n",
+                rows.isEmpty() || rows.get(0).database().isEmpty() ? db : rows.get(0).database(), rows.size(), seconds, dir));
         b.append(String.format(Locale.ROOT, "  %-18s %-20s %-20s %9s  %s%n", "level", "promised", "strongest observed", "txns", "anomalies seen"));
         for (Survey.Row r : rows) {
             String anomalies = r.anomalies().isEmpty() ? "none in " + r.transactions() + " transactions"
@@ -135,6 +167,7 @@ public final class SurveyCommand implements Callable<Integer> {
         try (JsonGenerator g = new JsonFactory().createGenerator(w)) {
             g.writeStartObject();
             g.writeStringField("db", db);
+            g.writeStringField("database", rows.isEmpty() ? "" : rows.get(0).database());
             g.writeNumberField("seconds", Math.round(seconds));
             g.writeArrayFieldStart("levels");
             for (Survey.Row r : rows) {

@@ -299,8 +299,11 @@ public final class HtmlReport {
         b.append("</div>\n");
     }
 
+    /** What an anomaly of kind {@code k} means, in one sentence (empty when the kind has no entry). */
+    public static String meaning(AnomalyKind k) { return MEANING.getOrDefault(k, ""); }
+
     /** HTML-escapes text for element content and attribute values. */
-    static String esc(String s) {
+    public static String esc(String s) {
         if (s == null) return "";
         StringBuilder o = new StringBuilder(s.length() + 16);
         for (int i = 0; i < s.length(); i++) {

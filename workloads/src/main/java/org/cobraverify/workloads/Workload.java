@@ -37,9 +37,10 @@ public interface Workload {
             case "tpcc", "tpc-c" -> new Tpcc(scale);
             case "write-skew" -> new WriteSkew(scale);
             case "counter", "rmw-counter" -> new Counters(scale);
+            case "dirty-read", "dirty" -> new DirtyReads(scale);
             case "order-entry", "orders" -> new OrderEntry(scale);
             default -> throw new IllegalArgumentException("unknown workload '" + name
-                    + "' (known: blindw-rm, blindw-rw, blindw-wm, twitter, rubis, tpcc, order-entry, write-skew, counter)");
+                    + "' (known: blindw-rm, blindw-rw, blindw-wm, twitter, rubis, tpcc, order-entry, write-skew, counter, dirty-read)");
         };
     }
 }
