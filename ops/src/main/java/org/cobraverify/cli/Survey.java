@@ -154,9 +154,10 @@ final class Survey {
     static final int STALL_SECONDS = 30;
 
     /**
-     * Runs the workload on its own thread and watches it: when no transaction has ended for {@link #STALL_SECONDS}, the
-     * database has stopped (a deadlock it did not detect: HSQLDB's two-phase locking waits without a timeout), and the
-     * level fails with that said, rather than the survey waiting for ever.
+     * Runs the workload on its own thread and watches it: when a client dies of an error inside the database (HSQLDB 2.7's
+     * deadlock check overflows the stack under two-phase locking, leaving its locks held), or no transaction has ended for
+     * {@link #STALL_SECONDS} (a deadlock the database did not detect; HSQLDB waits for a lock without a timeout), the level
+     * fails with that said, rather than the survey waiting for ever.
      */
     private void runWatched(Workload w, KvStore store, Recorder rec, long txns) throws Exception {
         WorkloadRunner.Progress p = new WorkloadRunner.Progress();
@@ -174,6 +175,13 @@ final class Survey {
         while (run.isAlive()) {
             run.join(1000);
             long ended = p.committed.get() + p.aborted.get() + p.unknown.get();
+            Throwable died = p.failure.get();
+            if (died != null && run.isAlive()) {
+                // a client ended with an error inside the database (its locks may be held for ever): the others may never end
+                StackTraceElement at = where(died);
+                throw new Stalled(String.format(Locale.ROOT, "%s: a client failed inside the database after %d transactions: %s%s", store.name(), ended,
+                        died, at == null ? "" : " in " + at.getClassName() + "." + at.getMethodName()));
+            }
             if (ended != last) {
                 last = ended;
                 since = System.nanoTime();
@@ -183,6 +191,17 @@ final class Survey {
             }
         }
         if (failed[0] != null) throw failed[0];
+    }
+
+    /** Where {@code e} happened: its first frame, or for a stack overflow the frame that recursed (the most frequent one). */
+    private static StackTraceElement where(Throwable e) {
+        StackTraceElement[] t = e.getStackTrace();
+        if (t.length == 0) return null;
+        if (!(e instanceof StackOverflowError)) return t[0];
+        Map<StackTraceElement, Integer> n = new java.util.HashMap<>();
+        StackTraceElement most = t[0];
+        for (StackTraceElement f : t) if (n.merge(f, 1, Integer::sum) > n.getOrDefault(most, 0)) most = f;
+        return most;
     }
 
     /** Runs {@code w} against a fresh table at {@code level}, records the history to {@code file}; the database's name and version. */

@@ -53,6 +53,23 @@ class LauncherOptionsTest {
     }
 
     @Test
+    void theLauncherFindsItsJarsThroughAChainOfSymlinksFromAnyDirectory(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        // cobra on the PATH as a link to a link (the second one relative), run from a directory far from the checkout
+        Path bin = Files.createDirectories(dir.resolve("bin"));
+        Files.createSymbolicLink(dir.resolve("real-cobra"), LAUNCHER);
+        Files.createSymbolicLink(bin.resolve("cobra"), Path.of("..", "real-cobra"));
+        ProcessBuilder pb = new ProcessBuilder("bash", "-c", "cobra verify x.jsonl").directory(dir.toFile()).redirectErrorStream(true);
+        pb.environment().put("PATH", bin + ":" + System.getenv("PATH"));
+        pb.environment().put("COBRA_PRINT_JAVA", "1");
+        Process p = pb.start();
+        assertTrue(p.waitFor(30, TimeUnit.SECONDS), "the launcher did not end");
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        assertEquals(0, p.exitValue(), out);
+        Path target = LAUNCHER.toRealPath().getParent().resolve("target");
+        assertTrue(out.contains("-cp " + target.resolve("cobra-verify.jar") + ":" + target.resolve("cobra.jar")), out);
+    }
+
+    @Test
     void aHeapCapKeepsTheLaunchersCollectorAndStack() throws Exception {
         assertTrue(Files.isRegularFile(LAUNCHER), "the launcher: " + LAUNCHER);
         List<String> o = javaLine("-Xmx1g", "verify", "--rounds", "5000", "history.jsonl");

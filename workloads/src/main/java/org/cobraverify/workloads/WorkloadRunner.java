@@ -35,6 +35,8 @@ public final class WorkloadRunner {
     /** Live counters, for progress display. */
     public static final class Progress {
         public final AtomicLong committed = new AtomicLong(), aborted = new AtomicLong(), unknown = new AtomicLong();
+        /** The first error that ended a client, as soon as it happens (the run reports it when every client has ended). */
+        public final java.util.concurrent.atomic.AtomicReference<Throwable> failure = new java.util.concurrent.atomic.AtomicReference<>();
     }
 
     private WorkloadRunner() {}
@@ -119,6 +121,7 @@ public final class WorkloadRunner {
                     client.close();
                 } catch (Throwable e) {
                     synchronized (failure) { if (failure[0] == null) failure[0] = e; }
+                    progress.failure.compareAndSet(null, e);
                     remaining.set(0);
                 }
                 lat[id] = mine;
