@@ -30,7 +30,7 @@ import picocli.CommandLine.Option;
  * workloads and on recorded Cobra logs, with constraint counts and peak heap. Times are of the first
  * check in this JVM unless {@code --repeat} asks for the best of several.
  */
-@Command(name = "bench", mixinStandardHelpOptions = true,
+@Command(name = "bench", mixinStandardHelpOptions = true, footer = "Exit codes: 0 measured, 1 a check disagreed (--compare, --differential) or a history was rejected, 2 could not run.",
         description = {"Benchmarks the checker: per history, the time of each step, constraints before and after pruning, and peak heap.",
                 "Generated workloads (serializable by construction) and the Cobra logs under --data."})
 public final class BenchCommand implements Callable<Integer> {

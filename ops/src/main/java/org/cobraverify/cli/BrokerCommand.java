@@ -17,7 +17,7 @@ import picocli.CommandLine.Option;
  * single-node cluster; with {@code --quorum} naming three, one node of a three-node cluster (start the other two
  * the same way, each with its own id, ports and directory).
  */
-@Command(name = "broker", mixinStandardHelpOptions = true,
+@Command(name = "broker", mixinStandardHelpOptions = true, footer = "Exit codes: 0 stopped cleanly, 2 could not run (bad options, a port taken, the data directory unusable).",
         description = {"Runs a Kafka node (KRaft, combined broker and controller, from the Kafka jars) on loopback until interrupted.",
                 "Alone: a single-node cluster. With --quorum: one node of a cluster (start each node with its own",
                 "--node-id, --port, --controller-port and --dir)."})
@@ -50,7 +50,7 @@ public final class BrokerCommand implements Callable<Integer> {
     String host;
 
     @Option(names = "--scram-users", paramLabel = "FILE", description = {"name=password lines: SCRAM-SHA-256 users created when the storage is formatted",
-            "(the inter-broker user of a SASL cluster must exist before the nodes start; add the others later with cobra acls --add-user)."})
+            "(the inter-broker user of a SASL cluster must exist before the nodes start; add the others later with cobra acls --scram-users FILE --create)."})
     Path scramUsers;
 
     @Override

@@ -91,6 +91,15 @@ public final class CobraCommand implements Runnable {
             cmd.getErr().println(cmd.getCommandSpec().qualifiedName() + ": " + said);
             return 2;
         });
+        // every numeric option is checked before any command runs: a meaningless value is refused, naming the option
+        cl.setExecutionStrategy(parsed -> {
+            String bad = NumericOptions.problem(parsed);
+            if (bad == null) return new CommandLine.RunLast().execute(parsed);
+            CommandLine last = parsed.asCommandLineList().get(parsed.asCommandLineList().size() - 1);
+            last.getErr().println(last.getCommandSpec().qualifiedName() + ": " + bad);
+            last.getErr().println("Try '" + last.getCommandSpec().qualifiedName() + " --help'.");
+            return 2;
+        });
         cl.setParameterExceptionHandler((ex, a) -> {
             ex.getCommandLine().getErr().println("cobra: " + ex.getMessage());
             ex.getCommandLine().getErr().println("Try '" + ex.getCommandLine().getCommandSpec().qualifiedName() + " --help'.");

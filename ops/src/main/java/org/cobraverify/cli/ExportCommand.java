@@ -36,7 +36,7 @@ import picocli.CommandLine.Option;
  * cobra-jsonl history, each session's transactions in session order, so that {@code cobra verify} can
  * re-check a window one-shot (another mode, another version) and compare with the pipeline's verdicts.
  */
-@Command(name = "export", mixinStandardHelpOptions = true,
+@Command(name = "export", mixinStandardHelpOptions = true, footer = "Exit codes: 0 written, 2 could not run (bad options, the cluster unreachable or refusing, the file not writable).",
         description = {"Writes the transactions on a topic (default cobra.txns; cobra.rounds works too) as a cobra-jsonl history.",
                 "Then: cobra verify FILE"})
 public final class ExportCommand implements Callable<Integer> {

@@ -16,7 +16,7 @@ final class KafkaOptions {
 
     @Option(names = "--kafka-config", paramLabel = "FILE", description = {"Kafka client settings for every client of this command:",
             "security.protocol, sasl.*, ssl.*, any client setting (a standard client .properties file).",
-            "Secrets belong there, or in the environment with config.providers=env and ${env:NAME}."})
+            "Secrets belong there, or in the environment with config.providers=env and $${env:NAME}."})
     Path config;
 
     @Option(names = "--schema-registry", paramLabel = "URL", description = {"A schema registry speaking the Confluent REST API (Confluent, Apicurio's",

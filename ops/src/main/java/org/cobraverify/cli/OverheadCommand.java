@@ -20,7 +20,7 @@ import picocli.CommandLine.Option;
  * alternating and repeating after a discarded warm-up pair, and prints the median throughput and p90
  * latency of each (with the range, since runs on a busy two-core machine vary), and the bytes added.
  */
-@Command(name = "overhead", mixinStandardHelpOptions = true,
+@Command(name = "overhead", mixinStandardHelpOptions = true, footer = "Exit codes: 0 measured, 2 could not run (bad options, a store unreachable).",
         description = "Measures the collector's cost: throughput and p90 latency with and without it, and the bytes it adds per transaction.")
 public final class OverheadCommand implements Callable<Integer> {
     @Option(names = "--db", split = ",", description = "Stores to measure (default: rocksdb,postgres).")

@@ -17,7 +17,7 @@ import picocli.CommandLine.Parameters;
  * verifier (or an alert on its verdicts) find each one: {@code cobra verify --rounds N --json} lists them as
  * {@code violations}.
  */
-@Command(name = "plant", mixinStandardHelpOptions = true,
+@Command(name = "plant", mixinStandardHelpOptions = true, footer = "Exit codes: 0 written, 2 could not run (bad options, the file not writable).",
         description = {"Writes a cobra-jsonl history with known violations planted into it (each on keys of its own, in sessions live at its point).",
                 "Then: cobra verify --rounds 5000 --json OUT"})
 public final class PlantCommand implements Callable<Integer> {

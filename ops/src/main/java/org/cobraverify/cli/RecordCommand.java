@@ -27,7 +27,7 @@ import picocli.CommandLine.Option;
  * {@code cobra record}: runs a workload with concurrent clients against a real store through the
  * collector, writes the history as cobra-jsonl, and reports throughput, latency percentiles and aborts.
  */
-@Command(name = "record", mixinStandardHelpOptions = true,
+@Command(name = "record", mixinStandardHelpOptions = true, footer = "Exit codes: 0 recorded, 2 could not run (bad options, the store or the cluster unreachable, the run failed).",
         description = {"Runs a workload against a real store through the collector and records the history (cobra-jsonl).",
                 "Then check it with: cobra verify FILE"})
 public final class RecordCommand implements Callable<Integer> {

@@ -19,7 +19,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code cobra topology}: the Kafka Streams service (operations to transactions to rounds) against a cluster. */
-@Command(name = "topology", mixinStandardHelpOptions = true,
+@Command(name = "topology", mixinStandardHelpOptions = true, footer = "Exit codes: 0 stopped cleanly, 2 could not run (bad options, the cluster unreachable or refusing).",
         description = "Runs the Kafka Streams topology: assembles operations into transactions, assigns epochs, cuts rounds.")
 public final class TopologyCommand implements Callable<Integer> {
     @picocli.CommandLine.Mixin

@@ -13,7 +13,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code cobra verifier}: the round-verifier service against a cluster. */
-@Command(name = "verifier", mixinStandardHelpOptions = true,
+@Command(name = "verifier", mixinStandardHelpOptions = true, footer = "Exit codes: 0 stopped cleanly, 2 could not run (bad options, the cluster unreachable or refusing, the store locked).",
         description = "Runs the round verifier: checks each round of cobra.rounds and publishes one verdict per round to cobra.verdicts.")
 public final class VerifierCommand implements Callable<Integer> {
     @picocli.CommandLine.Mixin

@@ -123,6 +123,12 @@ public final class VerifyCommand implements Callable<Integer> {
      * path), which picocli then handles with its messages. {@code FastArgsTest} checks that both parsers set
      * the same fields on the same command lines.
      */
+    /** {@code v}, when {@link NumericOptions} accepts it for {@code option}; otherwise picocli's path says what is wrong. */
+    private static double number(String option, double v) {
+        if (NumericOptions.problem(option, v, "") != null) throw new IllegalArgumentException(option);
+        return v;
+    }
+
     static VerifyCommand fastParse(String[] args) {
         VerifyCommand c = new VerifyCommand();
         List<Path> ps = new ArrayList<>();
@@ -155,13 +161,13 @@ public final class VerifyCommand implements Callable<Integer> {
                     case "--witness" -> c.witness = Paths.get(value);
                     case "--dot" -> c.dot = Paths.get(value);
                     case "--html" -> c.html = Paths.get(value);
-                    case "--timeout" -> c.timeout = Double.parseDouble(value);
-                    case "--max-heap" -> c.maxHeapMb = Long.parseLong(value);
-                    case "--drift" -> c.driftMillis = Double.parseDouble(value);
+                    case "--timeout" -> c.timeout = number(name, Double.parseDouble(value));
+                    case "--max-heap" -> c.maxHeapMb = (long) number(name, Long.parseLong(value));
+                    case "--drift" -> c.driftMillis = number(name, Double.parseDouble(value));
                     case "--solver" -> c.solver = value;
-                    case "--rounds" -> c.rounds = Integer.parseInt(value);
+                    case "--rounds" -> c.rounds = (int) number(name, Integer.parseInt(value));
                     case "--fence-key" -> c.fenceKey = value;
-                    case "--certificate-budget" -> c.certificateSeconds = Double.parseDouble(value);
+                    case "--certificate-budget" -> c.certificateSeconds = number(name, Double.parseDouble(value));
                     case "--gpu" -> c.gpu = value;
                     case "--isolation" -> c.isolation = value;
                     default -> { return null; }
@@ -282,6 +288,7 @@ public final class VerifyCommand implements Callable<Integer> {
         }
         long t1 = System.nanoTime();
         History h = loaded.history();
+        if (h.size() == 0) err.println("cobra verify: warning: " + name + " holds no transactions: there is nothing to check, and nothing to reject");
         CheckOptions opts = options();
         if (rounds > 0) return verifyInRounds(name, loaded, opts, t0, t1);
         if (level != null || allLevels) return verifyAtLevel(name, loaded, opts, t0, t1);
@@ -334,7 +341,7 @@ public final class VerifyCommand implements Callable<Integer> {
                 out.print("  violation " + (i + 2) + ": " + more.get(i).certificate().kind().title() + "\n" + TextReport.certificate(more.get(i).certificate()));
         }
         if (v.outcome() == Verdict.Outcome.ACCEPT && witness != null && !writeWitness(h, v)) return 2;
-        return writeDot(v) && writeHtml(v, name) ? v.outcome().exitCode() : 2;
+        return writeDot(v) && writeHtml(v, name, strict ? IsolationLevel.STRICT_SERIALIZABLE : IsolationLevel.SERIALIZABLE, null, h.size()) ? v.outcome().exitCode() : 2;
     }
 
     /** {@code --isolation} below serializability, or {@code all}: one history, one-shot. */
@@ -363,14 +370,7 @@ public final class VerifyCommand implements Callable<Integer> {
         }
         if (!json && !loaded.notes().isEmpty()) for (String n : loaded.notes()) out.println("  note: " + n);
         if (witness != null && v.outcome() == Verdict.Outcome.ACCEPT && !writeWitness(h, v)) return 2;
-        if (v.outcome() == Verdict.Outcome.REJECT && html != null) {
-            try {
-                Files.writeString(html, HtmlReport.render(v.certificate(), name, broken, weakest), StandardCharsets.UTF_8);
-            } catch (IOException e) {
-                err.println("cobra verify: cannot write the page to " + html + ": " + e.getMessage());
-                return 2;
-            }
-        }
+        if (!writeHtml(v, name, broken == null ? IsolationLevel.SERIALIZABLE : broken, weakest, h.size())) return 2;
         return writeDot(v) ? code : 2;
     }
 
@@ -433,7 +433,7 @@ public final class VerifyCommand implements Callable<Integer> {
             out.print(TextReport.render(name, v, transactions, millis));
             out.print(sum.text());
         }
-        return writeDot(v) && writeHtml(v, name) ? v.outcome().exitCode() : 2;
+        return writeDot(v) && writeHtml(v, name, strict ? IsolationLevel.STRICT_SERIALIZABLE : IsolationLevel.SERIALIZABLE, null, transactions) ? v.outcome().exitCode() : 2;
     }
 
     /** The run with the lines of its certificates' transactions, found by one more pass over the file. */
@@ -476,11 +476,16 @@ public final class VerifyCommand implements Callable<Integer> {
         }
     }
 
-    /** {@code --html}: on reject, the certificate as a self-contained page; false (after saying why) if it cannot be written. */
-    private boolean writeHtml(Verdict v, String name) {
-        if (v.outcome() != Verdict.Outcome.REJECT || html == null) return true;
+    /**
+     * {@code --html}: the verdict as a self-contained page (on reject the certificate; on accept or unknown what was checked
+     * and, for unknown, why), its path printed on stderr; false (after saying why) if it cannot be written.
+     */
+    private boolean writeHtml(Verdict v, String name, IsolationLevel level, IsolationLevel weakest, int transactions) {
+        if (html == null) return true;
         try {
-            Files.writeString(html, HtmlReport.render(v.certificate(), name), StandardCharsets.UTF_8);
+            Files.writeString(html, v.outcome() == Verdict.Outcome.REJECT ? HtmlReport.render(v.certificate(), name, level, weakest)
+                    : HtmlReport.renderNoViolation(v, name, level, transactions), StandardCharsets.UTF_8);
+            err.println("cobra verify: the page is " + html.toAbsolutePath());
             return true;
         } catch (IOException e) {
             err.println("cobra verify: cannot write the page to " + html + ": " + e.getMessage());

@@ -9,6 +9,7 @@ import java.util.Map;
 import org.cobraverify.checker.AnomalyKind;
 import org.cobraverify.checker.Certificate;
 import org.cobraverify.checker.IsolationLevel;
+import org.cobraverify.checker.Verdict;
 
 /**
  * A certificate as one self-contained HTML page: inline SVG and CSS, no script and nothing fetched, so it opens from
@@ -297,6 +298,30 @@ public final class HtmlReport {
             b.append("</div>\n");
         }
         b.append("</div>\n");
+    }
+
+    /**
+     * The page for a verdict without a violation: accepted (what was checked, and that no violation exists) or unknown
+     * (why no verdict was reached). A reject has its certificate: {@link #render(Certificate, String, IsolationLevel, IsolationLevel)}.
+     */
+    public static String renderNoViolation(Verdict v, String source, IsolationLevel level, int transactions) {
+        boolean accepted = v.outcome() == Verdict.Outcome.ACCEPT;
+        String heading = accepted ? TextReport.satisfies(level).substring(0, 1).toUpperCase(Locale.ROOT) + TextReport.satisfies(level).substring(1)
+                : "Unknown: no verdict";
+        StringBuilder b = new StringBuilder(2048);
+        b.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>").append(esc("cobra: " + heading + ": " + source))
+                .append("</title>\n<style>\n").append(CSS).append("h1.ok { color: #1b5e20; } h1.unknown { color: #8a6d00; }\n</style>\n</head><body>\n");
+        b.append("<h1 class=\"").append(accepted ? "ok" : "unknown").append("\">").append(esc(heading)).append("</h1>\n");
+        if (accepted)
+            b.append("<p class=\"meaning\">").append(String.format(Locale.ROOT, "%,d", transactions)).append(" transactions checked at ")
+                    .append(esc(level.longName())).append(": no violation exists, so there is no certificate to show.</p>\n");
+        else
+            b.append("<p class=\"meaning\">").append(String.format(Locale.ROOT, "%,d", transactions)).append(" transactions, checked at ")
+                    .append(esc(level.longName())).append(", reached no verdict: ").append(esc(v.unknownReason())).append("</p>\n");
+        for (String n : v.notes()) b.append("<p class=\"note\">").append(esc(n)).append("</p>\n");
+        b.append("<p class=\"source\">History: ").append(esc(source)).append("</p>\n");
+        b.append("<footer>Written by cobra. This page loads nothing.</footer>\n</body></html>\n");
+        return b.toString();
     }
 
     /** What an anomaly of kind {@code k} means, in one sentence (empty when the kind has no entry). */
