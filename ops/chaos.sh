@@ -57,7 +57,7 @@ start_verifier() {
 start_topology
 sleep 3
 start_verifier
-"$COBRA" record --kafka "$BOOT" --workload blindw-rm --clients 24 --txns "$TXNS" --out "$WORK/history.jsonl" >"$WORK/record.log" 2>&1 &
+"$COBRA" record --bootstrap "$BOOT" --workload blindw-rm --clients 24 --txns "$TXNS" --out "$WORK/history.jsonl" >"$WORK/record.log" 2>&1 &
 REC=$!; pids+=("$REC")
 
 # kills at random moments: the verifier's once its current incarnation has published a verdict (so every

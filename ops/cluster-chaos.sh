@@ -3,7 +3,7 @@
 #   - three `cobra broker` nodes (combined broker and controller, one quorum);
 #   - two `cobra topology` instances sharing the work under one application id;
 #   - two `cobra verifier` processes with one id (active and standby);
-#   - a recording client (`cobra record --kafka`, the interceptor).
+#   - a recording client (`cobra record --bootstrap`, the interceptor).
 # Topics have replication 3 and min.insync.replicas 2; every producer uses acks=all with idempotence. The shape is
 # ops/config/cluster.env, the same as docker-compose.yml's (DeploymentConfigTest checks that they agree).
 #
@@ -75,7 +75,7 @@ if [ "$SINGLE" = 1 ]; then
   sleep 3
   "$COBRA" verifier --bootstrap 127.0.0.1:$P --state-dir "$WORK/single/verifier" >"$WORK/verifier-0.out" 2>"$WORK/single/verifier.err" & SV=$!; pids+=("$SV")
   t0=$(now)
-  "$COBRA" record --kafka 127.0.0.1:$P --workload blindw-rm --clients 24 --txns "$TXNS" --seed "$SEED" --rate "$RATE" >"$WORK/single/record.log" 2>&1
+  "$COBRA" record --bootstrap 127.0.0.1:$P --workload blindw-rm --clients 24 --txns "$TXNS" --seed "$SEED" --rate "$RATE" >"$WORK/single/record.log" 2>&1
   t1=$(now)
   STOTAL=$(total_of "$WORK/single/record.log")
   wait_covered "$STOTAL"; t2=$(now)
@@ -121,7 +121,7 @@ start_verifier 1
 sleep 5
 start_verifier 2
 t0=$(now)
-"$COBRA" record --kafka "$BOOT" --workload blindw-rm --clients 24 --txns "$TXNS" --seed "$SEED" --rate "$RATE" >"$WORK/record.log" 2>&1 &
+"$COBRA" record --bootstrap "$BOOT" --workload blindw-rm --clients 24 --txns "$TXNS" --seed "$SEED" --rate "$RATE" >"$WORK/record.log" 2>&1 &
 REC=$!; pids+=("$REC")
 
 # waits for N more verdicts than now

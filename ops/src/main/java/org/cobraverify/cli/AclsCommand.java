@@ -74,7 +74,7 @@ public final class AclsCommand implements Callable<Integer> {
             System.err.println("cobra acls: " + bindings.size() + " ACLs (printed only; --create creates them)");
             return 0;
         }
-        KafkaConnection kafka = kafkaOptions.connection();
+        KafkaConnection kafka = kafkaOptions.reachableConnection();
         try (Admin admin = Admin.create(kafka.properties())) {
             if (scramUsers != null) {
                 List<UserScramCredentialAlteration> users = new ArrayList<>();

@@ -113,7 +113,7 @@ public final class DemoCommand implements Callable<Integer> {
         }
         Path dir = Files.createTempDirectory("cobra-demo");
         long t0 = System.nanoTime();
-        KafkaConnection external = kafkaOptions.bootstrap != null || kafkaOptions.config != null ? kafkaOptions.connection() : null;
+        KafkaConnection external = kafkaOptions.bootstrap != null || kafkaOptions.config != null ? kafkaOptions.reachableConnection() : null;
         if (external == null && kafkaOptions.schemaRegistry != null) kafkaOptions.withRegistry(KafkaConnection.plain("127.0.0.1:9")); // the URL's checks, before a broker starts
         if (external != null) {
             String used = alreadyUsed(external);

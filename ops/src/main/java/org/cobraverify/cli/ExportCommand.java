@@ -54,7 +54,7 @@ public final class ExportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        KafkaConnection kafka = kafkaOptions.connection();
+        KafkaConnection kafka = kafkaOptions.reachableConnection();
         WireFormat wire = KafkaSchemaCatalog.wireFormat(kafka);
         List<Transaction> txns = new ArrayList<>();
         int skipped = 0;

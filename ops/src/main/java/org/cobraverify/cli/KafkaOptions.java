@@ -2,6 +2,7 @@ package org.cobraverify.cli;
 
 import java.nio.file.Path;
 import org.cobraverify.schemas.kafka.KafkaConnection;
+import org.cobraverify.schemas.kafka.KafkaReach;
 import picocli.CommandLine.Option;
 
 /**
@@ -27,6 +28,13 @@ final class KafkaOptions {
 
     /** The cluster to use; throws {@link IllegalArgumentException} with a message for the user when it cannot be had. */
     KafkaConnection connection() { return withRegistry(KafkaConnection.of(bootstrap, config)); }
+
+    /** {@link #connection()}, once it has answered ({@link KafkaReach}): a wrong address is said within seconds, with exit 2. */
+    KafkaConnection reachableConnection() {
+        KafkaConnection k = connection();
+        KafkaReach.require(k, KafkaReach.DEFAULT_WAIT);
+        return k;
+    }
 
     /**
      * {@code kafka} with {@code --schema-registry} applied (a command on an embedded broker: its own connection). Refuses

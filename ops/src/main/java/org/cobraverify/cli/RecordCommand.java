@@ -82,18 +82,25 @@ public final class RecordCommand implements Callable<Integer> {
     @Option(names = "--out", paramLabel = "FILE", description = "Where to write the history (default: ${DEFAULT-VALUE}; .gz compresses).")
     Path out = Path.of("history.jsonl");
 
-    @Option(names = "--kafka", paramLabel = "SERVERS", description = "Publish the operations to Kafka (topic cobra.ops) instead of writing a file.")
+    @Option(names = "--bootstrap", paramLabel = "SERVERS", description = "Publish the operations to Kafka (topic cobra.ops) at these servers instead of writing a file.")
     String kafka;
 
+    /** The old spelling of {@link #kafka}: still accepted, with a line saying so. */
+    @Option(names = "--kafka", paramLabel = "SERVERS", hidden = true)
+    void deprecatedKafka(String servers) {
+        System.err.println("cobra record: --kafka is deprecated and will go; say --bootstrap, as every other command does");
+        kafka = servers;
+    }
+
     @Option(names = "--kafka-config", paramLabel = "FILE", description = {"Kafka client settings for the collector's producer (security.protocol, sasl.*, ssl.*,",
-            "any producer setting); implies --kafka, whose servers may also come from bootstrap.servers here."})
+            "any producer setting); implies --bootstrap, whose servers may also come from bootstrap.servers here."})
     Path kafkaConfig;
 
-    @Option(names = "--schema-registry", paramLabel = "URL", description = {"With --kafka: records in the Confluent wire format, schemas in this registry",
+    @Option(names = "--schema-registry", paramLabel = "URL", description = {"With --bootstrap: records in the Confluent wire format, schemas in this registry",
             "(or schema.registry.url in --kafka-config; credentials: basic.auth.user.info there)."})
     String schemaRegistry;
 
-    @Option(names = "--wait-for-ack", description = "With --kafka: each transaction returns only once Kafka acknowledged its operations.")
+    @Option(names = "--wait-for-ack", description = "With --bootstrap: each transaction returns only once Kafka acknowledged its operations.")
     boolean waitForAck;
 
     @Option(names = "--bare", description = "Run the workload without the collector (no ids, fences or recording): the overhead baseline.")
@@ -119,7 +126,8 @@ public final class RecordCommand implements Callable<Integer> {
         KafkaConnection connection;
         try {
             connection = kafka == null && kafkaConfig == null ? null : KafkaOptions.withRegistry(KafkaConnection.of(kafka, kafkaConfig), schemaRegistry);
-            if (connection == null && schemaRegistry != null) throw new IllegalArgumentException("--schema-registry needs --kafka (a file has no wire format)");
+            if (connection != null && !bare) org.cobraverify.schemas.kafka.KafkaReach.require(connection, org.cobraverify.schemas.kafka.KafkaReach.DEFAULT_WAIT);
+            if (connection == null && schemaRegistry != null) throw new IllegalArgumentException("--schema-registry needs --bootstrap (a file has no wire format)");
         } catch (IllegalArgumentException e) {
             System.err.println("cobra record: " + e.getMessage());
             return 2;

@@ -90,7 +90,7 @@ public final class ReplayCommand implements Callable<Integer> {
             return 2;
         }
         long t0 = System.nanoTime();
-        KafkaConnection kafka = kafkaOptions.connection();
+        KafkaConnection kafka = kafkaOptions.reachableConnection();
         WireFormat wire = KafkaSchemaCatalog.wireFormat(kafka);
         try (RoundVerifier rv = new RoundVerifier(check.settings(CheckOptions.defaults()));
              KafkaConsumer<String, byte[]> cons = consumer(kafka);

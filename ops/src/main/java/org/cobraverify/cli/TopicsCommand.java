@@ -26,7 +26,7 @@ public final class TopicsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        KafkaConnection kafka = kafkaOptions.connection();
+        KafkaConnection kafka = kafkaOptions.reachableConnection();
         List<String> wanted = topic != null ? List.of(topic)
                 : List.of(Topics.OPS, Topics.TXNS, Topics.ROUNDS, Topics.VERDICTS, Topics.DEAD_LETTERS, Topics.SCHEMAS, Topics.GC_FRONTIERS, Topics.FRONTIER_LOGS);
         try (Admin admin = Admin.create(kafka.properties())) {

@@ -59,7 +59,7 @@ public final class TopologyCommand implements Callable<Integer> {
             System.err.println("cobra topology: --retention-hours takes at least 1");
             return 2;
         }
-        KafkaConnection kafka = kafkaOptions.connection();
+        KafkaConnection kafka = kafkaOptions.reachableConnection();
         var created = TopicSetup.ensure(kafka, partitions, replication, retentionHours);
         if (!created.isEmpty()) System.err.println("cobra topology: created topics " + created);
         WireFormat wire = KafkaSchemaCatalog.wireFormat(kafka);

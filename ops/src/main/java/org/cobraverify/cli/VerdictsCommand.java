@@ -115,7 +115,7 @@ public final class VerdictsCommand implements Callable<Integer> {
             follow = true;
             System.err.println("cobra verdicts: the live page is at " + page.url());
         }
-        KafkaConnection kafka = kafkaOptions.connection();
+        KafkaConnection kafka = kafkaOptions.reachableConnection();
         WireFormat wire = KafkaSchemaCatalog.wireFormat(kafka);
         Properties p = kafka.properties();
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");

@@ -50,7 +50,7 @@ public final class VerifierCommand implements Callable<Integer> {
         }
         ReachabilityEngine reach = GpuOption.resolve(gpu, "verifier", System.err);
         if (reach == null) return 2;
-        VerifierService.Settings s = new VerifierService.Settings(kafkaOptions.connection(), "cobra.rounds", "cobra.verdicts", "cobra.dead-letters", group, id)
+        VerifierService.Settings s = new VerifierService.Settings(kafkaOptions.reachableConnection(), "cobra.rounds", "cobra.verdicts", "cobra.dead-letters", group, id)
                 .withState(stateDir, checkpointEvery).withRememberHours(rememberHours);
         var checkSettings = check.settings(CheckOptions.defaults().withReachability(reach));
         AtomicReference<VerifierService> current = new AtomicReference<>();
