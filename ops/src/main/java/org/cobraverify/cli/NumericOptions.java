@@ -15,7 +15,7 @@ final class NumericOptions {
     private NumericOptions() {}
 
     /** Options where 0 has a meaning their help gives (a free port, none, never, the first round, no allowance). */
-    static final Set<String> ZERO_MEANS_SOMETHING = Set.of("--port", "--serve", "--fault-rate", "--session-txns", "--fence-every",
+    static final Set<String> ZERO_MEANS_SOMETHING = Set.of("--port", "--serve", "--metrics-port", "--fault-rate", "--session-txns", "--fence-every",
             "--from-round", "--to-round", "--certificate-budget", "--drift", "--stats-every", "--checkpoint-every");
 
     /** Options that take any value (a seed). */

@@ -29,7 +29,7 @@ public final class TopologyCommand implements Callable<Integer> {
     String applicationId = "cobra-topology";
 
     @Option(names = "--state-dir", description = "Where the RocksDB state stores live (default: ${DEFAULT-VALUE}).")
-    Path stateDir = Path.of(System.getProperty("java.io.tmpdir"), "cobra-streams");
+    Path stateDir = StateDirectory.of("streams");
 
     @Option(names = "--partitions", description = "Partitions of cobra.ops when creating it (default: ${DEFAULT-VALUE}).")
     int partitions = 4;

@@ -55,14 +55,14 @@ public final class VerdictsCommand implements Callable<Integer> {
     @Option(names = "--keep-going", description = "Do not stop at a violation.")
     boolean keepGoing;
 
-    @Option(names = "--metrics-port", paramLabel = "PORT", description = "Serve Prometheus metrics on http://0.0.0.0:PORT/metrics.")
+    @Option(names = "--metrics-port", paramLabel = "PORT", description = "Serve Prometheus metrics on http://BIND:PORT/metrics (--bind; 0: a free port, printed).")
     Integer metricsPort;
 
     @Option(names = "--serve", paramLabel = "PORT", description = {"Serve a live web page of the verdicts (rounds, charts of lag, retained and",
             "throughput, violations with their certificates; JSON under /api/) on PORT (0: a free one, printed). Implies --follow."})
     Integer servePort;
 
-    @Option(names = "--bind", paramLabel = "HOST", description = "The address --serve listens on (default: ${DEFAULT-VALUE}, this machine only).")
+    @Option(names = "--bind", paramLabel = "HOST", description = "The address --serve and --metrics-port listen on (default: ${DEFAULT-VALUE}, this machine only).")
     String bind = "127.0.0.1";
 
     @Option(names = "--json", description = "One JSON object per verdict, one per line (round, verdict, reason, transactions, retained, millis, certificate...).")
@@ -193,7 +193,7 @@ public final class VerdictsCommand implements Callable<Integer> {
     String metrics() { return registry.scrape(); }
 
     private HttpServer serveMetrics(int port) throws IOException {
-        HttpServer s = HttpServer.create(new InetSocketAddress(port), 0);
+        HttpServer s = HttpServer.create(new InetSocketAddress(bind, port), 0);
         s.createContext("/metrics", ex -> {
             byte[] body = metrics().getBytes(StandardCharsets.UTF_8);
             ex.getResponseHeaders().add("Content-Type", "text/plain; version=0.0.4");
@@ -201,7 +201,7 @@ public final class VerdictsCommand implements Callable<Integer> {
             try (OutputStream o = ex.getResponseBody()) { o.write(body); }
         });
         s.start();
-        System.err.println("cobra verdicts: metrics on http://0.0.0.0:" + s.getAddress().getPort() + "/metrics");
+        System.err.println("cobra verdicts: metrics on http://" + bind + ":" + s.getAddress().getPort() + "/metrics");
         return s;
     }
 }

@@ -33,7 +33,7 @@ public final class VerifierCommand implements Callable<Integer> {
     String gpu = "auto";
 
     @Option(names = "--state-dir", paramLabel = "DIR", description = "Where the collected writes live on disk, kept across restarts (default: ${DEFAULT-VALUE}).")
-    Path stateDir = Path.of(System.getProperty("java.io.tmpdir"), "cobra-verifier");
+    Path stateDir = StateDirectory.of("verifier");
 
     @Option(names = "--checkpoint-every", paramLabel = "ROUNDS", description = "Publish the verifier's state to cobra.gc-frontiers every N rounds; 0: never (default: ${DEFAULT-VALUE}). A restart resumes from the latest one.")
     int checkpointEvery = VerifierService.DEFAULT_CHECKPOINT_EVERY;

@@ -60,6 +60,16 @@ class OptionValidationTest {
     }
 
     @Test
+    void longRunningCommandsKeepTheirStateInAUsersDirectoryNotInTmp() {
+        String tmp = Path.of(System.getProperty("java.io.tmpdir")).toString();
+        for (String[] c : new String[][] {{"verifier", "verifier"}, {"topology", "streams"}}) {
+            String help = cobra(c[0], "--help").out().replaceAll("\\s+", "");
+            assertTrue(help.contains(StateDirectory.of(c[1]).toString()), help);
+            assertTrue(!help.contains("(default:" + tmp), "cobra " + c[0] + " keeps state under " + tmp + ": " + help);
+        }
+    }
+
+    @Test
     void anEmptyHistoryIsAcceptedWithAWarning() throws Exception {
         Path empty = Files.writeString(dir.resolve("empty.jsonl"), "");
         VerifyCommandTest.Run r = cobra("verify", empty.toString());

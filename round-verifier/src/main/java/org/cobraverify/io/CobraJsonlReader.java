@@ -18,7 +18,7 @@ import org.cobraverify.schemas.TxnOp;
 import org.cobraverify.schemas.TxnStatus;
 
 /**
- * Reads {@code cobra-jsonl} version 1 (see {@code formats/history-jsonl.md}), plain or gzip, with one
+ * Reads {@code cobra-jsonl} version 1 (see {@code docs/history-format.md}), plain or gzip, with one
  * streaming parser over the whole file (one transaction object per line). Every structural problem is reported with its line number. Unknown fields are
  * ignored (the format may gain optional fields).
  */

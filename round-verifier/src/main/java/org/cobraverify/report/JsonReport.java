@@ -15,7 +15,7 @@ import org.cobraverify.checker.Verdict;
 
 /**
  * Renders a verdict as one JSON object (one line): at least {@code verdict}, {@code transactions} and
- * {@code millis}, as {@code formats/history-jsonl.md} requires, plus the certificate on reject.
+ * {@code millis}, as {@code docs/history-format.md} requires, plus the certificate on reject.
  */
 public final class JsonReport {
     private static final JsonFactory JSON = new JsonFactory();
