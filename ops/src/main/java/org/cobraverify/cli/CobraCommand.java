@@ -8,7 +8,9 @@ import picocli.CommandLine.Command;
 
 /** The {@code cobra} command: checks histories of transactional key-value stores for serializability. */
 @Command(name = "cobra", mixinStandardHelpOptions = true, version = "cobra 0.1.0",
-        description = "Black-box serializability checking of transactional key-value stores.",
+        description = "Checks from outside whether a database keeps its isolation level: one-shot, in rounds, continuously.",
+        footer = {"Logging: cobra's own messages go to stderr, from info up. COBRA_LOG_LEVEL, or",
+                "--log-level LEVEL with any command (error, warn, info, debug, trace, off), sets it."},
         subcommands = {VerifyCommand.class, FuzzCommand.class, DemoCommand.class, RecordCommand.class, SurveyCommand.class, TopologyCommand.class, VerifierCommand.class, VerdictsCommand.class, ReplayCommand.class, ExportCommand.class, AclsCommand.class, TopicsCommand.class, PlantCommand.class, BenchCommand.class, OverheadCommand.class, BrokerCommand.class, CommandLine.HelpCommand.class})
 public final class CobraCommand implements Runnable {
     @CommandLine.Spec
@@ -26,7 +28,8 @@ public final class CobraCommand implements Runnable {
         Thread.setDefaultUncaughtExceptionHandler(CobraCommand::uncaught);
         int rc;
         try {
-            rc = execute(args);
+            args = LogLevel.apply(args, System.getenv("COBRA_LOG_LEVEL"));
+            rc = args == null ? 2 : execute(args);
         } catch (OutOfMemoryError e) {
             rc = outOfMemory(e);
         }

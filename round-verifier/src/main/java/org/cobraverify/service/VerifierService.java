@@ -65,6 +65,8 @@ import org.rocksdb.RocksDBException;
  * <p>docs/DESIGN.md §8.1–8.3; its input is assumption A8 (§7.1).
  */
 public final class VerifierService implements AutoCloseable {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(VerifierService.class);
+
     /** Where to run: the servers, topics, the consumer group and the transactional id (one verifier per id). */
     public record Settings(KafkaConnection kafka, String roundsTopic, String verdictsTopic, String deadLettersTopic, String group,
                            String transactionalId, String checkpointsTopic, Path stateDir, int checkpointEvery, double rememberHours) {
@@ -295,7 +297,7 @@ public final class VerifierService implements AutoCloseable {
                 if (System.nanoTime() > deadline || !running.get()) break;
                 if (!said) {
                     said = true;
-                    System.err.println("cobra verifier: the collected-writes store in " + dir + " is locked by another process (a former owner that"
+                    LOG.warn("cobra verifier: the collected-writes store in " + dir + " is locked by another process (a former owner that"
                             + " stopped responding?); waiting up to " + STORE_LOCK_WAIT_MILLIS / 1000 + " s for it");
                 }
                 try {
@@ -307,7 +309,7 @@ public final class VerifierService implements AutoCloseable {
             }
         }
         Path own = dir.resolveSibling("collected-writes-" + ProcessHandle.current().pid() + "-" + System.currentTimeMillis());
-        System.err.println("cobra verifier: the collected-writes store in " + dir + " is still locked by another process (a former owner that stopped"
+        LOG.warn("cobra verifier: the collected-writes store in " + dir + " is still locked by another process (a former owner that stopped"
                 + " responding?); working with a store of its own in " + own + ": a read of a write the former owner collected will be unknown");
         return new RocksDbCollectedWrites(own, true, horizon, System::currentTimeMillis);
     }
@@ -318,7 +320,7 @@ public final class VerifierService implements AutoCloseable {
         while (running.get()) {
             cons.poll(Duration.ofMillis(200));
             if (own.owned) {
-                if (said) System.err.println("cobra verifier: " + settings.transactionalId() + " now owns " + settings.roundsTopic() + ": taking over");
+                if (said) LOG.info("cobra verifier: " + settings.transactionalId() + " now owns " + settings.roundsTopic() + ": taking over");
                 standingBy = false;
                 owning = true;
                 return true;
@@ -326,7 +328,7 @@ public final class VerifierService implements AutoCloseable {
             if (own.rebalanced && !said) {
                 said = true;
                 standingBy = true;
-                System.err.println("cobra verifier: standing by: another verifier with id " + settings.transactionalId() + " (group " + settings.group()
+                LOG.info("cobra verifier: standing by: another verifier with id " + settings.transactionalId() + " (group " + settings.group()
                         + ") owns " + settings.roundsTopic() + "; this one takes over when it goes");
             }
         }
@@ -350,7 +352,7 @@ public final class VerifierService implements AutoCloseable {
         long resumeFrom = committed == null ? -1 : field(committed.metadata(), "checkpoint");
         if (store instanceof RocksDbCollectedWrites r && !r.isEmpty() && r.checkpointMark() != resumeFrom) {
             Path d = r.dir();
-            System.err.println("cobra verifier: the collected-writes store in " + d + " was left at the checkpoint at " + settings.checkpointsTopic() + "@"
+            LOG.info("cobra verifier: the collected-writes store in " + d + " was left at the checkpoint at " + settings.checkpointsTopic() + "@"
                     + r.checkpointMark() + ", not the one resumed from (" + (resumeFrom < 0 ? "none" : "@" + resumeFrom) + "): it is discarded");
             r.close();
             deleteTree(d);
@@ -362,7 +364,7 @@ public final class VerifierService implements AutoCloseable {
             publishLogs = settings.checkpointEvery() > 0 && cons.listTopics(Duration.ofSeconds(30)).containsKey(FrontierLogs.TOPIC);
             if (publishLogs) verifier.engine().trackFrontierChanges();
             else if (settings.checkpointEvery() > 0)
-                System.err.println("cobra verifier: there is no topic " + FrontierLogs.TOPIC + ", so checkpoints go without frontier logs: a replay,"
+                LOG.warn("cobra verifier: there is no topic " + FrontierLogs.TOPIC + ", so checkpoints go without frontier logs: a replay,"
                         + " or a verifier on another host, will say unknown once frontier writes are collected (cobra topology creates the missing topics when it starts)");
             logsComplete = publishLogs;
             long startAt = committed == null ? 0 : resume(verifier, committed.metadata());
@@ -438,7 +440,7 @@ public final class VerifierService implements AutoCloseable {
      * found, from what remains), and the reason goes into every such verdict and into checkpoints.
      */
     private static void inputLost(RoundVerifier verifier, String why) {
-        System.err.println("cobra verifier: " + why + "; no round can be accepted from now on");
+        LOG.warn("cobra verifier: " + why + "; no round can be accepted from now on");
         verifier.inputLost(why);
     }
 
@@ -545,7 +547,7 @@ public final class VerifierService implements AutoCloseable {
         for (VerifierCheckpoint c : chunks) {
             byte[] b = wire.encode(settings.checkpointsTopic(), c);
             if (b.length > MAX_RECORD_BYTES - 1024) {
-                System.err.println("cobra verifier: the checkpoint of round " + c.getRound() + " has a record of " + b.length
+                LOG.info("cobra verifier: the checkpoint of round " + c.getRound() + " has a record of " + b.length
                         + " bytes, over the limit; the previous checkpoint stays the one to resume from");
                 return;
             }
@@ -614,7 +616,7 @@ public final class VerifierService implements AutoCloseable {
             // a store without the frontier logs (another host, no --state-dir): the published ones (docs/DESIGN.md §7.9)
             if (core != null && core.getFrontierRecords() > 0 && published && !verifier.engine().hasFrontierLogs()) {
                 int n = FrontierLogs.importAll(settings.kafka(), wire, verifier.engine());
-                System.err.println("cobra verifier: this collected-writes store held no frontier logs; " + n + " read from " + FrontierLogs.TOPIC);
+                LOG.warn("cobra verifier: this collected-writes store held no frontier logs; " + n + " read from " + FrontierLogs.TOPIC);
             }
             verifier.restore(chunks, restarts);
             checkpointAt = at;
@@ -623,7 +625,7 @@ public final class VerifierService implements AutoCloseable {
             resumeSeconds = (System.nanoTime() - t0) / 1e9;
             return chunks.get(0).getInputOffset();
         } catch (RuntimeException e) {
-            System.err.println("cobra verifier: cannot resume from the checkpoint of round " + round + " at " + settings.checkpointsTopic() + "@" + at
+            LOG.warn("cobra verifier: cannot resume from the checkpoint of round " + round + " at " + settings.checkpointsTopic() + "@" + at
                     + " (" + e.getMessage() + "); reading " + settings.roundsTopic() + " from the beginning");
             return 0;
         }

@@ -37,6 +37,8 @@ import org.cobraverify.topology.TopologySettings;
  * tests run in one JVM (in production they are two services: {@code cobra topology}, {@code cobra verifier}).
  */
 public final class Pipeline implements AutoCloseable {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Pipeline.class);
+
     private final KafkaStreams streams;
     private VerifierService verifier;
     private Thread verifierThread;
@@ -86,10 +88,10 @@ public final class Pipeline implements AutoCloseable {
         streams.setUncaughtExceptionHandler(e -> {
             String refused = KafkaRefusal.explain(e, topologyKafka);
             if (refused != null) { // a new thread would be refused again, forever
-                System.err.println("cobra: the topology stopped: " + refused);
+                LOG.warn("cobra: the topology stopped: " + refused);
                 return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
             }
-            System.err.println("cobra: the topology failed: " + e);
+            LOG.warn("cobra: the topology failed: " + e);
             return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
         });
         streams.start();
@@ -123,7 +125,7 @@ public final class Pipeline implements AutoCloseable {
                 v.run();
             } catch (Throwable e) {
                 verifierFailure = e;
-                System.err.println("cobra: the verifier failed: " + e);
+                LOG.warn("cobra: the verifier failed: " + e);
             }
         }, "cobra-verifier");
         verifierThread.start();
