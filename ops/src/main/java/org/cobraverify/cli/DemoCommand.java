@@ -95,7 +95,7 @@ public final class DemoCommand implements Callable<Integer> {
     Integer servePort;
 
     /** How long {@code --serve} keeps the page up after the summary ({@code -Dcobra.demo.serveAfterSeconds}). */
-    static final int SERVE_AFTER_SECONDS = Integer.getInteger("cobra.demo.serveAfterSeconds", 30);
+    static int serveAfterSeconds() { return Integer.getInteger("cobra.demo.serveAfterSeconds", 30); }
 
     @Option(names = "--keep", description = "Keep the broker's data and the RocksDB directory (their path is printed).")
     boolean keep;
@@ -202,9 +202,10 @@ public final class DemoCommand implements Callable<Integer> {
                                 x.storeKeys(), x.verifierMsPerTxn(), x.retained(), x.collected());
                 }
                 int rc = summary(List.copyOf(verdicts), recorded, wl0, wl1, done);
-                if (page != null && SERVE_AFTER_SECONDS > 0) { // time to look at the finished run before the page goes
-                    System.err.println("cobra demo: the live page stays up " + SERVE_AFTER_SECONDS + " s more at " + page.url());
-                    Thread.sleep(SERVE_AFTER_SECONDS * 1000L);
+                int serveAfter = serveAfterSeconds();
+                if (page != null && serveAfter > 0) { // time to look at the finished run before the page goes
+                    System.err.println("cobra demo: the live page stays up " + serveAfter + " s more at " + page.url());
+                    Thread.sleep(serveAfter * 1000L);
                 }
                 return rc;
             }

@@ -16,7 +16,7 @@ final class NumericOptions {
 
     /** Options where 0 has a meaning their help gives (a free port, none, never, the first round, no allowance). */
     static final Set<String> ZERO_MEANS_SOMETHING = Set.of("--port", "--serve", "--metrics-port", "--fault-rate", "--session-txns", "--fence-every",
-            "--from-round", "--to-round", "--certificate-budget", "--drift", "--stats-every", "--checkpoint-every");
+            "--from-round", "--to-round", "--max-round", "--certificate-budget", "--drift", "--stats-every", "--checkpoint-every");
 
     /** Options that take any value (a seed). */
     static final Set<String> ANY_VALUE = Set.of("--seed");

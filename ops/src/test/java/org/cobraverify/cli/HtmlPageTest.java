@@ -87,12 +87,15 @@ class HtmlPageTest {
     }
 
     @Test
-    void anAcceptedHistoryWritesNoPage() throws Exception {
-        Path page = dir.resolve("none.html");
+    void anAcceptedHistoryWritesAPageThatSaysSo() throws Exception {
+        Path page = dir.resolve("ok.html");
         Path history = dir.resolve("ok.jsonl");
         Files.writeString(history, "{\"id\":\"a\",\"session\":1,\"status\":\"committed\",\"ops\":[[\"w\",\"x\",1]]}\n");
         var r = VerifyCommandTest.cobra("verify", "--html", page.toString(), history.toString());
         assertEquals(0, r.exit(), r.err());
-        assertFalse(Files.exists(page));
+        assertTrue(r.err().contains("the page is " + page.toAbsolutePath()), r.err());
+        String html = Files.readString(page);
+        assertTrue(html.contains("<h1 class=\"ok\">Serializable</h1>") && html.contains("1 transaction checked at serializable: no violation"), html);
+        assertFalse(html.contains("<svg"), "no cycle to draw");
     }
 }

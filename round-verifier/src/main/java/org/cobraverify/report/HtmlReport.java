@@ -313,10 +313,10 @@ public final class HtmlReport {
                 .append("</title>\n<style>\n").append(CSS).append("h1.ok { color: #1b5e20; } h1.unknown { color: #8a6d00; }\n</style>\n</head><body>\n");
         b.append("<h1 class=\"").append(accepted ? "ok" : "unknown").append("\">").append(esc(heading)).append("</h1>\n");
         if (accepted)
-            b.append("<p class=\"meaning\">").append(String.format(Locale.ROOT, "%,d", transactions)).append(" transactions checked at ")
+            b.append("<p class=\"meaning\">").append(String.format(Locale.ROOT, "%,d", transactions)).append(transactions == 1 ? " transaction checked at " : " transactions checked at ")
                     .append(esc(level.longName())).append(": no violation exists, so there is no certificate to show.</p>\n");
         else
-            b.append("<p class=\"meaning\">").append(String.format(Locale.ROOT, "%,d", transactions)).append(" transactions, checked at ")
+            b.append("<p class=\"meaning\">").append(String.format(Locale.ROOT, "%,d", transactions)).append(transactions == 1 ? " transaction, checked at " : " transactions, checked at ")
                     .append(esc(level.longName())).append(", reached no verdict: ").append(esc(v.unknownReason())).append("</p>\n");
         for (String n : v.notes()) b.append("<p class=\"note\">").append(esc(n)).append("</p>\n");
         b.append("<p class=\"source\">History: ").append(esc(source)).append("</p>\n");
