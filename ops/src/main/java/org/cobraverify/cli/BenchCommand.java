@@ -38,8 +38,8 @@ public final class BenchCommand implements Callable<Integer> {
     List<Integer> sizes = List.of(1000, 10000, 100000);
 
     @Option(names = "--workloads", split = ",", paramLabel = "W",
-            description = {"Generated workloads: BlindW-RM, BlindW-RW, BlindW-WM, RMW-mix, Hidden-fork, or none (default: all).",
-                    "Hidden-fork is YugabyteDB-like and not serializable: ~100 keys (at most --keys), a long fork only search proves."})
+            description = {"Generated workloads: blindw-rm, blindw-rw, blindw-wm, rmw-mix, hidden-fork, or none (default: all; any case).",
+                    "hidden-fork is YugabyteDB-like and not serializable: ~100 keys (at most --keys), a long fork only search proves."})
     List<String> workloads = List.of("BlindW-RM", "BlindW-RW", "BlindW-WM", "RMW-mix", "Hidden-fork");
 
     @Option(names = "--data", paramLabel = "DIR", description = "Directory of Cobra logs to bench too (default: ../shared/data/cobra-logs if present).")

@@ -50,8 +50,8 @@ public final class RecordCommand implements Callable<Integer> {
     @Option(names = "--isolation", description = "serializable (default), repeatable-read, read-committed, read-uncommitted (JDBC only).")
     String isolation = "serializable";
 
-    @Option(names = "--workload", description = "blindw-rm, blindw-rw (default), blindw-wm, twitter, rubis, tpcc, order-entry, write-skew, counter, dirty-read.")
-    String workload = "blindw-rw";
+    @Option(names = "--workload", description = "blindw-rm (default), blindw-rw, blindw-wm, twitter, rubis, tpcc, order-entry, write-skew, counter, dirty-read.")
+    String workload = "blindw-rm"; // the same defaults as demo: workload, size and fault rate
 
     @Option(names = "--scale", description = "Scales the workload's key space (default: ${DEFAULT-VALUE}).")
     double scale = 1.0;
@@ -63,7 +63,7 @@ public final class RecordCommand implements Callable<Integer> {
     long sessionTxns;
 
     @Option(names = "--txns", description = "Transactions to run in all, committed or not (default: ${DEFAULT-VALUE}).")
-    long txns = 10_000;
+    long txns = 20_000;
 
     @Option(names = "--fence-every", description = "A fence transaction every N committed transactions per session; 0 for none (default: ${DEFAULT-VALUE}).")
     int fenceEvery = 20;
@@ -77,7 +77,7 @@ public final class RecordCommand implements Callable<Integer> {
     String fault;
 
     @Option(names = "--fault-rate", description = "Probability of a fault per operation (default: ${DEFAULT-VALUE}).")
-    double faultRate = 0.05;
+    double faultRate = 0.02;
 
     @Option(names = "--out", paramLabel = "FILE", description = "Where to write the history (default: ${DEFAULT-VALUE}; .gz compresses).")
     Path out = Path.of("history.jsonl");

@@ -98,4 +98,17 @@ class HtmlPageTest {
         assertTrue(html.contains("<h1 class=\"ok\">Serializable</h1>") && html.contains("1 transaction checked at serializable: no violation"), html);
         assertFalse(html.contains("<svg"), "no cycle to draw");
     }
+
+    @Test
+    void aViolationOnTheFenceKeyIsExplainedInWords() throws Exception {
+        Path history = dir.resolve("fences.jsonl");
+        Files.writeString(history, "{\"id\":\"f1\",\"session\":1,\"status\":\"committed\",\"ops\":[[\"r\",\"EPOCH\",null],[\"w\",\"EPOCH\",\"a\"]]}\n"
+                + "{\"id\":\"f2\",\"session\":2,\"status\":\"committed\",\"ops\":[[\"r\",\"EPOCH\",null],[\"w\",\"EPOCH\",\"b\"]]}\n");
+        Path page = dir.resolve("fences.html");
+        assertEquals(1, VerifyCommandTest.cobra("verify", "--html", page.toString(), history.toString()).exit());
+        assertTrue(Files.readString(page).contains("EPOCH is the collector&#39;s fence key"), Files.readString(page));
+        Path other = dir.resolve("on-call.html");
+        assertEquals(1, VerifyCommandTest.cobra("verify", "--html", other.toString(), Path.of("..", "examples", "on-call.jsonl").toString()).exit());
+        assertFalse(Files.readString(other).contains("fence key"), "no fence key in the on-call history");
+    }
 }

@@ -71,6 +71,8 @@ public final class HtmlReport {
         else if (weakest == level && level != IsolationLevel.READ_COMMITTED)
             b.append("<p class=\"level\">Every weaker level holds: ").append(esc(level.longName())).append(" is the weakest level this history breaks.</p>\n");
         b.append("<p class=\"summary\">").append(esc(c.summary())).append("</p>\n");
+        if (onFenceKey(c))
+            b.append("<p class=\"note\">").append(esc(FENCE_NOTE)).append("</p>\n");
         b.append("<p class=\"source\">History: ").append(esc(source)).append("</p>\n");
         if (!c.cycle().isEmpty()) {
             b.append("<h2>The cycle</h2>\n");
@@ -322,6 +324,19 @@ public final class HtmlReport {
         b.append("<p class=\"source\">History: ").append(esc(source)).append("</p>\n");
         b.append("<footer>Written by cobra. This page loads nothing.</footer>\n</body></html>\n");
         return b.toString();
+    }
+
+    /** The collector's default fence key. */
+    static final String FENCE_KEY = "EPOCH";
+
+    static final String FENCE_NOTE = "EPOCH is the collector's fence key: every session reads and overwrites it before its first "
+            + "transaction and every few commits, to order sessions' work into epochs. A violation on it is the database's like "
+            + "any other: it lost or reordered a fence transaction, which is an ordinary read-modify-write transaction.";
+
+    /** Whether the certificate involves the fence key (an edge on it, or its summary naming it). */
+    static boolean onFenceKey(Certificate c) {
+        for (Certificate.Edge e : c.cycle()) if (e.label().contains("(" + FENCE_KEY + ")")) return true;
+        return c.summary().contains("key " + FENCE_KEY + " ") || c.summary().contains("(" + FENCE_KEY + ")");
     }
 
     /** What an anomaly of kind {@code k} means, in one sentence (empty when the kind has no entry). */
