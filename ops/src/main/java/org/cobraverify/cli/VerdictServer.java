@@ -27,7 +27,7 @@ import org.cobraverify.schemas.Verdict;
  *   <li>{@code /}: the page: rounds as they arrive (verdict, transactions, lag), charts over time of verdict lag,
  *       retained transactions and throughput, and the violations, each linking to its certificate's page;</li>
  *   <li>{@code /api/verdicts?from=N}: the verdicts from the N-th on, as JSON (the objects of {@code verdicts --json});</li>
- *   <li>{@code /violation?round=R}: the certificate of round R's violation as the page of {@code verify --html}.</li>
+ *   <li>{@code /violation?round=R[&i=K]}: the certificate of round R's violation (its K-th further one) as the page of {@code verify --html}.</li>
  * </ul>
  * It binds to loopback unless told otherwise. The page builds everything it shows from the API with {@code textContent},
  * never as markup, so keys and values (user data) are shown as text. It keeps the last {@link #KEPT} verdicts (the page
@@ -100,8 +100,11 @@ final class VerdictServer implements AutoCloseable {
 
     private void violation(HttpExchange ex) throws IOException {
         Verdict v = round(longParam(ex.getRequestURI(), "round"));
-        if (v == null || v.getCertificate() == null) { send(ex, 404, "text/plain", "no certificate for that round"); return; }
-        send(ex, 200, "text/html; charset=utf-8", HtmlReport.render(certificate(v.getCertificate()), "cobra.verdicts, round " + v.getRound()));
+        long i = Math.max(0, longParam(ex.getRequestURI(), "i")); // the round's i-th new violation (0: its certificate, then moreCertificates)
+        if (v == null || v.getCertificate() == null || i > v.getMoreCertificates().size()) { send(ex, 404, "text/plain", "no certificate for that round"); return; }
+        org.cobraverify.schemas.Certificate c = i == 0 ? v.getCertificate() : v.getMoreCertificates().get((int) i - 1);
+        send(ex, 200, "text/html; charset=utf-8", HtmlReport.render(certificate(c), "cobra.verdicts, round " + v.getRound()
+                + (i == 0 ? "" : ", violation " + (i + 1))));
     }
 
     /** A certificate as a verdict carries it, for the page of {@code verify --html} (statuses and lines are not carried). */
@@ -150,7 +153,8 @@ final class VerdictServer implements AutoCloseable {
             h1 { font-size: 1.4em; } #status { color: #555; }
             .charts { display: flex; gap: 1em; flex-wrap: wrap; } .chart { border: 1px solid #ddd; padding: .5em; }
             .chart h3 { margin: 0 0 .3em 0; font-size: 1em; } svg { background: #fcfcfc; }
-            polyline { fill: none; stroke: #1f5fbf; stroke-width: 1.8; }
+            polyline { fill: none; stroke: #1f5fbf; stroke-width: 1.8; } line.axis { stroke: #888; stroke-width: 1; }
+            text.tick { font: 11px system-ui, sans-serif; fill: #555; } text.label { font: 11px system-ui, sans-serif; fill: #333; }
             table { border-collapse: collapse; width: 100%; margin-top: 1em; } td, th { border-bottom: 1px solid #eee; padding: .2em .5em; text-align: right; }
             td.r, th.r { text-align: left; } .accept { color: #1b7f1b; } .reject { color: #c62828; font-weight: 600; } .unknown { color: #b26a00; }
             #violations li { margin: .2em 0; }
@@ -158,9 +162,9 @@ final class VerdictServer implements AutoCloseable {
             <h1>cobra: the verdict stream</h1>
             <p id="status">waiting for verdicts</p>
             <div class="charts">
-              <div class="chart"><h3>verdict lag (s)</h3><svg id="lag" width="360" height="160"></svg></div>
-              <div class="chart"><h3>retained transactions</h3><svg id="retained" width="360" height="160"></svg></div>
-              <div class="chart"><h3>throughput (txn/s checked)</h3><svg id="throughput" width="360" height="160"></svg></div>
+              <div class="chart"><h3>verdict lag (s)</h3><svg id="lag" width="380" height="180"></svg></div>
+              <div class="chart"><h3>retained transactions</h3><svg id="retained" width="380" height="180"></svg></div>
+              <div class="chart"><h3>throughput (txn/s checked)</h3><svg id="throughput" width="380" height="180"></svg></div>
             </div>
             <h2>Violations</h2><ul id="violations"><li id="none">none so far</li></ul>
             <h2>Rounds</h2>
@@ -170,18 +174,34 @@ final class VerdictServer implements AutoCloseable {
             const all = []; let next = 0;
             const NS = 'http://www.w3.org/2000/svg';
             function cell(tr, text, cls) { const td = document.createElement('td'); td.textContent = text; if (cls) td.className = cls; tr.appendChild(td); }
+            // a line chart with its axes: time since the first verdict across, the value up, each with three ticks
+            function text(svg, x, y, s, anchor, cls) {
+              const t = document.createElementNS(NS, 'text'); t.setAttribute('x', x); t.setAttribute('y', y); t.textContent = s;
+              if (anchor) t.setAttribute('text-anchor', anchor); t.setAttribute('class', cls || 'tick'); svg.appendChild(t);
+            }
+            function fmt(v) { return Math.abs(v) >= 100 ? Math.round(v).toLocaleString('en') : v.toFixed(v < 10 ? 2 : 1); }
             function draw(id, points) {
               const svg = document.getElementById(id); while (svg.firstChild) svg.removeChild(svg.firstChild);
               if (points.length < 1) return;
-              const w = 360, h = 160, pad = 28;
+              const w = 380, h = 180, l = 52, r = 12, t = 10, b = 34;
               const xs = points.map(p => p[0]), ys = points.map(p => p[1]);
-              const x0 = Math.min(...xs), x1 = Math.max(...xs), y1 = Math.max(1e-9, ...ys);
+              const x0 = Math.min(...xs), x1 = Math.max(x0 + 1e-9, ...xs), y1 = Math.max(1e-9, ...ys);
+              const X = x => l + (x - x0) / (x1 - x0) * (w - l - r), Y = y => h - b - y / y1 * (h - t - b);
+              for (const [ax, ay, bx, by] of [[l, h - b, w - r, h - b], [l, t, l, h - b]]) {
+                const a = document.createElementNS(NS, 'line'); a.setAttribute('x1', ax); a.setAttribute('y1', ay);
+                a.setAttribute('x2', bx); a.setAttribute('y2', by); a.setAttribute('class', 'axis'); svg.appendChild(a);
+              }
+              for (const f of [0, 0.5, 1]) {
+                text(svg, l - 4, Y(f * y1) + 4, fmt(f * y1), 'end');
+                text(svg, X(x0 + f * (x1 - x0)), h - b + 14, fmt(x0 + f * (x1 - x0)), f === 0 ? 'start' : f === 1 ? 'end' : 'middle');
+              }
+              text(svg, (l + w - r) / 2, h - 4, 'seconds since the first verdict', 'middle', 'label');
               const line = document.createElementNS(NS, 'polyline');
-              line.setAttribute('points', points.map(p => ((p[0] - x0) / Math.max(1e-9, x1 - x0) * (w - 2 * pad) + pad).toFixed(1) + ',' + (h - pad - p[1] / y1 * (h - 2 * pad)).toFixed(1)).join(' '));
+              line.setAttribute('points', points.map(p => X(p[0]).toFixed(1) + ',' + Y(p[1]).toFixed(1)).join(' '));
               svg.appendChild(line);
-              const max = document.createElementNS(NS, 'text'); max.setAttribute('x', 2); max.setAttribute('y', 14); max.textContent = 'max ' + y1.toFixed(y1 < 10 ? 2 : 0); svg.appendChild(max);
-              const n = document.createElementNS(NS, 'text'); n.setAttribute('x', w - 90); n.setAttribute('y', h - 6); n.textContent = points.length + ' rounds'; svg.appendChild(n);
             }
+            // a verdict's moment: seconds since the first verdict was published (its round number where a verdict has no time)
+            function at(v) { return all[0].verifiedAt && v.verifiedAt ? (v.verifiedAt - all[0].verifiedAt) / 1000 : v.round; }
             function render(vs) {
               const body = document.getElementById('rounds');
               for (const v of vs) {
@@ -195,10 +215,17 @@ final class VerdictServer implements AutoCloseable {
                   a.href = '/violation?round=' + encodeURIComponent(v.round);
                   a.textContent = 'round ' + v.round + ': ' + v.certificate.anomaly + ' \\u2014 ' + v.certificate.summary;
                   li.appendChild(a); document.getElementById('violations').appendChild(li);
+                  // every further violation of the round, each linked to its own certificate
+                  (v.moreCertificates || []).forEach((c, k) => {
+                    const li2 = document.createElement('li'); const a2 = document.createElement('a');
+                    a2.href = '/violation?round=' + encodeURIComponent(v.round) + '&i=' + (k + 1);
+                    a2.textContent = 'round ' + v.round + ', violation ' + (k + 2) + ': ' + c.anomaly + ' \\u2014 ' + c.summary;
+                    li2.appendChild(a2); document.getElementById('violations').appendChild(li2);
+                  });
                 }
               }
-              draw('lag', all.filter(v => v.lagSeconds !== undefined).map(v => [v.round, v.lagSeconds]));
-              draw('retained', all.filter(v => v.retained >= 0).map(v => [v.round, v.retained]));
+              draw('lag', all.filter(v => v.lagSeconds !== undefined).map(v => [at(v), v.lagSeconds]));
+              draw('retained', all.filter(v => v.retained >= 0).map(v => [at(v), v.retained]));
               // transactions checked per second, over at least the last second before each verdict (rounds decided together
               // share a moment, and a rate between them would mean nothing)
               const tp = []; let j = 0;
@@ -207,7 +234,7 @@ final class VerdictServer implements AutoCloseable {
                 while (j + 1 < i && all[j + 1].verifiedAt && all[j + 1].verifiedAt <= b.verifiedAt - 1000) j++;
                 // (before a second has passed since the first verdict, the rate since the first one, over a quarter second at least)
                 const a = all[j];
-                if (a.verifiedAt && b.verifiedAt - a.verifiedAt >= 250) tp.push([b.round, (b.checked - a.checked) / ((b.verifiedAt - a.verifiedAt) / 1000)]);
+                if (a.verifiedAt && b.verifiedAt - a.verifiedAt >= 250) tp.push([at(b), (b.checked - a.checked) / ((b.verifiedAt - a.verifiedAt) / 1000)]);
               }
               draw('throughput', tp);
               const last = all[all.length - 1];

@@ -170,19 +170,25 @@ class BrowserPagesTest {
                 assertTrue(rounds >= 4, "several rounds: " + rounds);
                 // the page lists every round by the end (it polls once a second)
                 waitUntil(d -> d.findElements(By.cssSelector("#rounds tr")).size() == rounds);
-                for (String chart : List.of("lag", "retained", "throughput"))
+                for (String chart : List.of("lag", "retained", "throughput")) {
                     assertFalse(browser.findElements(By.cssSelector("svg#" + chart + " polyline")).isEmpty(), "the " + chart + " chart is drawn");
+                    assertEquals(2, browser.findElements(By.cssSelector("svg#" + chart + " line.axis")).size(), "the " + chart + " chart's two axes");
+                    assertEquals(6, browser.findElements(By.cssSelector("svg#" + chart + " text.tick")).size(), "three ticks on each axis of " + chart);
+                    assertEquals("seconds since the first verdict", browser.findElement(By.cssSelector("svg#" + chart + " text.label")).getText());
+                }
                 screenshot("live-page");
 
                 // a violation whose key is markup: shown as text, nothing runs, and its certificate page escapes it too
                 String evil = "<img src=x onerror=alert(1)>";
                 ((JavascriptExecutor) browser).executeScript("window.__alerted = false; window.alert = function () { window.__alerted = true; };");
                 server.add(evilVerdict(p.verdicts().get(rounds - 1), evil));
-                waitUntil(d -> d.findElements(By.cssSelector("#violations a")).size() == 1);
+                waitUntil(d -> d.findElements(By.cssSelector("#violations a")).size() == 2); // the round's two violations, each linked
                 String listed = browser.findElement(By.cssSelector("#violations a")).getText();
                 assertTrue(listed.contains(evil), "the key is shown as text: " + listed);
                 assertTrue(browser.findElements(By.tagName("img")).isEmpty(), "no image element was made from the history");
                 assertEquals(Boolean.FALSE, ((JavascriptExecutor) browser).executeScript("return window.__alerted;"), "nothing ran");
+                String second = browser.findElements(By.cssSelector("#violations a")).get(1).getAttribute("href");
+                assertTrue(second.endsWith("&i=1") && browser.findElements(By.cssSelector("#violations a")).get(1).getText().contains("violation 2: lost update"), second);
                 browser.findElement(By.cssSelector("#violations a")).click();
                 waitUntil(d -> !d.findElements(By.cssSelector("svg.cycle")).isEmpty());
                 assertTrue(browser.getPageSource().contains("&lt;img src=x onerror=alert(1)&gt;") || browser.findElement(By.tagName("body")).getText().contains(evil),
@@ -200,6 +206,7 @@ class BrowserPagesTest {
                 .setTransactions(List.of(new CertTxn("t1", "s1", "r(" + key + ")=1 w(y)=2"), new CertTxn("t2", "s2", "r(y)=1 w(" + key + ")=2")))
                 .setText("write skew on " + key).build();
         return Verdict.newBuilder(last).setRound(round).setOutcome(Outcome.REJECT).setReason("write skew on " + key).setCertificate(c)
-                .setNewViolations(1).setViolations(1).setFirstViolationRound(round).setOwnOutcome(Outcome.REJECT).build();
+                .setMoreCertificates(List.of(Certificate.newBuilder(c).setAnomaly("lost update").setSummary("two increments of z read the same version").build()))
+                .setNewViolations(2).setViolations(2).setFirstViolationRound(round).setOwnOutcome(Outcome.REJECT).build();
     }
 }
