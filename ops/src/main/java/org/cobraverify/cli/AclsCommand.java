@@ -19,7 +19,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code cobra acls}: the ACLs each component needs (ops/ACLS.md), printed, or created through the Admin API. */
-@Command(name = "acls", mixinStandardHelpOptions = true, footer = "Exit codes: 0 printed (or created), 2 could not run (bad options, the cluster unreachable or refusing).",
+@Command(name = "acls", mixinStandardHelpOptions = true, header = "Prints, or creates, the least-privilege ACLs of each component of the pipeline.", footer = "Exit codes: 0 printed (or created), 2 could not run (bad options, the cluster unreachable or refusing).",
         description = {"Prints (or, with --create, creates through the Admin API) the least-privilege ACLs of each component:",
                 "the collector writes cobra.ops; the topology reads its inputs, writes its outputs, owns its internal topics and group;",
                 "the verifier reads cobra.rounds and writes verdicts and checkpoints with its transactional id; alerting reads verdicts.",

@@ -35,7 +35,7 @@ import picocli.CommandLine.Option;
  * {@code cobra demo}: the whole pipeline in one JVM with nothing installed: an in-process KRaft broker,
  * the topics, the topology, the verifier, and a workload on embedded RocksDB through the interceptor.
  */
-@Command(name = "demo", mixinStandardHelpOptions = true,
+@Command(name = "demo", mixinStandardHelpOptions = true, header = "Runs the whole pipeline in one process, on embedded defaults, and prints its verdicts.",
         description = {"Runs the whole pipeline in one process: a Kafka broker (KRaft, in-process), the topology, the round",
                 "verifier, and a workload on embedded RocksDB through the interceptor. Exit 0 when every round is",
                 "accepted; 1 with the certificate when one is rejected (try --fault stale-read); 3 when undecided."})

@@ -18,7 +18,7 @@ import picocli.CommandLine.Option;
  * process ({@link FuzzTarget}). Prints, per reader, how the runs ended and every run that misbehaved (a stack
  * trace, a hang, another exit code, a refusal that does not name the input). Exit 0 when none did, 1 otherwise.
  */
-@Command(name = "fuzz", mixinStandardHelpOptions = true,
+@Command(name = "fuzz", mixinStandardHelpOptions = true, header = "Fuzzes every history reader with broken inputs: each must end in a located message, never a crash.",
         description = {"Fuzzes every history reader through 'cobra verify' with broken inputs (bit flips, truncations, duplicated",
                 "and reordered lines, huge numbers, deep nesting) made from built-in samples, examples/ and ../shared/data.",
                 "Exit 0: every run ended in 0-3 with a located message; 1: some did not (listed)."})

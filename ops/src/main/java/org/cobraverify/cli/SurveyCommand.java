@@ -22,7 +22,7 @@ import picocli.CommandLine.Option;
  * when every level kept its documented promise, 1 when a recording contradicted one (a finding, with its certificate), 2
  * when the survey could not run.
  */
-@Command(name = "survey", mixinStandardHelpOptions = true,
+@Command(name = "survey", mixinStandardHelpOptions = true, header = "Surveys what isolation a database really gives at each level it offers.",
         description = {"Records workloads built to provoke each anomaly at every isolation level a database offers, checks each",
                 "recording at every level of the ladder, and prints, per level, what was promised, the strongest level observed and",
                 "every anomaly seen (with a certificate page). A survey shows that an anomaly happens, never that it cannot.",

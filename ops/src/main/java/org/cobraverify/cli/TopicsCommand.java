@@ -14,7 +14,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code cobra topics}: where the pipeline's topics live: each partition's leader, replicas and in-sync replicas. */
-@Command(name = "topics", mixinStandardHelpOptions = true, footer = "Exit codes: 0 described, 2 could not run (the cluster unreachable or refusing).",
+@Command(name = "topics", mixinStandardHelpOptions = true, header = "Describes the pipeline's topics, partition by partition.", footer = "Exit codes: 0 described, 2 could not run (the cluster unreachable or refusing).",
         description = {"Describes the pipeline's topics: one line per partition with its leader, replicas and in-sync replicas",
                 "(under-replicated partitions are marked), so an operator sees what a broker's loss would take."})
 public final class TopicsCommand implements Callable<Integer> {

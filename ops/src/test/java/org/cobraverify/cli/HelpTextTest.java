@@ -50,4 +50,14 @@ class HelpTextTest {
                         "cobra " + command + " --help recommends 'cobra " + sub + " " + o.group() + "', which does not exist");
         }
     }
+
+    /** The line {@code cobra --help} lists for each command (its header, else its description's first line) is a whole sentence. */
+    @org.junit.jupiter.api.Test
+    void eachCommandIsListedWithAWholeSentence() {
+        for (var e : new CommandLine(new CobraCommand()).getSubcommands().entrySet()) {
+            var u = e.getValue().getCommandSpec().usageMessage();
+            String first = u.header().length > 0 ? u.header()[0] : u.description().length > 0 ? u.description()[0] : "";
+            assertTrue(first.trim().endsWith("."), "cobra " + e.getKey() + " is listed as '" + first + "'");
+        }
+    }
 }
