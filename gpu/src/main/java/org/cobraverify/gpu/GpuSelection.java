@@ -22,7 +22,7 @@ public final class GpuSelection {
 
     /**
      * Why {@code auto} keeps to the CPU: {@code gpu/device-check.sh} on random DAGs with 4,096 sources, the two engines'
-     * answers equal (README, "GPU").
+     * answers equal (docs/gpu.md).
      */
     public static final String AUTO_WHY = "the GPU engine is slower than the CPU chain cover on every graph timed (NVIDIA H100,"
             + " 2026-12-05: 216 ms against 101 at 100,000 vertices, 1,953 against 741 at 1,000,000); --gpu on uses it anyway";

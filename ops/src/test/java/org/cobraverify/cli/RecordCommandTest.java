@@ -7,7 +7,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code cobra record} then {@code cobra verify}: the README's two commands, on embedded RocksDB. */
+/** {@code cobra record} then {@code cobra verify}, on embedded RocksDB (the README's quick start runs them as written: ReadmeQuickStartTest). */
 class RecordCommandTest {
     @TempDir
     Path dir;
