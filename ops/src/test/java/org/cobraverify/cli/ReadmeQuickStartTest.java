@@ -71,7 +71,7 @@ class ReadmeQuickStartTest {
 
     private static boolean postgresUp() {
         try (var c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/test", "postgres", "")) {
-            return true;
+            return c.isValid(2);
         } catch (Exception e) {
             return false;
         }
