@@ -12,6 +12,7 @@ import org.cobraverify.collector.JdbcStore;
 import org.cobraverify.collector.JsonlSink;
 import org.cobraverify.collector.KafkaSink;
 import org.cobraverify.schemas.kafka.KafkaConnection;
+import org.cobraverify.schemas.kafka.KafkaReach;
 import org.cobraverify.collector.KvStore;
 import org.cobraverify.collector.Recorder;
 import org.cobraverify.collector.RocksDbStore;
@@ -126,7 +127,7 @@ public final class RecordCommand implements Callable<Integer> {
         KafkaConnection connection;
         try {
             connection = kafka == null && kafkaConfig == null ? null : KafkaOptions.withRegistry(KafkaConnection.of(kafka, kafkaConfig), schemaRegistry);
-            if (connection != null && !bare) org.cobraverify.schemas.kafka.KafkaReach.require(connection, org.cobraverify.schemas.kafka.KafkaReach.DEFAULT_WAIT);
+            if (connection != null && !bare) KafkaReach.require(connection, KafkaReach.DEFAULT_WAIT);
             if (connection == null && schemaRegistry != null) throw new IllegalArgumentException("--schema-registry needs --bootstrap (a file has no wire format)");
         } catch (IllegalArgumentException e) {
             System.err.println("cobra record: " + e.getMessage());

@@ -161,11 +161,11 @@ final class Survey {
      */
     private void runWatched(Workload w, KvStore store, Recorder rec, long txns) throws Exception {
         WorkloadRunner.Progress p = new WorkloadRunner.Progress();
-        Exception[] failed = new Exception[1];
+        Throwable[] failed = new Throwable[1]; // read after the thread ended (join: happens-before)
         Thread run = new Thread(() -> {
             try {
                 WorkloadRunner.run(w, store, rec, clients, txns, seed, 0, 0, p);
-            } catch (Exception e) {
+            } catch (Throwable e) { // an error (the heap running out) too: the level did not run
                 failed[0] = e;
             }
         }, "cobra-survey-" + w.name());
@@ -190,7 +190,8 @@ final class Survey {
                         + "a deadlock the database did not detect", store.name(), STALL_SECONDS, ended, clients));
             }
         }
-        if (failed[0] != null) throw failed[0];
+        if (failed[0] instanceof Exception e) throw e;
+        if (failed[0] instanceof Error e) throw e;
     }
 
     /** Where {@code e} happened: its first frame, or for a stack overflow the frame that recursed (the most frequent one). */

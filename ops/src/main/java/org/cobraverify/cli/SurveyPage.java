@@ -20,8 +20,7 @@ final class SurveyPage {
         Path base = file.toAbsolutePath().normalize().getParent();
         String database = rows.isEmpty() ? db : rows.get(0).database();
         StringBuilder b = new StringBuilder(8192);
-        b.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>").append(esc("cobra survey: " + database))
-                .append("</title>\n<style>\n").append(CSS).append("</style>\n</head><body>\n");
+        HtmlReport.head(b, "cobra survey: " + database, CSS);
         b.append("<h1>What ").append(esc(database.isEmpty() ? db : database)).append(" really gives</h1>\n");
         b.append("<p class=\"note\">Surveyed ").append(esc(date)).append(String.format(Locale.ROOT, " in %.0f s", seconds))
                 .append(" with <code>").append(esc(command)).append("</code>. Each level's recordings were checked at every level of the ladder "

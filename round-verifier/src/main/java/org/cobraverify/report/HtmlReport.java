@@ -61,8 +61,7 @@ public final class HtmlReport {
     public static String render(Certificate c, String source, IsolationLevel level, IsolationLevel weakest) {
         StringBuilder b = new StringBuilder(16_384);
         String title = c.kind().title();
-        b.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>").append(esc("cobra: " + title + " in " + source)).append("</title>\n");
-        b.append("<style>\n").append(CSS).append("</style>\n</head><body>\n");
+        head(b, "cobra: " + title + " in " + source, CSS);
         b.append("<h1>Not ").append(esc(TextReport.satisfies(level))).append(": ").append(esc(title)).append("</h1>\n");
         b.append("<p class=\"meaning\">").append(esc(MEANING.getOrDefault(c.kind(), ""))).append("</p>\n");
         if (weakest != null && weakest != level)
@@ -311,8 +310,7 @@ public final class HtmlReport {
         String heading = accepted ? TextReport.satisfies(level).substring(0, 1).toUpperCase(Locale.ROOT) + TextReport.satisfies(level).substring(1)
                 : "Unknown: no verdict";
         StringBuilder b = new StringBuilder(2048);
-        b.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>").append(esc("cobra: " + heading + ": " + source))
-                .append("</title>\n<style>\n").append(CSS).append("h1.ok { color: #1b5e20; } h1.unknown { color: #8a6d00; }\n</style>\n</head><body>\n");
+        head(b, "cobra: " + heading + ": " + source, CSS + "h1.ok { color: #1b5e20; } h1.unknown { color: #8a6d00; }\n");
         b.append("<h1 class=\"").append(accepted ? "ok" : "unknown").append("\">").append(esc(heading)).append("</h1>\n");
         if (accepted)
             b.append("<p class=\"meaning\">").append(String.format(Locale.ROOT, "%,d", transactions)).append(transactions == 1 ? " transaction checked at " : " transactions checked at ")
@@ -337,6 +335,12 @@ public final class HtmlReport {
     static boolean onFenceKey(Certificate c) {
         for (Certificate.Edge e : c.cycle()) if (e.label().contains("(" + FENCE_KEY + ")")) return true;
         return c.summary().contains("key " + FENCE_KEY + " ") || c.summary().contains("(" + FENCE_KEY + ")");
+    }
+
+    /** The start of a self-contained page, up to its opened body: the title (escaped here) and the page's style sheet. */
+    public static void head(StringBuilder b, String title, String css) {
+        b.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>").append(esc(title)).append("</title>\n<style>\n")
+                .append(css).append("</style>\n</head><body>\n");
     }
 
     /** What an anomaly of kind {@code k} means, in one sentence (empty when the kind has no entry). */
