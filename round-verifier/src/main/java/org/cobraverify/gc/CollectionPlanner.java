@@ -102,7 +102,7 @@ public final class CollectionPlanner {
      * transactions of unknown outcome with the round each arrived in; {@code held}, the held transactions by id; {@code writers}, the writer index.
      */
     public Plan plan(List<Transaction> order, Map<String, Integer> index, long oldEpochMax, Predicate<String> ended, long roundsSoFar,
-                     List<Transaction> waiting, Map<String, Long> waitingSince, Map<String, Long> unknownSince, Map<String, Transaction> held,
+                     List<Transaction> waiting, Map<String, Long> waitingSince, Map<String, Long> unknownSince, java.util.function.Function<String, Transaction> held,
                      Writers writers) {
         int n = order.size();
         Map<String, Transaction> entryOf = new LinkedHashMap<>();
@@ -124,7 +124,7 @@ public final class CollectionPlanner {
         List<Transaction> joining = new ArrayList<>(waiting);
         List<Transaction> aside = new ArrayList<>();
         for (Map.Entry<String, Long> e : unknownSince.entrySet()) {
-            Transaction u = held.get(e.getKey());
+            Transaction u = held.apply(e.getKey());
             if (u == null || !index.containsKey(u.getId())) continue; // waiting: already among the joining
             boolean eligible = u.getEpoch() >= 0 && u.getEpoch() <= oldEpochMax && roundsSoFar - e.getValue() >= pendingRoundsLimit;
             (eligible ? aside : joining).add(u);

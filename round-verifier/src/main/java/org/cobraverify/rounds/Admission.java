@@ -59,7 +59,7 @@ record Admission(List<Transaction> admitted, int[] level, IdentityHashMap<Transa
             for (int j = 0; j < ws.length; j++) {
                 TxnOp o = ops.get(j);
                 if (o.getWrite() || o.getValue() == null) continue;
-                ws[j] = held.writers.getSharing(ops, j); // (o takes the writer's strings, WriterIndex#getSharing)
+                ws[j] = held.writerSharing(ops, j); // (o takes the writer's strings, WriterIndex#getSharing)
                 r[j] = ws[j] != null;
                 if (ws[j] == null) {
                     lookupKeys.add(o.getKey());
@@ -78,7 +78,7 @@ record Admission(List<Transaction> admitted, int[] level, IdentityHashMap<Transa
             for (int j = 0; j < ops.size(); j++) {
                 TxnOp o = ops.get(j);
                 if (o.getWrite() || o.getValue() == null) continue;
-                Transaction w = fresh ? freshWriters[i - firstNew][j] : held.writers.get(o.getKey(), o.getValue());
+                Transaction w = fresh ? freshWriters[i - firstNew][j] : held.writerOf(o.getKey(), o.getValue());
                 if (w == null) {
                     if (fresh) {
                         CollectedWrites.Entry e = found[next++];
@@ -89,7 +89,7 @@ record Admission(List<Transaction> admitted, int[] level, IdentityHashMap<Transa
                     break;
                 }
                 if (unresolved[i]) continue;
-                if (w == t || held.retainedIds.contains(w.getId())) continue;
+                if (w == t || held.isRetained(w.getId())) continue;
                 Integer p = position.get(w);
                 if (p == null) { unresolved[i] = true; if (fresh) continue; break; }
                 from.add(p);

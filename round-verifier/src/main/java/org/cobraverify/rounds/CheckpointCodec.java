@@ -19,7 +19,7 @@ import org.cobraverify.schemas.TxnOp;
 import org.cobraverify.schemas.VerifierCore;
 
 /**
- * A {@link VerifierState} as checkpoint records ({@link IncrementalVerifier.Checkpoint}: held transactions, carried
+ * A {@link VerifierState} as checkpoint records ({@link RoundsCheckpoint}: held transactions, carried
  * facts, the past's old transactions, and a {@link VerifierCore}) and back. {@link #decode} of {@link #encode} gives
  * an equal state, except for what a checkpoint does not carry: the reads judged in the last round (already judged).
  * docs/DESIGN.md §8.
@@ -28,15 +28,16 @@ final class CheckpointCodec {
     private CheckpointCodec() {}
 
     /** Encodes {@code s}; {@code service} has its own layer's fields set already. Requires: no transaction in {@code s.incoming()}. */
-    static IncrementalVerifier.Checkpoint encode(VerifierState s, VerifierCore.Builder service) {
+    static RoundsCheckpoint encode(VerifierState s, VerifierCore.Builder service) {
         if (!s.incoming().isEmpty())
             throw new IllegalStateException("a checkpoint is taken between rounds, not with " + s.incoming().size() + " transactions added");
         HeldTransactions h = s.held();
         VerifierState.Counters n = s.counters();
         List<HeldTxn> held = new ArrayList<>(h.size());
-        for (Transaction t : h.retained) held.add(new HeldTxn(t, -1L, h.unknownSince.getOrDefault(t.getId(), -1L)));
-        for (Transaction t : h.waiting)
-            held.add(new HeldTxn(t, h.waitingSince.getOrDefault(t.getId(), n.rounds()), h.unknownSince.getOrDefault(t.getId(), -1L)));
+        Map<String, Long> unknownSince = h.unknownSince(), waitingSince = h.waitingSince();
+        for (Transaction t : h.retained()) held.add(new HeldTxn(t, -1L, unknownSince.getOrDefault(t.getId(), -1L)));
+        for (Transaction t : h.waiting())
+            held.add(new HeldTxn(t, waitingSince.getOrDefault(t.getId(), n.rounds()), unknownSince.getOrDefault(t.getId(), -1L)));
         CollectedPast p = s.past();
         List<CarriedFact> facts = new ArrayList<>(p.carried().size());
         for (CollectedPast.Carried e : p.carried()) facts.add(new CarriedFact(e.src(), e.dst(), e.kind(), e.key()));
@@ -47,61 +48,53 @@ final class CheckpointCodec {
         VerifierCore core = service
                 .setRounds(n.rounds()).setChecked(n.checked()).setCollected(n.collected()).setSettled(n.settled())
                 .setCollections(n.collections()).setDuplicates(n.duplicates()).setFrontierRecords(n.frontierRecords())
-                .setTaintedKeys(new HashMap<>(h.taintedKeys)).setTaintedWriters(taintedWriters(h))
-                .setTaintOverflow(h.taintOverflow == null ? null : java.nio.ByteBuffer.wrap(h.taintOverflow.encode()))
+                .setTaintedKeys(h.tainted().sinceCopy()).setTaintedWriters(h.tainted().writersCopy())
+                .setTaintOverflow(h.tainted().overflowBytes() == null ? null : java.nio.ByteBuffer.wrap(h.tainted().overflowBytes()))
                 .setViolations(n.violations()).setFirstViolationRound(n.firstViolationRound()).setSetAside(n.setAside()).setUncheckedReads(n.uncheckedReads()).setUncheckedTxns(n.unchecked()).setHasBarrier(p.exists())
                 .setBarrierAfter(new ArrayList<>(p.after()))
                 .setOldMaxEnd(p.maxEnd()).setOldMaxStart(p.maxStart()).setBarrierEpoch(p.epoch()).setStaleReads(stale)
                 .setEndedSince(new HashMap<>(s.endedSince())).setWithoutFenceSince(new HashMap<>(s.withoutFenceSince()))
                 .setRejectedIn(s.rejectedIn()).setDroppedState(s.droppedState())
-                .setFrontier(new ArrayList<>(p.frontier())).setLostProof(s.lostProof()).setUnincluded(new ArrayList<>(h.unincluded))
+                .setFrontier(new ArrayList<>(p.frontier())).setLostProof(s.lostProof()).setUnincluded(new ArrayList<>(h.unincluded()))
                 .setSupersededMarks(supersededMarks(h)).setRtBefore(new ArrayList<>(p.rtBefore())).setPastBeforeRealTime(p.pastBeforeRt()).build();
-        return new IncrementalVerifier.Checkpoint(held, facts, new ArrayList<>(p.before()), core);
+        return new RoundsCheckpoint(held, facts, new ArrayList<>(p.before()), core);
     }
 
     /**
      * The state in a checkpoint; the stale reads' entries are stamped with {@code incarnation}. Throws
      * {@link IllegalArgumentException} when the checkpoint contradicts itself (a stale read its reader does not make).
      */
-    static VerifierState decode(IncrementalVerifier.Checkpoint c, long incarnation) {
+    static VerifierState decode(RoundsCheckpoint c, long incarnation) {
         VerifierCore k = c.core();
         HeldTransactions h = new HeldTransactions();
         for (Map.Entry<? extends CharSequence, ? extends Map<? extends CharSequence, ? extends CharSequence>> e : k.getSupersededMarks().entrySet()) {
             Map<String, String> m = new HashMap<>();
             for (Map.Entry<? extends CharSequence, ? extends CharSequence> x : e.getValue().entrySet()) m.put(x.getKey().toString(), x.getValue().toString());
-            h.supersededMarks.put(e.getKey().toString(), m);
+            h.restoreMarks(e.getKey().toString(), m);
         }
-        for (HeldTxn x : c.held()) {
-            Transaction t = x.getTxn();
-            h.byId.put(t.getId(), t);
-            Map<String, String> marked = h.supersededMarks.get(t.getId());
-            for (TxnOp o : t.getOps())
-                if (o.getWrite() && (marked == null || !marked.containsKey(o.getKey()))) // (a marked key's writes were collected, §7.9)
-                    h.writers.putIfAbsent(o.getKey(), o.getValue(), t);
-            if (x.getUnknownSince() >= 0) h.unknownSince.put(t.getId(), x.getUnknownSince());
-            if (x.getPendingSince() < 0) { h.retained.add(t); h.retainedIds.add(t.getId()); }
-            else { h.waiting.add(t); h.waitingSince.put(t.getId(), x.getPendingSince()); }
-        }
-        for (Transaction t : h.retained)
-            for (TxnOp o : t.getOps())
-                if (!o.getWrite() && o.getValue() != null && !h.writers.contains(o.getKey(), o.getValue())) { h.partlyRead.add(t.getId()); break; }
-        for (CharSequence x : k.getUnincluded()) h.unincluded.add(x.toString());
-        for (Map.Entry<? extends CharSequence, Long> e : k.getTaintedKeys().entrySet()) h.taintedKeys.put(e.getKey().toString(), e.getValue());
+        // (a marked key's writes were collected, §7.9: they stay out of the writer index)
+        for (HeldTxn x : c.held()) h.restoreHeld(x.getTxn(), x.getPendingSince(), x.getUnknownSince());
+        List<String> unincluded = new ArrayList<>();
+        for (CharSequence x : k.getUnincluded()) unincluded.add(x.toString());
+        h.finishRestore(unincluded);
+        Map<String, Long> taintedKeys = new HashMap<>();
+        for (Map.Entry<? extends CharSequence, Long> e : k.getTaintedKeys().entrySet()) taintedKeys.put(e.getKey().toString(), e.getValue());
+        Map<String, Set<String>> taintedWriters = new HashMap<>();
         for (Map.Entry<? extends CharSequence, ? extends List<? extends CharSequence>> e : k.getTaintedWriters().entrySet()) {
             Set<String> w = new HashSet<>();
             for (CharSequence x : e.getValue()) w.add(x.toString());
-            h.taintedWriters.put(e.getKey().toString(), w);
+            taintedWriters.put(e.getKey().toString(), w);
         }
-        for (String key : h.taintedKeys.keySet()) h.taintedWriters.putIfAbsent(key, new HashSet<>());
+        byte[] overflow = null;
         if (k.getTaintOverflow() != null) {
             java.nio.ByteBuffer b = k.getTaintOverflow().duplicate();
-            byte[] bytes = new byte[b.remaining()];
-            b.get(bytes);
-            h.taintOverflow = TaintOverflow.decode(bytes);
+            overflow = new byte[b.remaining()];
+            b.get(overflow);
         }
+        h.tainted().restore(taintedKeys, taintedWriters, overflow);
         StaleReads stale = new StaleReads();
         for (StaleReadRef r : k.getStaleReads()) {
-            Transaction reader = h.byId.get(r.getReader().toString());
+            Transaction reader = h.get(r.getReader().toString());
             if (reader == null) continue;
             // the reader's own operation: admission matches a waiting reader's stale reads by identity
             String key = r.getKey().toString(), value = r.getValue() == null ? null : r.getValue().toString();
@@ -110,7 +103,7 @@ final class CheckpointCodec {
             if (op == null) throw new IllegalArgumentException("checkpoint: " + reader.getId() + " has no read of " + key + " = " + value);
             CollectedWrites.Entry e = new CollectedWrites.Entry(r.getWriter().toString(), r.getSupersededBy() == null ? null : r.getSupersededBy().toString(),
                     CollectedWrites.Fate.valueOf(r.getFate().toString()), r.getCollectedIn(), incarnation);
-            stale.restore(new StaleReads.StaleRead(reader, op, e), h.retainedIds.contains(reader.getId()));
+            stale.restore(new StaleReads.StaleRead(reader, op, e), h.isRetained(reader.getId()));
         }
         List<CollectedPast.Carried> carried = new ArrayList<>();
         for (CarriedFact f : c.carried())
@@ -134,15 +127,9 @@ final class CheckpointCodec {
                 List.of());
     }
 
-    private static Map<String, List<String>> taintedWriters(HeldTransactions h) {
-        Map<String, List<String>> out = new HashMap<>();
-        for (Map.Entry<String, Set<String>> e : h.taintedWriters.entrySet()) out.put(e.getKey(), new ArrayList<>(e.getValue()));
-        return out;
-    }
-
     private static Map<String, Map<String, String>> supersededMarks(HeldTransactions h) {
         Map<String, Map<String, String>> out = new HashMap<>();
-        for (Map.Entry<String, Map<String, String>> e : h.supersededMarks.entrySet()) out.put(e.getKey(), new HashMap<>(e.getValue()));
+        for (Map.Entry<String, Map<String, String>> e : h.supersededMarks().entrySet()) out.put(e.getKey(), new HashMap<>(e.getValue()));
         return out;
     }
 

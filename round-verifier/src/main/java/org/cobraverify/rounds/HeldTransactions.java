@@ -1,6 +1,7 @@
 package org.cobraverify.rounds;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -19,57 +20,51 @@ import org.cobraverify.schemas.TxnStatus;
  * and <em>waiting</em> ones (a read's writer has not arrived), with the writer index over both and what each
  * round needs to know of them.
  *
- * <p>Invariants: every held transaction is in {@link #byId} and in exactly one of {@link #retained} and
- * {@link #waiting}; {@link #writers} maps each write of a held transaction to it (writes are unique, A1, so
- * a transaction that would break that is never held); {@link #partlyRead} lists the retained transactions
- * with a read whose writer is not in the index (collected after the reader was checked, or a stale read), so
- * every other retained transaction's reads all resolve; {@link #unknownSince} and {@link #unincluded} only
- * name held transactions of unknown outcome. The size is what garbage collection leaves (bounded by the
- * verifier's {@code maxRetained}).
+ * <p>Invariants, kept by its operations (its state is private) and asserted by {@link #invariantsHold} under {@code -ea}
+ * at every round's end: every held transaction is in {@code byId} and in exactly one of {@code retained} and
+ * {@code waiting}; {@code writers} maps each write of a held transaction to it (writes are unique, A1, so
+ * a transaction that would break that is never held), and names no transaction that is not held; {@code partlyRead}
+ * lists retained transactions with a read whose writer is not in the index (collected after the reader was checked, or a
+ * stale read), so every other retained transaction's reads all resolve; {@code unknownSince}, {@code unincluded} and the
+ * superseded marks only name held transactions. The size is what garbage collection leaves (bounded by the verifier's
+ * {@code maxRetained}).
  */
 final class HeldTransactions {
-    final WriterIndex writers = new WriterIndex();
-    final Map<String, Transaction> byId = new HashMap<>();
-    final List<Transaction> retained = new ArrayList<>();
-    final Set<String> retainedIds = new HashSet<>();
-    final List<Transaction> waiting = new ArrayList<>();
+    private final WriterIndex writers = new WriterIndex();
+    private final Map<String, Transaction> byId = new HashMap<>();
+    private final List<Transaction> retained = new ArrayList<>();
+    private final Set<String> retainedIds = new HashSet<>();
+    private final List<Transaction> waiting = new ArrayList<>();
     /** Per waiting transaction, the round it arrived in (how long it has waited counts from there). */
-    final Map<String, Long> waitingSince = new HashMap<>();
-    final Set<String> partlyRead = new HashSet<>();
+    private final Map<String, Long> waitingSince = new HashMap<>();
+    private final Set<String> partlyRead = new HashSet<>();
     /**
      * Held transactions of unknown outcome, with the round each arrived in. One that nobody has read may still turn
      * out committed when a later transaction reads its write, so it holds collection back until it is set aside
      * ({@link org.cobraverify.gc.CollectionPlanner}, A7).
      */
-    final Map<String, Long> unknownSince = new HashMap<>();
+    private final Map<String, Long> unknownSince = new HashMap<>();
     /**
      * Retained transactions outside the last checked history (of unknown outcome, read by nobody yet). A read that
      * includes one later makes it part of the checked history then, and it is checked against the collected past
      * then, as a newly admitted transaction is.
      */
-    final Set<String> unincluded = new HashSet<>();
+    private final Set<String> unincluded = new HashSet<>();
     /**
      * Writes of transactions set aside after a violation ({@link SetAside}) since the last collection or checkpoint, by
      * key and value. They move to the collected-write store then ({@link IncrementalVerifier}), not before: until a
      * collection, a batch of rounds may still be decided again from a snapshot that held those transactions, and the
      * store is not part of a snapshot.
      */
-    final Map<String, Map<String, CollectedWrites.Entry>> setAsideWrites = new HashMap<>();
+    private final Map<String, Map<String, CollectedWrites.Entry>> setAsideWrites = new HashMap<>();
     /**
-     * Keys a set-aside transaction wrote, with the round it was set aside in. What garbage collection recorded of such a
-     * key (which write was the latest, which were superseded) was decided with that writer present; without it, which
-     * write of the key came last before it is not known, so a later read of a write of the key made before then (its
-     * initial value, a collected write, or a write of a transaction held then: {@link #taintedWriters}) cannot be judged
-     * (docs/DESIGN.md §7.10). Bounded: {@link SetAside#MAX_TAINTED_KEYS}.
+     * Keys a set-aside transaction wrote, with the round it was set aside in, and their writers from before. What garbage
+     * collection recorded of such a key (which write was the latest, which were superseded) was decided with that writer
+     * present; without it, which write of the key came last before it is not known, so a later read of a write of the key
+     * made before then (its initial value, a collected write, or a write of a transaction held then) cannot be judged
+     * (docs/DESIGN.md §7.10). Bounded: {@link TaintedKeys#MAX_KEYS}.
      */
-    final Map<String, Long> taintedKeys = new HashMap<>();
-    /**
-     * For each tainted key, the transactions that were held and had written it when it was tainted (kept until the key
-     * is cleared, even once they are collected: their writes of it came before the violation).
-     */
-    final Map<String, Set<String>> taintedWriters = new HashMap<>();
-    /** Tainted keys no longer remembered one by one (past {@link SetAside#MAX_TAINTED_KEYS}); null until the first. */
-    TaintOverflow taintOverflow;
+    private final TaintedKeys tainted = new TaintedKeys();
     /**
      * Superseded writes of staying writers (docs/DESIGN.md §7.9): per retained transaction, the keys whose frontier writer
      * went as data while it stayed, each with that writer's id. Its writes of such a key were collected then (the last one
@@ -77,7 +72,64 @@ final class HeldTransactions {
      * {@link #writers}, and later rounds' histories leave them out (its readers that stayed are partly read). Only held
      * transactions are named (a mark goes with its transaction); at most one entry per key a retained transaction writes.
      */
-    final Map<String, Map<String, String>> supersededMarks = new HashMap<>();
+    private final Map<String, Map<String, String>> supersededMarks = new HashMap<>();
+
+    // ---- what the rounds read of the held transactions (views: nothing here is changed through them)
+
+    /** The held transaction with id {@code id}, or null. */
+    Transaction get(String id) { return byId.get(id); }
+
+    /** Whether a transaction with id {@code id} is held (retained or waiting). */
+    boolean holds(String id) { return byId.containsKey(id); }
+
+    /** Every held transaction (unmodifiable, in no particular order). */
+    java.util.Collection<Transaction> all() { return Collections.unmodifiableCollection(byId.values()); }
+
+    /** The ids of the held transactions (unmodifiable). */
+    Set<String> ids() { return Collections.unmodifiableSet(byId.keySet()); }
+
+    /** The held transaction that wrote {@code value} to {@code key}, or null. */
+    Transaction writerOf(String key, String value) { return writers.get(key, value); }
+
+    /** Whether a held transaction wrote {@code value} to {@code key}. */
+    boolean written(String key, String value) { return writers.contains(key, value); }
+
+    /** {@link WriterIndex#getSharing}: the writer of {@code ops[j]}'s value, the read taking the writer's strings. */
+    Transaction writerSharing(List<TxnOp> ops, int j) { return writers.getSharing(ops, j); }
+
+    /** The retained transactions, in admission order (unmodifiable). */
+    List<Transaction> retained() { return Collections.unmodifiableList(retained); }
+
+    int retainedCount() { return retained.size(); }
+
+    boolean isRetained(String id) { return retainedIds.contains(id); }
+
+    /** The waiting transactions, oldest first (unmodifiable). */
+    List<Transaction> waiting() { return Collections.unmodifiableList(waiting); }
+
+    int waitingCount() { return waiting.size(); }
+
+    /** Per waiting transaction, the round it arrived in (unmodifiable). */
+    Map<String, Long> waitingSince() { return Collections.unmodifiableMap(waitingSince); }
+
+    boolean isPartlyRead(String id) { return partlyRead.contains(id); }
+
+    /** Per held transaction of unknown outcome, the round it arrived in (unmodifiable). */
+    Map<String, Long> unknownSince() { return Collections.unmodifiableMap(unknownSince); }
+
+    /** The retained transactions outside the last checked history (unmodifiable). */
+    Set<String> unincluded() { return Collections.unmodifiableSet(unincluded); }
+
+    /** Whether {@code id} has a superseded mark (one lookup: the round's history leaves its marked writes out). */
+    boolean hasSupersededMarks(String id) { return !supersededMarks.isEmpty() && supersededMarks.containsKey(id); }
+
+    /** The superseded marks, by transaction and key (unmodifiable). */
+    Map<String, Map<String, String>> supersededMarks() { return Collections.unmodifiableMap(supersededMarks); }
+
+    /** The tainted keys (docs/DESIGN.md §7.10). */
+    TaintedKeys tainted() { return tainted; }
+
+    // ---- what the rounds change
 
     /**
      * Records {@code t} as the writer of its writes; or, when one of them was written already, by a held transaction
@@ -204,9 +256,7 @@ final class HeldTransactions {
         unknownSince.clear();
         unincluded.clear();
         setAsideWrites.clear();
-        taintedKeys.clear();
-        taintedWriters.clear();
-        taintOverflow = null;
+        tainted.clearAll();
         supersededMarks.clear();
     }
 
@@ -251,6 +301,72 @@ final class HeldTransactions {
         return byValue == null ? null : byValue.get(value);
     }
 
+    /** Records retained transactions as partly read (a read of theirs was collected: {@link org.cobraverify.gc.Collector}). */
+    void partlyRead(Collection<String> ids) { partlyRead.addAll(ids); }
+
+    /** Takes {@code key} = {@code value} out of the writer index (its write was collected while its writer stays, §7.9). */
+    void removeWrite(String key, String value) { writers.remove(key, value); }
+
+    /** Records a write of a transaction set aside (or left unfenced) as such; with {@code replace} false, a recorded entry stays. */
+    void setAsideWrite(String key, String value, CollectedWrites.Entry e, boolean replace) {
+        Map<String, CollectedWrites.Entry> byValue = setAsideWrites.computeIfAbsent(key, k -> new HashMap<>());
+        if (replace) byValue.put(value, e);
+        else byValue.putIfAbsent(value, e);
+    }
+
+    /** The writes set aside since the last call (by key and value), to be moved to the collected-write store. */
+    Map<String, Map<String, CollectedWrites.Entry>> takeSetAsideWrites() {
+        if (setAsideWrites.isEmpty()) return Map.of();
+        Map<String, Map<String, CollectedWrites.Entry>> out = new HashMap<>(setAsideWrites);
+        setAsideWrites.clear();
+        return out;
+    }
+
+    /** Forgets set-aside transactions {@code ids}, retained or waiting ({@link SetAside}). */
+    void setAside(Set<String> ids) {
+        forget(ids);
+        waiting.removeIf(t -> ids.contains(t.getId()));
+        for (String id : ids) waitingSince.remove(id);
+    }
+
+    // ---- checkpoints
+
+    /** Restores a superseded mark of a checkpoint (before its transaction, {@link #restoreHeld}). */
+    void restoreMarks(String txn, Map<String, String> marks) { supersededMarks.put(txn, marks); }
+
+    /**
+     * Restores a held transaction of a checkpoint, in admission order: retained when {@code waitingSince} is negative,
+     * waiting otherwise; {@code unknownSince} negative: not of unknown outcome. Its writes enter the index, less those of keys
+     * its superseded marks name (collected, §7.9). Call {@link #finishRestore} after the last.
+     */
+    void restoreHeld(Transaction t, long waitingSinceRound, long unknownSinceRound) {
+        byId.put(t.getId(), t);
+        Map<String, String> marked = supersededMarks.get(t.getId());
+        for (TxnOp o : t.getOps())
+            if (o.getWrite() && (marked == null || !marked.containsKey(o.getKey()))) writers.putIfAbsent(o.getKey(), o.getValue(), t);
+        if (unknownSinceRound >= 0) unknownSince.put(t.getId(), unknownSinceRound);
+        if (waitingSinceRound < 0) { retained.add(t); retainedIds.add(t.getId()); }
+        else { waiting.add(t); waitingSince.put(t.getId(), waitingSinceRound); }
+    }
+
+    /** After the last {@link #restoreHeld}: the retained transactions with a read of no held writer are partly read; {@code unincluded} as recorded. */
+    void finishRestore(Collection<String> unincludedIds) {
+        for (Transaction t : retained)
+            for (TxnOp o : t.getOps())
+                if (!o.getWrite() && o.getValue() != null && !writers.contains(o.getKey(), o.getValue())) { partlyRead.add(t.getId()); break; }
+        unincluded.addAll(unincludedIds);
+    }
+
+    /** The invariants stated above, but that of the writer index's completeness (for assertions: linear in what is held). */
+    boolean invariantsHold() {
+        if (byId.size() != retained.size() + waiting.size() || retainedIds.size() != retained.size() || waitingSince.size() != waiting.size()) return false;
+        for (Transaction t : retained) if (byId.get(t.getId()) != t || !retainedIds.contains(t.getId())) return false;
+        for (Transaction t : waiting) if (byId.get(t.getId()) != t || retainedIds.contains(t.getId()) || !waitingSince.containsKey(t.getId())) return false;
+        if (!retainedIds.containsAll(partlyRead) || !byId.keySet().containsAll(unknownSince.keySet()) || !byId.keySet().containsAll(unincluded)
+                || !byId.keySet().containsAll(supersededMarks.keySet())) return false;
+        return tainted.invariantsHold();
+    }
+
     /** A copy sharing nothing mutable with this one (the transactions themselves are shared: nothing changes them). */
     HeldTransactions copy() {
         HeldTransactions c = new HeldTransactions();
@@ -271,10 +387,7 @@ final class HeldTransactions {
         unincluded.clear(); unincluded.addAll(o.unincluded);
         setAsideWrites.clear();
         for (Map.Entry<String, Map<String, CollectedWrites.Entry>> e : o.setAsideWrites.entrySet()) setAsideWrites.put(e.getKey(), new HashMap<>(e.getValue()));
-        taintedKeys.clear(); taintedKeys.putAll(o.taintedKeys);
-        taintedWriters.clear();
-        for (Map.Entry<String, Set<String>> e : o.taintedWriters.entrySet()) taintedWriters.put(e.getKey(), new HashSet<>(e.getValue()));
-        taintOverflow = o.taintOverflow == null ? null : o.taintOverflow.copy();
+        tainted.replaceWith(o.tainted);
         supersededMarks.clear();
         for (Map.Entry<String, Map<String, String>> e : o.supersededMarks.entrySet()) supersededMarks.put(e.getKey(), new HashMap<>(e.getValue()));
     }

@@ -24,12 +24,8 @@ import org.cobraverify.gc.Collector;
 import org.cobraverify.gc.FrontierLog;
 import org.cobraverify.gc.StaleReads;
 import org.cobraverify.history.History;
-import org.cobraverify.history.HistoryBuilder;
-import org.cobraverify.schemas.CarriedFact;
-import org.cobraverify.schemas.HeldTxn;
 import org.cobraverify.schemas.Transaction;
 import org.cobraverify.schemas.TxnOp;
-import org.cobraverify.schemas.TxnStatus;
 import org.cobraverify.schemas.VerifierCore;
 import org.cobraverify.schemas.protocol.EpochRules;
 
@@ -105,11 +101,13 @@ public final class IncrementalVerifier implements AutoCloseable {
     private final Settings settings;
     private final CollectedWrites collected;
     private final CollectionPlanner planner;
-    private HeldTransactions held = new HeldTransactions();
-    private StaleReads stale = new StaleReads();
+    private final HeldTransactions held = new HeldTransactions();
+    /** The collected-write store as this incarnation sees it, and the checkpoints a restart may resume from. */
+    private final Incarnation incarnation;
+    /** Builds and checks the round's history (steps 3–4). */
+    private final RoundCheck check;
+    private final StaleReads stale = new StaleReads();
     private CollectedPast past = new CollectedPast();
-    /** Key and value ids shared by the rounds' histories (derived: not part of the state, never checkpointed). */
-    private final RoundIds ids = new RoundIds();
     /** Transactions added to the open round, and their ids. */
     private final List<Transaction> incoming = new ArrayList<>();
     private final Set<String> incomingIds = new HashSet<>();
@@ -120,8 +118,6 @@ public final class IncrementalVerifier implements AutoCloseable {
      */
     private final Map<String, Long> arrivedIn = new HashMap<>();
     private long rounds, checkedTotal, collectedTotal, duplicates, settledTotal, collections, frontierRecords;
-    /** See {@link #isolatedKeysCount} and {@link #chainedKeysCount}: observability only, not part of the state (a restart counts from 0). */
-    private long isolatedKeys, chainedKeys;
     /** The first round of the open batch: the number {@link #nextRound} had when the last round ended. */
     private long batchStart;
     private int lastSuperseded, lastOld, lastSettled;
@@ -144,22 +140,13 @@ public final class IncrementalVerifier implements AutoCloseable {
     private String lostProof;
     /** Transactions checked in the last round with reads that never resolved (the last round checks them as they are). */
     private final Set<String> forced = new HashSet<>();
-    /**
-     * What {@link Admission} found of this round's admitted transactions' reads (which have a held writer), reused by the
-     * round's first history; emptied when a set-aside changes the writer index.
-     */
-    private Map<Transaction, boolean[]> admittedHeldReads = Map.of();
-    /** The verifier's incarnation (how many times it restarted): collected writes carry it. */
-    private long incarnation;
-    /** After a restart from a checkpoint: the checkpoint's round. Collected writes of an earlier incarnation after it are ignored. */
-    private long visibleThrough = Long.MAX_VALUE;
-    /** The rounds of the last two checkpoints taken or resumed from (older, newer; -1: none): a restart resumes from one of them. */
-    private long olderCheckpoint = -1, newerCheckpoint = -1;
 
     public IncrementalVerifier(Settings settings, CollectedWrites collected) {
         this.settings = settings;
         this.collected = collected;
         this.planner = new CollectionPlanner(settings.pendingRoundsLimit());
+        this.incarnation = new Incarnation(collected, held);
+        this.check = new RoundCheck(settings.gc(), settings.gcRules(), held, stale, collected, planner, incarnation, forced);
     }
 
     public Settings settings() { return settings; }
@@ -175,7 +162,7 @@ public final class IncrementalVerifier implements AutoCloseable {
     public long nextRound() { return rounds; }
 
     public boolean add(Transaction t) {
-        if (held.byId.containsKey(t.getId()) || !incomingIds.add(t.getId())) {
+        if (held.holds(t.getId()) || !incomingIds.add(t.getId())) {
             duplicates++;
             return false;
         }
@@ -199,12 +186,12 @@ public final class IncrementalVerifier implements AutoCloseable {
 
     public long duplicates() { return duplicates; }
 
-    public int retainedCount() { return held.retained.size(); }
+    public int retainedCount() { return held.retainedCount(); }
 
     /** The sessions of the transactions kept (retained or waiting). */
     public Set<String> sessionsHeld() { return held.sessions(); }
 
-    public int pendingCount() { return held.waiting.size(); }
+    public int pendingCount() { return held.waitingCount(); }
 
     public long collectedCount() { return collectedTotal; }
 
@@ -224,12 +211,12 @@ public final class IncrementalVerifier implements AutoCloseable {
 
     /**
      * Keys tainted by violations and not cleared yet (docs/DESIGN.md §7.10): remembered one by one, and in the overflow filter
-     * (past {@link SetAside#MAX_TAINTED_KEYS}).
+     * (past {@link TaintedKeys#MAX_KEYS}).
      */
-    public long taintedKeysCount() { return held.taintedKeys.size(); }
+    public long taintedKeysCount() { return held.tainted().size(); }
 
     /** Of the tainted keys, those only in the overflow filter (reads of them stay untestable). */
-    public long forgottenTaintedKeysCount() { return held.taintOverflow == null ? 0 : held.taintOverflow.keys(); }
+    public long forgottenTaintedKeysCount() { return held.tainted().forgotten(); }
 
     /** Transactions set aside after violations so far, and the reads of their writes left unchecked. */
     public long setAsideCount() { return setAsideTotal; }
@@ -240,16 +227,16 @@ public final class IncrementalVerifier implements AutoCloseable {
      * Keys whose synthetic writer the checks left out as isolated (docs/DESIGN.md §7.9), summed over every check this
      * incarnation ran (a round that sets violations aside checks more than once): what the rule saves, for benchmarks.
      */
-    public long isolatedKeysCount() { return isolatedKeys; }
+    public long isolatedKeysCount() { return check.isolatedKeys(); }
 
     /** Of {@link #isolatedKeysCount}, the keys isolated by the chain rule (docs/DESIGN.md §7.9, "Chains from a frontier value"). */
-    public long chainedKeysCount() { return chainedKeys; }
+    public long chainedKeysCount() { return check.chainedKeys(); }
 
     /** Frontier writes collected as data so far, by this incarnation and those it resumed from (docs/DESIGN.md §7.9). */
     public long frontierRecordsCollected() { return frontierRecords; }
 
     /** The held transactions' writes collected while they stay, by transaction and key, with the writer that superseded each (for tests). */
-    Map<String, Map<String, String>> collectedWritesOfStayingWriters() { return java.util.Collections.unmodifiableMap(held.supersededMarks); }
+    Map<String, Map<String, String>> collectedWritesOfStayingWriters() { return java.util.Collections.unmodifiableMap(held.supersededMarks()); }
 
     /** Counts {@code k} more rounds as passed (a batch of rounds decided with one check counts as all of them). */
     public void skipRounds(int k) { rounds += k; }
@@ -291,7 +278,7 @@ public final class IncrementalVerifier implements AutoCloseable {
             Transaction t = it.next();
             if (!EpochRules.isUnfenced(t.getEpoch())) continue;
             it.remove();
-            unchecked.leaveUnfenced(t, held, roundNo, incarnation);
+            unchecked.leaveUnfenced(t, held, roundNo, incarnation.number());
         }
         // 1. new writes become known (reads of collected writes are found when the new transactions are first admitted).
         // A transaction that writes a (key, value) a held transaction wrote, or writes one twice, breaks unique writes
@@ -305,24 +292,24 @@ public final class IncrementalVerifier implements AutoCloseable {
             if (lostProof == null) lostProof = "round " + roundNo + ": " + dup + "; " + t.getId() + " was left out of the checked history";
         }
         // a waiting transaction's level: the round of the batch from which on it is there (those from before: the first)
-        int waitedBefore = held.waiting.size();
+        int waitedBefore = held.waitingCount();
         int[] arrival = batchRounds > 1 ? new int[waitedBefore + thisRound.size()] : null;
         for (Transaction t : thisRound) {
             long arrived = Math.min(roundNo, arrivedIn.getOrDefault(t.getId(), roundNo));
-            if (arrival != null) arrival[held.waiting.size()] = (int) Math.max(0, arrived - firstRound);
+            if (arrival != null) arrival[held.waitingCount()] = (int) Math.max(0, arrived - firstRound);
             held.arrive(t, arrived);
         }
         arrivedIn.clear();
         long checkedBefore = checkedTotal;
         // 2. admit every waiting transaction whose reads all resolve (a stale read resolves to nothing: it is judged below)
-        Admission admission = held.waiting.isEmpty() ? Admission.none()
-                : Admission.of(held.waiting, arrival, waitedBefore, held, stale, this::collectedEntries);
-        admittedHeldReads = admission.heldReads(); // until a set-aside changes the writer index
+        Admission admission = (held.waitingCount() == 0) ? Admission.none()
+                : Admission.of(held.waiting(), arrival, waitedBefore, held, stale, incarnation::entries);
+        check.admission(admission.heldReads()); // until a set-aside changes the writer index
         List<Transaction> admitted = admission.admitted();
         held.stopWaiting(admitted);
         forced.clear();
-        if (last && !held.waiting.isEmpty()) {
-            for (Transaction t : held.waiting) forced.add(t.getId());
+        if (last && !(held.waitingCount() == 0)) {
+            for (Transaction t : held.waiting()) forced.add(t.getId());
             admitted.addAll(held.takeAllWaiting());
         }
         batchCounts = arrival == null ? null : batchCounts(arrival, admission.level(), batchRounds, checkedBefore);
@@ -330,21 +317,21 @@ public final class IncrementalVerifier implements AutoCloseable {
         checkedTotal += admitted.size();
         String pendingNote = null;
         boolean pendingTooLong = false;
-        if (!held.waiting.isEmpty()) {
-            Transaction oldest = held.waiting.get(0);
-            long waited = rounds - held.waitingSince.get(oldest.getId());
+        if (!(held.waitingCount() == 0)) {
+            Transaction oldest = held.waiting().get(0);
+            long waited = rounds - held.waitingSince().get(oldest.getId());
             pendingTooLong = waited >= settings.pendingRoundsLimit();
             pendingNote = pendingTooLong
-                    ? held.waiting.size() + " transactions read writes that have not arrived after " + waited + " rounds (oldest: " + oldest.getId()
+                    ? held.waitingCount() + " transactions read writes that have not arrived after " + waited + " rounds (oldest: " + oldest.getId()
                       + " reads " + held.firstMissingRead(oldest) + (collected.horizonNote() == null ? "" : "; " + collected.horizonNote())
                       + "); the rest is serializable"
-                    : held.waiting.size() + " wait for writes not yet seen (oldest: " + oldest.getId() + " reads " + held.firstMissingRead(oldest) + ")";
+                    : held.waitingCount() + " wait for writes not yet seen (oldest: " + oldest.getId() + " reads " + held.firstMissingRead(oldest) + ")";
         }
         // 3–4. the round's history (retained and admitted, in session order), garbage collection's plan, the check, and
         // what GC may take (on accept). A violation's transactions are set aside and the rest is checked again (and GC
         // planned again), until the check accepts (docs/DESIGN.md §7.10).
         roundViolations = new ArrayList<>();
-        Attempt a = attempt(roundNo, admitted, staleNow, oldEpochMax, ended, settings.check(), false);
+        RoundCheck.Attempt a = attempt(roundNo, admitted, staleNow, oldEpochMax, ended, settings.check(), false);
         long t1 = a.t1();
         Verdict first = a.r() == null ? null : a.r().verdict();
         while (a.failure() == null && a.r().verdict().outcome() == Verdict.Outcome.REJECT) {
@@ -355,7 +342,7 @@ public final class IncrementalVerifier implements AutoCloseable {
             Set<String> ids = new java.util.LinkedHashSet<>();
             for (Certificate c : found) {
                 if (roundViolations.size() >= MAX_VIOLATIONS_PER_ROUND) break;
-                Set<String> named = SetAside.of(c, held.byId);
+                Set<String> named = SetAside.of(c, held);
                 if (named.isEmpty()) continue;
                 roundViolations.add(c);
                 ids.addAll(named);
@@ -368,7 +355,7 @@ public final class IncrementalVerifier implements AutoCloseable {
                 return terminal(roundNo, "round " + roundNo + " holds at least " + MAX_VIOLATIONS_PER_ROUND + " violations (more than are set aside one by one)",
                         first, thisRound, a.h().size(), t0, t1);
             setAside(ids, roundNo, admitted, staleNow);
-            CheckOptions left = remaining(settings.check(), t1);
+            CheckOptions left = RoundCheck.remaining(settings.check(), t1);
             if (left == null) {
                 retain(admitted);
                 long now = System.nanoTime();
@@ -381,7 +368,7 @@ public final class IncrementalVerifier implements AutoCloseable {
             long now = System.nanoTime();
             if (a.outOfMemory()) {
                 // the round's graph did not fit: drop the state (which frees it) and go on, saying unknown from now on
-                droppedState = "the heap ran out while checking round " + roundNo + " (" + (held.retained.size() + admitted.size())
+                droppedState = "the heap ran out while checking round " + roundNo + " (" + (held.retainedCount() + admitted.size())
                         + " transactions retained and new)";
                 dropState();
                 return result(roundNo, Verdict.Outcome.UNKNOWN, droppedState + "; the state was dropped so that the verifier goes on",
@@ -392,7 +379,7 @@ public final class IncrementalVerifier implements AutoCloseable {
                     + a.failure(), first, thisRound, a.h().size(), t0, t1, now, now, 0, null);
         }
         long t2 = System.nanoTime();
-        admittedHeldReads = Map.of();
+        check.forgetAdmission();
         History h = a.h();
         List<Transaction> order = a.order();
         Map<String, Integer> index = a.index();
@@ -413,10 +400,10 @@ public final class IncrementalVerifier implements AutoCloseable {
         Set<String> uncovered = UncheckedTransactions.uncovered(admitted, held, r.fromBarrier(), inc, index);
         if (!uncovered.isEmpty()) {
             checkedTotal -= uncovered.size();
-            uncheckedReads += unchecked.leaveUncovered(uncovered, held, past, stale, admitted, roundNo, incarnation);
+            uncheckedReads += unchecked.leaveUncovered(uncovered, held, past, stale, admitted, roundNo, incarnation.number());
             staleNow.removeIf(x -> uncovered.contains(x.reader().getId()));
             forced.removeAll(uncovered);
-            Attempt again = checkAgain(roundNo, admitted, staleNow, oldEpochMax, ended, t1);
+            RoundCheck.Attempt again = checkAgain(roundNo, admitted, staleNow, oldEpochMax, ended, t1);
             if (again != null) {
                 a = again;
                 h = a.h(); order = a.order(); index = a.index(); plan = a.plan(); r = a.r(); v = r.verdict(); inc = r.included();
@@ -429,14 +416,14 @@ public final class IncrementalVerifier implements AutoCloseable {
         }
         // reads of collected writes are judged now, for readers in the checked history (docs/DESIGN.md §7.5); a stale reader
         // is set aside like any violation's (the check accepted with it, so it accepts without it)
-        StaleReads.Judgement judged = stale.judge(a.stale(), index::get, inc, r.fromBarrier(), held.byId::get);
+        StaleReads.Judgement judged = stale.judge(a.stale(), index::get, inc, r.fromBarrier(), held::get);
         boolean staleSetAside = !judged.rejects().isEmpty();
         if (staleSetAside) {
             roundViolations.addAll(judged.rejects());
             setAside(new java.util.LinkedHashSet<>(judged.readers()), roundNo, admitted, staleNow);
             // checked again without them, so that garbage collection analyses the history it will collect from (the check
             // accepted with them, so it accepts without them unless the budget runs out)
-            Attempt again = checkAgain(roundNo, admitted, staleNow, oldEpochMax, ended, t1);
+            RoundCheck.Attempt again = checkAgain(roundNo, admitted, staleNow, oldEpochMax, ended, t1);
             if (again != null) {
                 a = again;
                 h = a.h(); order = a.order(); index = a.index(); plan = a.plan(); r = a.r(); v = r.verdict(); inc = r.included();
@@ -453,15 +440,15 @@ public final class IncrementalVerifier implements AutoCloseable {
         // Checked for the first time: the admitted transactions, and those of unknown outcome that the checked history left
         // out until now (nobody had read their writes) and includes from this round on (seed 1415324 of the differential)
         List<Transaction> firstChecked = admitted;
-        if (!held.unincluded.isEmpty() && !held.taintedKeys.isEmpty()) {
+        if (!held.unincluded().isEmpty() && !held.tainted().isEmpty()) {
             firstChecked = new ArrayList<>(admitted);
-            for (String id : held.unincluded) {
+            for (String id : held.unincluded()) {
                 Integer i = index.get(id);
-                Transaction t = held.byId.get(id);
+                Transaction t = held.get(id);
                 if (i != null && inc[i] && t != null) firstChecked.add(t);
             }
         }
-        String untestable = SetAside.untestableRead(firstChecked, held, this::collectedEntry);
+        String untestable = SetAside.untestableRead(firstChecked, held, incarnation::entry);
         held.noteUnincluded(order, inc);
         // 6. the outcome, final before anything is collected (a batch restores its snapshot unless it accepts, and a
         // snapshot may be restored only if nothing was collected since)
@@ -486,16 +473,17 @@ public final class IncrementalVerifier implements AutoCloseable {
         boolean batchFound = batchRounds > 1 && !roundViolations.isEmpty();
         if (!staleSetAside && !noCollection && !batchFound && plan != null && plan.skip() == null && r.gc() != null && r.gc().skipped == null) {
             Set<String> cleared = SetAside.clearable(held, h, order, index, r.gc(), inc);
-            Collector.Outcome gone = Collector.collect(h, order, plan, r.gc(), inc, collected, past, roundNo, incarnation, this::visible,
-                    keepFrom(roundNo), a.frontier().chainKeys());
-            for (String k : cleared) { held.taintedKeys.remove(k); held.taintedWriters.remove(k); }
+            Collector.Outcome gone = Collector.collect(h, order, plan, r.gc(), inc, collected, past, roundNo, incarnation.number(), incarnation::visible,
+                    incarnation.keepFrom(roundNo), a.frontier().chainKeys());
+            for (String k : cleared) { held.tainted().clear(k); }
             collectedNow = gone.gone().size();
             frontierRecords += r.gc().frontierAsData.length;
             held.forget(gone.gone());
-            collectMarkedWrites(h, r.gc(), roundNo);
+            StayingWriters.collectMarkedWrites(h, r.gc(), roundNo, incarnation.number(), settings.gcRules() == GarbageCollection.Rules.CARELESS_MARKS,
+                    held, collected, stale);
             for (String id : gone.gone()) stale.forget(id);
             flushSetAside(); // no snapshot from before this collection can be restored now
-            held.partlyRead.addAll(gone.partlyRead());
+            held.partlyRead(gone.partlyRead());
             for (String id : gone.knownCommitted()) held.knownCommitted(id);
             if (gone.lostProof() != null && lostProof == null) lostProof = gone.lostProof();
             if (collectedNow > 0) collections++;
@@ -506,10 +494,10 @@ public final class IncrementalVerifier implements AutoCloseable {
         }
         long t3 = System.nanoTime();
         // why the retained set did not shrink, for whoever watches it grow (the retained-set alert)
-        if (gcNote != null && collectedNow == 0 && !held.retained.isEmpty()) reason += "; nothing collected: " + gcNote;
+        if (gcNote != null && collectedNow == 0 && !(held.retainedCount() == 0)) reason += "; nothing collected: " + gcNote;
         if (held.size() > settings.maxRetained()) {
-            droppedState = "the verifier kept " + held.retained.size() + " transactions after garbage collection in round " + roundNo
-                    + (held.waiting.isEmpty() ? "" : ", and " + held.waiting.size() + " waiting for writes,")
+            droppedState = "the verifier kept " + held.retainedCount() + " transactions after garbage collection in round " + roundNo
+                    + ((held.waitingCount() == 0) ? "" : ", and " + held.waitingCount() + " waiting for writes,")
                     + " more than its bound of " + settings.maxRetained() + " (constraints no read resolves keep them alive)";
             dropState();
             outcome = Verdict.Outcome.UNKNOWN;
@@ -523,121 +511,39 @@ public final class IncrementalVerifier implements AutoCloseable {
      * admitted transactions as they are now), within what is left of the budget since {@code t1}; null when that did not
      * accept (the budget ran out, or an internal error).
      */
-    private Attempt checkAgain(long roundNo, List<Transaction> admitted, List<StaleReads.StaleRead> staleNow, long oldEpochMax,
+    private RoundCheck.Attempt checkAgain(long roundNo, List<Transaction> admitted, List<StaleReads.StaleRead> staleNow, long oldEpochMax,
                                Predicate<String> ended, long t1) {
-        CheckOptions left = remaining(settings.check(), t1);
-        Attempt again = left == null ? null : attempt(roundNo, admitted, staleNow, oldEpochMax, ended, left, true);
-        return again != null && again.failure() == null && again.r().verdict().outcome() == Verdict.Outcome.ACCEPT ? again : null;
+        CheckOptions left = RoundCheck.remaining(settings.check(), t1);
+        RoundCheck.Attempt again = left == null ? null : attempt(roundNo, admitted, staleNow, oldEpochMax, ended, left, true);
+        return again != null && again.accepted() ? again : null;
     }
 
     /** Violations set aside in one round; past this many, verification stops (the database is broken wholesale). */
     static final int MAX_VIOLATIONS_PER_ROUND = 256;
 
-    /**
-     * One build and check of the round's history. {@code failure}: why the check did not run to a verdict (an internal
-     * error, or the heap: {@code outOfMemory}); then {@code r} is null.
-     */
-    private record Attempt(List<Transaction> order, Map<String, Integer> index, History h, List<StaleReads.StaleRead> stale,
-                           CollectionPlanner.Plan plan, IncrementalCheck.Result r, long t1, String failure, boolean outOfMemory, PastFrontier frontier) {}
-
-    /**
-     * Builds the round's history from the retained and {@code admitted} transactions ({@code retainedAlready}: those are
-     * among the retained now), with the frontier records they
-     * touch, plans garbage collection, and checks it against the collected past (analysing what GC may take, on accept).
-     */
-    private Attempt attempt(long roundNo, List<Transaction> admitted, List<StaleReads.StaleRead> staleNow, long oldEpochMax, Predicate<String> ended,
-                            CheckOptions check, boolean retainedAlready) {
-        List<Transaction> all = new ArrayList<>(held.retained.size() + admitted.size());
-        all.addAll(held.retained);
-        if (!retainedAlready) all.addAll(admitted);
-        List<Transaction> order = SessionOrder.of(all);
-        // the operations' key and value ids, interned once per transaction, not once per round (RoundIds)
-        int[][] opIds = ids.compile(order);
-        int ops = 0;
-        for (int[] x : opIds) ops += x.length / 2;
-        HistoryBuilder hb = new HistoryBuilder(order.size() + order.size() / 2, ops + ops / 4, ids.keys(), ids.values()); // and the synthetic writers
-        Map<String, Integer> index = hb.index(); // each transaction's place in the round's history, by id (the builder's own map)
-        // the frontier records of the keys the round touches: each becomes a synthetic writer before the past (§7.9)
-        boolean[][] heldReads = PastFrontier.heldReads(order, this::whole, held, admittedHeldReads);
-        PastFrontier frontier = past.exists() && collected.hasFrontiers() ? PastFrontier.of(order, opIds, heldReads, ids, collected, held, this::visible,
-                this::mayIsolate, t -> !stale.readCollected(t.getId()), t -> past.before().contains(t.getId())) : PastFrontier.NONE;
-        if (frontier.unknowable() != null && lostProof == null) lostProof = "round " + roundNo + ": " + frontier.unknowable();
-        isolatedKeys += frontier.isolatedCount();
-        chainedKeys += frontier.chainKeys().length;
-        History h = RoundHistory.build(hb, order, opIds, heldReads, frontier, held, past, stale, forced);
-        Barrier barrier = past.exists() ? past.toBarrier(hb, index, frontier.writers(), frontier.edges(order, opIds, ids, admitted, held.unincluded, lostProof != null, held))
-                : null;
-        List<StaleReads.StaleRead> judgeable = frontier.judgeable(staleNow, ids);
-        long t1 = System.nanoTime();
-        CollectionPlanner.Plan plan = settings.gc() && oldEpochMax >= 0
-                ? planner.plan(order, index, oldEpochMax, ended, rounds, held.waiting, held.waitingSince, held.unknownSince, held.byId, held.writers::get) : null;
-        boolean[] oldAll = plan == null || plan.skip() != null ? null : frontier.old(plan.old(), h.size());
-        boolean[] pinnedAll = plan == null || plan.skip() != null ? null : frontier.pinned(plan, h);
-        try {
-            IncrementalCheck.Result r = IncrementalCheck.run(h, check, barrier, oldAll, plan == null ? null : plan.entries(), pinnedAll, settings.gcRules(), order.size());
-            return new Attempt(order, index, h, judgeable, plan, r, t1, null, false, frontier);
-        } catch (RuntimeException e) {
-            return new Attempt(order, index, h, judgeable, plan, null, t1, e.toString(), false, frontier);
-        } catch (OutOfMemoryError e) {
-            return new Attempt(order, index, null, judgeable, plan, null, t1, "the heap ran out", true, frontier);
-        }
-    }
-
-    /**
-     * Collects the superseded writes of old writers that stay ({@link GarbageCollection#markOps}; docs/DESIGN.md §7.9): each
-     * goes to the collected-write store, superseded by the frontier writer that went as data, and leaves the writer index;
-     * the held transactions that read it lack that read from then on (a retained one is partly read, its order after the
-     * writer carried as a fact; a waiting one has it recorded as a read of a collected write, judged when it is admitted).
-     */
-    private void collectMarkedWrites(History h, GarbageCollection gc, long roundNo) {
-        if (gc.markOps.length == 0) return;
-        boolean careless = settings.gcRules() == GarbageCollection.Rules.CARELESS_MARKS;
-        Map<String, Map<String, CollectedWrites.Entry>> gone = new HashMap<>();
-        for (int i = 0; i < gc.markOps.length; i++) {
-            int op = gc.markOps[i];
-            Transaction w = held.byId.get(h.name(gc.markTxn[i]));
-            String key = String.valueOf(h.keyName(h.key(op))), value = String.valueOf(h.valueName(h.value(op))), by = h.name(gc.markBy[i]);
-            if (w == null || held.writers.get(key, value) != w) continue;
-            if (careless) continue; // the write stays in the index and the histories: a later round takes it for the frontier
-            // its last write of the key, superseded; any earlier one, intermediate (as the Collector records them)
-            for (TxnOp o : w.getOps()) {
-                if (!o.getWrite() || !o.getKey().equals(key) || held.writers.get(key, o.getValue()) != w) continue;
-                CollectedWrites.Entry e = o.getValue().equals(value)
-                        ? new CollectedWrites.Entry(w.getId(), by, CollectedWrites.Fate.SUPERSEDED, roundNo, incarnation)
-                        : new CollectedWrites.Entry(w.getId(), null, CollectedWrites.Fate.INTERMEDIATE, roundNo, incarnation);
-                collected.put(key, o.getValue(), e);
-                held.writers.remove(key, o.getValue());
-                gone.computeIfAbsent(key, k -> new HashMap<>()).put(o.getValue(), e);
-            }
-            held.markSuperseded(w.getId(), key, by);
-        }
-        if (!gone.isEmpty()) held.loseReadsOf(gone, stale);
+    /** One build and check of the round's history ({@link RoundCheck#attempt}); a frontier that cannot be judged any more is a lost proof. */
+    private RoundCheck.Attempt attempt(long roundNo, List<Transaction> admitted, List<StaleReads.StaleRead> staleNow, long oldEpochMax, Predicate<String> ended,
+                            CheckOptions options, boolean retainedAlready) {
+        RoundCheck.Attempt a = check.attempt(admitted, staleNow, oldEpochMax, ended, options, retainedAlready, past, lostProof != null, rounds);
+        if (a.frontier().unknowable() != null && lostProof == null) lostProof = "round " + roundNo + ": " + a.frontier().unknowable();
+        return a;
     }
 
     /** Moves the writes set aside since the last collection or checkpoint into the collected-write store. */
     private void flushSetAside() {
-        if (held.setAsideWrites.isEmpty()) return;
-        for (Map.Entry<String, Map<String, CollectedWrites.Entry>> k : held.setAsideWrites.entrySet())
+        for (Map.Entry<String, Map<String, CollectedWrites.Entry>> k : held.takeSetAsideWrites().entrySet())
             for (Map.Entry<String, CollectedWrites.Entry> v : k.getValue().entrySet()) collected.put(k.getKey(), v.getKey(), v.getValue());
-        held.setAsideWrites.clear();
-    }
-
-    /** {@code check} with what is left of its timeout since {@code since} (nanoTime); null when nothing is left. */
-    private static CheckOptions remaining(CheckOptions check, long since) {
-        if (check.timeoutSeconds() <= 0) return check;
-        double left = check.timeoutSeconds() - (System.nanoTime() - since) / 1e9;
-        return left <= 0.05 ? null : check.withTimeout(left);
     }
 
     /** Sets {@code ids} aside ({@link SetAside#apply}), with their reads of collected writes and their places in this round. */
     private void setAside(Set<String> ids, long roundNo, List<Transaction> admitted, List<StaleReads.StaleRead> staleNow) {
-        admittedHeldReads = Map.of(); // their writes leave the writer index: admission's answers may be stale now
+        check.forgetAdmission(); // their writes leave the writer index: admission's answers may be stale now
         List<String> uncontracted = new ArrayList<>();
         // only what a collection may have analysed (retained before this round) taints keys (docs/DESIGN.md §7.10)
         Set<String> fresh = new HashSet<>();
         for (Transaction t : admitted) fresh.add(t.getId());
-        uncheckedReads += SetAside.apply(ids, held, stale, admitted, roundNo, incarnation, past, uncontracted,
-                id -> held.retainedIds.contains(id) && !fresh.contains(id));
+        uncheckedReads += SetAside.apply(ids, held, stale, admitted, roundNo, incarnation.number(), past, uncontracted,
+                id -> held.isRetained(id) && !fresh.contains(id));
         if (!uncontracted.isEmpty() && lostProof == null)
             lostProof = "round " + roundNo + ": " + uncontracted.get(0) + ", set aside after a violation, carried more than "
                     + CollectedPast.MAX_CONTRACTED_FACTS + " paths of the collected past; without them later rounds could miss a cycle";
@@ -673,6 +579,7 @@ public final class IncrementalVerifier implements AutoCloseable {
      */
     private RoundResult result(long roundNo, Verdict.Outcome own, String ownReason, Verdict v, List<Transaction> thisRound, int hSize,
                                long t0, long t1, long t2, long t3, int collectedNow, String gcNote) {
+        assert held.invariantsHold() : "round " + roundNo + " broke the held transactions' invariants";
         List<Certificate> found = List.copyOf(roundViolations);
         roundViolations = List.of();
         Verdict.Outcome rest = own;
@@ -701,7 +608,7 @@ public final class IncrementalVerifier implements AutoCloseable {
         }
         Certificate cert = found.isEmpty() ? null : found.get(0);
         return new RoundResult(roundNo, violated ? Verdict.Outcome.REJECT : own, reason, cert, v, v == null ? null : v.stats(), thisRound.size() + unchecked.arrivedUnfenced(),
-                checkedTotal, held.waiting.size(), hSize, held.retained.size(), collectedNow, collectedTotal, t1 - t0, t2 - t1, t3 - t2, gcNote,
+                checkedTotal, held.waitingCount(), hSize, held.retainedCount(), collectedNow, collectedTotal, t1 - t0, t2 - t1, t3 - t2, gcNote,
                 lastSuperseded, lastOld, lastSettled, batchCounts, lastKept, found, violationsTotal, firstViolationRound, own,
                 RoundClock.between(roundCpu0, RoundClock.cpuNanos()), RoundClock.between(roundCollector0, RoundClock.collectorMillis()),
                 left, unchecked.total(), rest);
@@ -747,54 +654,6 @@ public final class IncrementalVerifier implements AutoCloseable {
         held.clear();
         stale.clear();
         past.clear();
-    }
-
-    /**
-     * A collected write, unless an earlier incarnation collected it after the checkpoint this one resumed
-     * from (that round is being decided again; its collection will be redone if it still holds).
-     */
-    private CollectedWrites.Entry collectedEntry(String key, String value) {
-        CollectedWrites.Entry aside = held.setAsideWrite(key, value);
-        if (aside != null) return aside;
-        return visibleEntry(collected.get(key, value));
-    }
-
-    /** {@link #collectedEntry} of each pair ({@code keys[i]}, {@code values[i]}), the store's lookups batched. */
-    private CollectedWrites.Entry[] collectedEntries(List<String> keys, List<String> values) {
-        CollectedWrites.Entry[] out = new CollectedWrites.Entry[keys.size()];
-        List<String> k = new ArrayList<>(), v = new ArrayList<>();
-        List<Integer> at = new ArrayList<>();
-        for (int i = 0; i < out.length; i++) {
-            out[i] = held.setAsideWrite(keys.get(i), values.get(i));
-            if (out[i] == null) { k.add(keys.get(i)); v.add(values.get(i)); at.add(i); }
-        }
-        CollectedWrites.Entry[] stored = k.isEmpty() ? new CollectedWrites.Entry[0] : collected.getAll(k, v);
-        for (int j = 0; j < stored.length; j++) out[at.get(j)] = visibleEntry(stored[j]);
-        return out;
-    }
-
-    /** A stored collected write as this incarnation may see it (null when {@link #collectedEntry} would ignore it). */
-    private CollectedWrites.Entry visibleEntry(CollectedWrites.Entry e) {
-        return e != null && e.incarnation() != incarnation && e.round() > visibleThrough ? null : e;
-    }
-
-    /** The round of the oldest checkpoint a restart may resume from; without one, {@code roundNo} (no restart can need older entries). */
-    private long keepFrom(long roundNo) { return newerCheckpoint < 0 ? roundNo : olderCheckpoint < 0 ? newerCheckpoint : olderCheckpoint; }
-
-    /** Whether this incarnation may see a frontier log entry (not one an earlier incarnation wrote after the checkpoint it resumed from). */
-    private boolean visible(CollectedWrites.FrontierEntry e) { return e.incarnation() == incarnation || e.round() <= visibleThrough; }
-
-    /**
-     * Whether {@code t}'s read of a frontier value may leave its key isolated (no synthetic writer, docs/DESIGN.md §7.9):
-     * committed or aborted (one of unknown outcome may join later), and not forced in the last round.
-     */
-    private boolean mayIsolate(Transaction t) {
-        return (t.getStatus() == TxnStatus.COMMITTED || t.getStatus() == TxnStatus.ABORTED) && (forced.isEmpty() || !forced.contains(t.getId()));
-    }
-
-    /** A retained transaction not partly read, or one admitted now without a stale read: every read's writer is held. */
-    private boolean whole(Transaction t) {
-        return !held.partlyRead.contains(t.getId()) && (forced.isEmpty() || !forced.contains(t.getId())) && !stale.readCollected(t.getId());
     }
 
     // ---- the state as one value: snapshots (a batch decided again round by round) and checkpoints
@@ -846,9 +705,8 @@ public final class IncrementalVerifier implements AutoCloseable {
 
     /** Sets the incarnation that collected writes are stamped with (the service's restart count). */
     public void incarnation(long n) {
-        this.incarnation = n;
         // a restart that resumes from no checkpoint rebuilds from the start: what earlier incarnations collected is not its own
-        if (n > 0 && rounds == 0 && held.isEmpty()) visibleThrough = -1;
+        incarnation.start(n, rounds == 0 && held.isEmpty());
     }
 
     /**
@@ -856,7 +714,7 @@ public final class IncrementalVerifier implements AutoCloseable {
      * rest. Requires: no round is open (nothing added since the last {@link #endRound}). The collected
      * writes stay where they are ({@link CollectedWrites#sync} makes them durable).
      */
-    public Checkpoint checkpoint() {
+    public RoundsCheckpoint checkpoint() {
         return checkpoint(VerifierCore.newBuilder().setServiceRounds(0).setServiceDuplicates(0).setRetiredSince(new HashMap<>()));
     }
 
@@ -864,39 +722,32 @@ public final class IncrementalVerifier implements AutoCloseable {
      * As {@link #checkpoint()}, for a verifier driven by a layer with state of its own ({@link RoundVerifier}):
      * {@code service} has that layer's fields set (its rounds, duplicates and retired sessions); this sets the rest.
      */
-    public Checkpoint checkpoint(VerifierCore.Builder service) {
+    public RoundsCheckpoint checkpoint(VerifierCore.Builder service) {
         if (!incoming.isEmpty()) throw new IllegalStateException("a checkpoint is taken between rounds, not with " + incoming.size() + " transactions added");
         flushSetAside();
         collected.sync();
-        olderCheckpoint = newerCheckpoint;
-        newerCheckpoint = rounds - 1;
+        incarnation.checkpointTaken(rounds - 1);
         return CheckpointCodec.encode(new VerifierState(held, stale, past, planner.endedSince(), planner.withoutFenceSince(), counters(), rejectedIn,
                 droppedState, lostProof,
                 List.of()), service);
     }
 
-    /**
-     * The state {@link #checkpoint} exports: held transactions in admission order, the carried facts, the
-     * retained old transactions before the barrier (the three that grow with the retained set), and the rest.
-     */
-    public record Checkpoint(List<HeldTxn> held, List<CarriedFact> carried, List<String> barrierBefore, VerifierCore core) {}
 
     /**
      * Replaces this (fresh) verifier's state by a checkpoint's, taken by {@code incarnation − 1} or earlier.
      * Collected writes stamped after the checkpoint's last round by an earlier incarnation are ignored from
      * now on; this one stamps its own with {@code incarnation}.
      */
-    public void restore(Checkpoint c, long incarnation) {
+    public void restore(RoundsCheckpoint c, long incarnation) {
         if (!held.isEmpty() || !incoming.isEmpty() || rounds != 0) throw new IllegalStateException("restore needs a fresh verifier");
         VerifierState s = CheckpointCodec.decode(c, incarnation);
-        this.incarnation = incarnation;
         restore(s);
-        visibleThrough = rounds - 1;
-        newerCheckpoint = visibleThrough;
+        this.incarnation.resume(incarnation, rounds - 1);
+        assert held.invariantsHold() : "the checkpoint's held transactions break their invariants";
         // the frontier logs of the keys collected as data are in the store the checkpoint's verifier wrote: without them a
         // read of such a key (its latest value, or its initial value) cannot be judged (docs/DESIGN.md §7.9)
         if (frontierRecords > 0 && !collected.hasFrontiers() && lostProof == null)
-            lostProof = "resumed from the checkpoint of round " + visibleThrough + ", after " + frontierRecords + " frontier writes were collected as"
+            lostProof = "resumed from the checkpoint of round " + this.incarnation.visibleThrough() + ", after " + frontierRecords + " frontier writes were collected as"
                     + " data, into a collected-writes store without their frontier logs (a replay, or a verifier without its --state-dir):"
                     + " reads of those keys cannot be judged";
     }
@@ -909,7 +760,7 @@ public final class IncrementalVerifier implements AutoCloseable {
     /** The frontier logs changed since the last call, as this verifier's timeline has them ({@link FrontierLog#publishable}). */
     public Map<String, List<CollectedWrites.FrontierEntry>> takeFrontierLogsToPublish() {
         Map<String, List<CollectedWrites.FrontierEntry>> out = new java.util.TreeMap<>();
-        for (String key : collected.takeChangedFrontiers()) out.put(key, FrontierLog.publishable(collected.frontierLog(key), this::visible));
+        for (String key : collected.takeChangedFrontiers()) out.put(key, FrontierLog.publishable(collected.frontierLog(key), incarnation::visible));
         return out;
     }
 
@@ -931,7 +782,7 @@ public final class IncrementalVerifier implements AutoCloseable {
     public void importFrontierLog(String key, List<CollectedWrites.FrontierEntry> log) { collected.importFrontierLog(key, log); }
 
     /** Every transaction retained, in the order it was admitted (for tests and checkpoints). */
-    public Collection<Transaction> retained() { return Collections.unmodifiableList(held.retained); }
+    public Collection<Transaction> retained() { return Collections.unmodifiableList(held.retained()); }
 
     @Override
     public void close() { collected.close(); }

@@ -122,7 +122,7 @@ final class PastFrontier {
             boolean[] r = new boolean[ops.size()];
             for (int j = 0; j < r.length; j++) {
                 TxnOp o = ops.get(j);
-                r[j] = !o.getWrite() && o.getValue() != null && held.writers.contains(o.getKey(), o.getValue());
+                r[j] = !o.getWrite() && o.getValue() != null && held.written(o.getKey(), o.getValue());
             }
             out[i] = r;
         }
@@ -191,7 +191,7 @@ final class PastFrontier {
         // a held transaction named as a synthetic writer would be (one in the input so named) takes that id; asked by name
         // only when some held id has the mark (building each key's synthetic id was 4% of a TPC-C round)
         boolean namedLikeSynthetic = false;
-        for (String heldId : held.byId.keySet()) if (heldId.contains(SYNTHETIC_MARK)) { namedLikeSynthetic = true; break; }
+        for (String heldId : held.ids()) if (heldId.contains(SYNTHETIC_MARK)) { namedLikeSynthetic = true; break; }
         for (int s = 0; s < lookup.size(); s++) {
             String key = lookup.get(s);
             CollectedWrites.FrontierEntry e = FrontierLog.latest(logs.get(s), visible);
@@ -204,8 +204,8 @@ final class PastFrontier {
             Transaction isolatedBy = null;
             int isolatedValue = History.NIL;
             boolean synthetic = false;
-            if (e.value() != null && !held.byId.containsKey(e.writer()) && !held.writers.contains(key, e.value())
-                && !(namedLikeSynthetic && held.byId.containsKey(id(e.writer(), key)))) {
+            if (e.value() != null && !held.holds(e.writer()) && !held.written(key, e.value())
+                && !(namedLikeSynthetic && held.holds(id(e.writer(), key)))) {
                 Touch x = lookedUp.get(s);
                 if (x.isolable() && x.firstRead.equals(e.value())) { isolatedBy = x.sole; isolatedValue = x.firstReadId; isolated++; }
                 else if (x.chainFrom(e.value())) { isolatedBy = x.chainHead; isolatedValue = x.chainValueId; isolated++; chained.add(lookedUpIds.get(s)); }

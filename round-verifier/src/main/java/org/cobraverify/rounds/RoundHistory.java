@@ -35,7 +35,7 @@ final class RoundHistory {
             boolean isForced = !forced.isEmpty() && forced.contains(t.getId());
             boolean[] resolved = heldReads[ti];
             boolean whole = resolved == null;
-            boolean marked = !held.supersededMarks.isEmpty() && held.supersededMarks.containsKey(t.getId()); // (one lookup per transaction)
+            boolean marked = !held.supersededMarks().isEmpty() && held.supersededMarks().containsKey(t.getId()); // (one lookup per transaction)
             boolean before = past.exists() && past.before().contains(t.getId());
             List<TxnOp> tops = t.getOps();
             for (int j = 0; j < tops.size(); j++) {

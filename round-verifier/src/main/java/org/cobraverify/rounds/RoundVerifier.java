@@ -317,7 +317,7 @@ public final class RoundVerifier implements AutoCloseable {
      * it: it lies after {@code inputOffset} and is read again on a restart).
      */
     public List<VerifierCheckpoint> checkpoint(String verifierId, long inputOffset, long epochAgree, int maxChunkBytes) {
-        IncrementalVerifier.Checkpoint c = engine.checkpoint(VerifierCore.newBuilder().setServiceRounds(rounds).setServiceDuplicates(duplicates)
+        RoundsCheckpoint c = engine.checkpoint(VerifierCore.newBuilder().setServiceRounds(rounds).setServiceDuplicates(duplicates)
                 .setRetiredSince(new HashMap<>(retiredSince)));
         return chunk(c, verifierId, lastDecided, inputOffset, epochAgree, maxChunkBytes);
     }
@@ -327,7 +327,7 @@ public final class RoundVerifier implements AutoCloseable {
      * barrier's old transactions, cut into chunks of about {@code maxChunkBytes} each; chunk 0 also
      * carries the core. {@link #unchunk} is the inverse.
      */
-    static List<VerifierCheckpoint> chunk(IncrementalVerifier.Checkpoint c, String verifierId, long round, long inputOffset, long epochAgree, int maxChunkBytes) {
+    static List<VerifierCheckpoint> chunk(RoundsCheckpoint c, String verifierId, long round, long inputOffset, long epochAgree, int maxChunkBytes) {
         List<VerifierCheckpoint> out = new ArrayList<>();
         VerifierCheckpoint cur = null;
         long bytes = Long.MAX_VALUE;
@@ -371,7 +371,7 @@ public final class RoundVerifier implements AutoCloseable {
      * is missing when the chunks are not one whole checkpoint.
      */
     public void restore(List<VerifierCheckpoint> chunks, long incarnation) {
-        IncrementalVerifier.Checkpoint c = unchunk(chunks);
+        RoundsCheckpoint c = unchunk(chunks);
         engine.restore(c, incarnation);
         rounds = c.core().getServiceRounds();
         duplicates = c.core().getServiceDuplicates();
@@ -381,7 +381,7 @@ public final class RoundVerifier implements AutoCloseable {
     }
 
     /** The state in a checkpoint's records (every chunk, any order); {@link IllegalArgumentException} naming what is missing. */
-    static IncrementalVerifier.Checkpoint unchunk(List<VerifierCheckpoint> chunks) {
+    static RoundsCheckpoint unchunk(List<VerifierCheckpoint> chunks) {
         if (chunks.isEmpty()) throw new IllegalArgumentException("no checkpoint records");
         VerifierCheckpoint[] byChunk = new VerifierCheckpoint[chunks.get(0).getChunks()];
         for (VerifierCheckpoint c : chunks) {
@@ -401,7 +401,7 @@ public final class RoundVerifier implements AutoCloseable {
         }
         VerifierCore core = byChunk[0].getCore();
         if (core == null) throw new IllegalArgumentException("checkpoint of round " + chunks.get(0).getRound() + ": chunk 0 has no core");
-        return new IncrementalVerifier.Checkpoint(held, carried, before, core);
+        return new RoundsCheckpoint(held, carried, before, core);
     }
 
     @Override

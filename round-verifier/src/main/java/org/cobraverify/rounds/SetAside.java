@@ -36,34 +36,8 @@ import org.cobraverify.schemas.TxnStatus;
 final class SetAside {
     private SetAside() {}
 
-    /**
-     * Tainted keys remembered one by one, and their writers from before the taint (docs/DESIGN.md §7.10); past either, the
-     * oldest keys go to {@link TaintOverflow}, where every read of them is untestable from then on.
-     */
-    static final int MAX_TAINTED_KEYS = 65_536, MAX_TAINTED_WRITERS = 262_144;
-
-    /**
-     * Keeps the taint within its bounds: past {@link #MAX_TAINTED_KEYS} keys or {@link #MAX_TAINTED_WRITERS} writers, the keys
-     * tainted first go to the overflow filter until a quarter of the room is free again. Returns how many went.
-     */
-    static int bound(HeldTransactions held) {
-        long writers = 0;
-        for (Set<String> w : held.taintedWriters.values()) writers += w.size();
-        if (held.taintedKeys.size() <= MAX_TAINTED_KEYS && writers <= MAX_TAINTED_WRITERS) return 0;
-        List<Map.Entry<String, Long>> byAge = new ArrayList<>(held.taintedKeys.entrySet());
-        byAge.sort(Map.Entry.comparingByValue());
-        if (held.taintOverflow == null) held.taintOverflow = new TaintOverflow();
-        int moved = 0;
-        for (Map.Entry<String, Long> e : byAge) {
-            if (held.taintedKeys.size() - moved <= MAX_TAINTED_KEYS * 3 / 4 && writers <= MAX_TAINTED_WRITERS * 3L / 4) break;
-            held.taintOverflow.add(e.getKey());
-            Set<String> w = held.taintedWriters.remove(e.getKey());
-            if (w != null) writers -= w.size();
-            moved++;
-        }
-        for (Map.Entry<String, Long> e : byAge.subList(0, moved)) held.taintedKeys.remove(e.getKey());
-        return moved;
-    }
+    /** Keeps the taint within its bounds ({@link TaintedKeys#bound}). Returns how many keys went to the overflow filter. */
+    static int bound(HeldTransactions held) { return held.tainted().bound(); }
 
     /**
      * The first read by one of {@code checked} (transactions checked for the first time: admitted this round, or of unknown
@@ -74,16 +48,17 @@ final class SetAside {
      * definition. Every read of a key in {@link TaintOverflow} but a transaction's own is untestable.
      */
     static String untestableRead(List<Transaction> checked, HeldTransactions held, java.util.function.BiFunction<String, String, CollectedWrites.Entry> collected) {
-        if (held.taintedKeys.isEmpty() && held.taintOverflow == null) return null;
+        TaintedKeys tainted = held.tainted();
+        if (tainted.none()) return null;
         for (Transaction t : checked)
             for (TxnOp o : t.getOps()) {
                 if (o.getWrite()) continue;
-                Long since = held.taintedKeys.get(o.getKey());
-                boolean forgotten = since == null && held.taintOverflow != null && held.taintOverflow.mightContain(o.getKey());
+                Long since = tainted.since(o.getKey());
+                boolean forgotten = since == null && tainted.mayBeForgotten(o.getKey());
                 if (since == null && !forgotten) continue;
-                Set<String> before = held.taintedWriters.getOrDefault(o.getKey(), Set.of());
+                Set<String> before = since == null ? Set.of() : tainted.writersBefore(o.getKey());
                 if (o.getValue() != null) {
-                    Transaction w = held.writers.get(o.getKey(), o.getValue());
+                    Transaction w = held.writerOf(o.getKey(), o.getValue());
                     if (w == t) continue; // its own write
                     if (w != null && !forgotten && !before.contains(w.getId())) continue; // written since, by a held writer
                     CollectedWrites.Entry e = w != null ? null : collected.apply(o.getKey(), o.getValue());
@@ -92,7 +67,7 @@ final class SetAside {
                     if (e != null && !forgotten && e.round() >= since && !before.contains(e.writer())) continue;
                 }
                 return t.getId() + " reads " + o.getKey() + " = " + (o.getValue() == null ? "its initial value" : o.getValue())
-                        + (forgotten ? ", a key that may be one of the " + held.taintOverflow.keys() + " keys written by transactions set aside after"
+                        + (forgotten ? ", a key that may be one of the " + tainted.forgotten() + " keys written by transactions set aside after"
                                        + " violations and no longer remembered one by one"
                                      : ", a key written by a transaction set aside in round " + since + " after a violation")
                         + "; which write of the key came last without it is not known, so the read cannot be judged";
@@ -108,7 +83,7 @@ final class SetAside {
      * leaves its session's later transactions without the proof that they follow the collected past: later rounds then
      * say unknown, never accept. Empty when the certificate names no held transaction.
      */
-    static Set<String> of(Certificate c, Map<String, Transaction> held) {
+    static Set<String> of(Certificate c, HeldTransactions held) {
         List<String> named = new ArrayList<>();
         List<Certificate.Txn> txns = c.transactions();
         switch (c.kind()) {
@@ -123,13 +98,13 @@ final class SetAside {
             }
         }
         Set<String> out = new LinkedHashSet<>();
-        for (String id : named) if (held.containsKey(id)) out.add(id);
+        for (String id : named) if (held.holds(id)) out.add(id);
         return out;
     }
 
     /**
      * Takes {@code ids} (held transactions) out of {@code held}, {@code stale} and {@code admitted}, records their writes
-     * as set aside ({@code held.setAsideWrites}) in round {@code round} of {@code incarnation}, and makes their readers lack those reads (the contract
+     * as set aside ({@link HeldTransactions#setAsideWrite}) in round {@code round} of {@code incarnation}, and makes their readers lack those reads (the contract
      * above); the facts of {@code past} that ran through them are contracted ({@link CollectedPast#contract}), and those for
      * which that was refused are added to {@code uncontracted}. Returns how many reads of their writes by held transactions were dropped.
      *
@@ -160,10 +135,10 @@ final class SetAside {
         if (past != null && past.exists()) {
             Set<String> gone = new HashSet<>();
             for (String id : ids) {
-                Transaction x = held.byId.get(id);
+                Transaction x = held.get(id);
                 if (x == null) continue;
                 Transaction before = null, after = null;
-                for (Transaction t : held.byId.values()) {
+                for (Transaction t : held.all()) {
                     if (gone.contains(t.getId()) || t == x || !t.getSession().equals(x.getSession())) continue;
                     if (t.getSessionIndex() < x.getSessionIndex() && (before == null || t.getSessionIndex() > before.getSessionIndex())) before = t;
                     if (t.getSessionIndex() > x.getSessionIndex() && (after == null || t.getSessionIndex() < after.getSessionIndex())) after = t;
@@ -175,23 +150,21 @@ final class SetAside {
         Map<String, Map<String, CollectedWrites.Entry>> writes = new HashMap<>();
         Set<String> taintedNow = new HashSet<>();
         for (String id : ids) {
-            Transaction t = held.byId.get(id);
+            Transaction t = held.get(id);
             if (t == null) continue;
             boolean taint = analysed != null && analysed.test(id);
             CollectedWrites.Entry e = new CollectedWrites.Entry(id, null, CollectedWrites.Fate.SET_ASIDE, round, incarnation);
             for (TxnOp o : t.getOps()) {
                 // a write collected while t stayed (superseded, §7.9): its key is tainted too
                 if (taint && o.getWrite() && held.isCollectedWrite(t, o)) {
-                    held.taintedKeys.putIfAbsent(o.getKey(), round);
-                    held.taintedWriters.computeIfAbsent(o.getKey(), k -> new HashSet<>());
+                    held.tainted().taint(o.getKey(), round);
                     writes.computeIfAbsent(o.getKey(), k -> new HashMap<>());
                     taintedNow.add(o.getKey());
                 }
-                if (!o.getWrite() || held.writers.get(o.getKey(), o.getValue()) != t) continue;
-                held.setAsideWrites.computeIfAbsent(o.getKey(), k -> new HashMap<>()).put(o.getValue(), e);
+                if (!o.getWrite() || held.writerOf(o.getKey(), o.getValue()) != t) continue;
+                held.setAsideWrite(o.getKey(), o.getValue(), e, true);
                 if (taint) {
-                    held.taintedKeys.putIfAbsent(o.getKey(), round);
-                    held.taintedWriters.computeIfAbsent(o.getKey(), k -> new HashSet<>());
+                    held.tainted().taint(o.getKey(), round);
                     taintedNow.add(o.getKey());
                 }
                 writes.computeIfAbsent(o.getKey(), k -> new HashMap<>()).put(o.getValue(), e);
@@ -199,16 +172,14 @@ final class SetAside {
             stale.setAside(id);
         }
         // the held writers of the keys tainted now that a collection may have analysed: reads of their writes cannot be judged
-        for (Transaction t : taintedNow.isEmpty() ? List.<Transaction>of() : held.byId.values()) {
+        for (Transaction t : taintedNow.isEmpty() ? List.<Transaction>of() : held.all()) {
             if (ids.contains(t.getId()) || !analysed.test(t.getId())) continue;
             for (TxnOp o : t.getOps()) {
                 if (!o.getWrite() || !taintedNow.contains(o.getKey())) continue;
-                held.taintedWriters.get(o.getKey()).add(t.getId());
+                held.tainted().addWriterBefore(o.getKey(), t.getId());
             }
         }
-        held.forget(ids);
-        held.waiting.removeIf(t -> ids.contains(t.getId()));
-        for (String id : ids) held.waitingSince.remove(id);
+        held.setAside(ids);
         admitted.removeIf(t -> ids.contains(t.getId()));
         return writes.isEmpty() ? 0 : held.loseReadsOf(writes, stale);
     }
@@ -223,14 +194,15 @@ final class SetAside {
      */
     static Set<String> clearable(HeldTransactions held, History h, List<Transaction> order, Map<String, Integer> index, GarbageCollection gc,
                                  boolean[] included) {
-        if (held.taintedKeys.isEmpty()) return Set.of();
+        TaintedKeys tainted = held.tainted();
+        if (tainted.isEmpty()) return Set.of();
         Map<String, List<Integer>> since = new HashMap<>(); // per tainted key: its writers here that arrived after the taint, old now
         for (int i = 0; i < order.size(); i++) {
             if (!gc.old[i] || !included[i] || h.status(i) != History.COMMITTED) continue;
             Transaction t = order.get(i);
             for (TxnOp o : t.getOps()) {
                 if (!o.getWrite()) continue;
-                Set<String> before = held.taintedWriters.get(o.getKey());
+                Set<String> before = tainted.writersBefore(o.getKey());
                 if (before == null || before.contains(t.getId())) continue;
                 List<Integer> l = since.computeIfAbsent(o.getKey(), k -> new ArrayList<>(2));
                 if (l.isEmpty() || l.get(l.size() - 1) != i) l.add(i);
@@ -238,12 +210,12 @@ final class SetAside {
         }
         Set<String> out = new HashSet<>();
         for (Map.Entry<String, List<Integer>> c : since.entrySet()) {
-            Set<String> before = held.taintedWriters.get(c.getKey());
+            Set<String> before = tainted.writersBefore(c.getKey());
             for (int w : c.getValue()) {
                 if (gc.barrierVertex >= 0 && !gc.reaches(gc.barrierVertex, w)) continue;
                 boolean all = true;
                 for (String id : before) {
-                    Transaction x = held.byId.get(id);
+                    Transaction x = held.get(id);
                     if (x == null || x.getStatus() == TxnStatus.ABORTED) continue; // collected before (the past reaches w), or no version
                     Integer i = index.get(id);
                     if (i == null || !included[i] || !gc.reaches(i, w)) { all = false; break; }
@@ -262,7 +234,7 @@ final class SetAside {
     static void leaveUnfenced(Transaction t, HeldTransactions held, long round, long incarnation) {
         CollectedWrites.Entry e = new CollectedWrites.Entry(t.getId(), null, CollectedWrites.Fate.SET_ASIDE, round, incarnation);
         for (TxnOp o : t.getOps())
-            if (o.getWrite() && held.writers.get(o.getKey(), o.getValue()) == null)
-                held.setAsideWrites.computeIfAbsent(o.getKey(), k -> new HashMap<>()).putIfAbsent(o.getValue(), e);
+            if (o.getWrite() && held.writerOf(o.getKey(), o.getValue()) == null)
+                held.setAsideWrite(o.getKey(), o.getValue(), e, false);
     }
 }

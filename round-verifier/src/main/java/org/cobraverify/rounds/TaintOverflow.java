@@ -5,7 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.zip.CRC32C;
 
 /**
- * The tainted keys a verifier no longer remembers one by one (docs/DESIGN.md §7.10): past {@link SetAside#MAX_TAINTED_KEYS},
+ * The tainted keys a verifier no longer remembers one by one (docs/DESIGN.md §7.10): past {@link TaintedKeys#MAX_KEYS},
  * the oldest tainted keys move here, a Bloom filter of fixed size. A read of a key it may hold is untestable unless it reads
  * its own write or a set-aside one: the key's writes from before the taint can no longer be told from later ones. A false
  * positive makes a read untestable that was not (its round's own outcome unknown), never the reverse: the filter forgets no

@@ -40,7 +40,7 @@ final class UncheckedTransactions {
     /**
      * The transactions that joined the checked history in this round after a collection without provably following the
      * collected past (assumption A3, docs/DESIGN.md §7.1): those admitted this round that are in it, and retained ones
-     * outside it until now ({@code held.unincluded}) that a read has included. Empty when no past was collected
+     * outside it until now ({@code held.unincluded()}) that a read has included. Empty when no past was collected
      * ({@code fromBarrier} null).
      */
     static Set<String> uncovered(List<Transaction> admitted, HeldTransactions held, boolean[] fromBarrier, boolean[] included,
@@ -51,7 +51,7 @@ final class UncheckedTransactions {
             int i = index.get(t.getId());
             if (included[i] && !fromBarrier[i]) out.add(t.getId());
         }
-        for (String id : held.unincluded) {
+        for (String id : held.unincluded()) {
             Integer i = index.get(id);
             if (i != null && included[i] && !fromBarrier[i]) out.add(id);
         }
@@ -66,11 +66,11 @@ final class UncheckedTransactions {
                        long roundNo, long incarnation) {
         Map<String, String> entryFence = new HashMap<>(); // per session, its fence that the past precedes
         for (String id : past.after()) {
-            Transaction f = held.byId.get(id);
+            Transaction f = held.get(id);
             if (f != null) entryFence.put(f.getSession(), id);
         }
         for (String id : ids) {
-            Transaction t = held.byId.get(id);
+            Transaction t = held.get(id);
             String entry = t == null ? null : entryFence.get(t.getSession());
             round.add(new Unchecked(id, "it joined the checked history after garbage collection without following the collected past in the"
                     + " known dependencies (its session's fence that the past precedes: " + (entry == null ? "none" : entry) + "); a session"

@@ -69,7 +69,7 @@ class RoundPassesByIdTest {
                 Transaction t = txn("C" + i, "c" + i, 0, 2, false, ops.toArray(new String[0]));
                 if (held.recordWrites(t) == null) { held.arrive(t, 0); candidates.add(t); }
             }
-            Admission a = Admission.of(new ArrayList<>(held.waiting), null, 0, held, new StaleReads(),
+            Admission a = Admission.of(new ArrayList<>(held.waiting()), null, 0, held, new StaleReads(),
                     (k, v) -> new CollectedWrites.Entry[k.size()]);
             boolean[][] expected = PastFrontier.heldReads(candidates, t -> false, held);
             for (int i = 0; i < candidates.size(); i++)

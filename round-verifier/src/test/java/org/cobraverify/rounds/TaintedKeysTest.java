@@ -84,17 +84,17 @@ class TaintedKeysTest {
     @Test
     void pastTheBoundTheOldestTaintedKeysAreForgottenOneByOneButNotAsTainted() {
         HeldTransactions held = new HeldTransactions();
-        int n = SetAside.MAX_TAINTED_KEYS + 10;
+        int n = TaintedKeys.MAX_KEYS + 10;
         for (int i = 0; i < n; i++) {
-            held.taintedKeys.put("key" + i, (long) i);
-            held.taintedWriters.put("key" + i, new HashSet<>(Set.of("w" + i)));
+            held.tainted().taint("key" + i, i);
+            held.tainted().addWriterBefore("key" + i, "w" + i);
         }
         int moved = SetAside.bound(held);
-        assertTrue(moved > 0 && held.taintedKeys.size() <= SetAside.MAX_TAINTED_KEYS * 3 / 4, "moved " + moved + ", left " + held.taintedKeys.size());
-        assertNotNull(held.taintOverflow);
-        assertEquals(moved, held.taintOverflow.keys());
-        assertTrue(held.taintedKeys.containsKey("key" + (n - 1)), "the newest stay remembered one by one");
-        assertTrue(!held.taintedKeys.containsKey("key0") && held.taintOverflow.mightContain("key0"), "the oldest went to the filter");
+        assertTrue(moved > 0 && held.tainted().size() <= TaintedKeys.MAX_KEYS * 3 / 4, "moved " + moved + ", left " + held.tainted().size());
+        assertEquals(moved, held.tainted().forgotten());
+        assertTrue(held.tainted().since("key" + (n - 1)) != null, "the newest stay remembered one by one");
+        assertTrue(held.tainted().since("key0") == null && held.tainted().mayBeForgotten("key0"), "the oldest went to the filter");
+        assertTrue(held.invariantsHold());
         // a read of a forgotten key's initial value is untestable; a read of a key never tainted is not (barring the filter's
         // rare false positive: these are the ones the test checks)
         Transaction r0 = reader("r0", "key0"), other = reader("r1", "fresh-key");
@@ -105,8 +105,8 @@ class TaintedKeysTest {
         assertNull(SetAside.untestableRead(List.of(other), held, none));
         // and the filter travels with a copy (a snapshot) and a checkpoint
         HeldTransactions copy = held.copy();
-        assertTrue(copy.taintOverflow.mightContain("key0"));
-        TaintOverflow back = TaintOverflow.decode(held.taintOverflow.encode());
+        assertTrue(copy.tainted().mayBeForgotten("key0"));
+        TaintOverflow back = TaintOverflow.decode(held.tainted().overflowBytes());
         assertTrue(back.mightContain("key1") && back.keys() == moved);
     }
 

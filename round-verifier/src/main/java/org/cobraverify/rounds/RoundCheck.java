@@ -1,0 +1,144 @@
+package org.cobraverify.rounds;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Predicate;
+import org.cobraverify.checker.Barrier;
+import org.cobraverify.checker.CheckOptions;
+import org.cobraverify.checker.GarbageCollection;
+import org.cobraverify.checker.IncrementalCheck;
+import org.cobraverify.gc.CollectedPast;
+import org.cobraverify.gc.CollectedWrites;
+import org.cobraverify.gc.CollectionPlanner;
+import org.cobraverify.gc.StaleReads;
+import org.cobraverify.history.History;
+import org.cobraverify.history.HistoryBuilder;
+import org.cobraverify.schemas.Transaction;
+import org.cobraverify.schemas.TxnStatus;
+
+/**
+ * Steps 3–4 of a round (docs/DESIGN.md §7): the round's history built from the retained and admitted transactions in session
+ * order, with a synthetic writer for each frontier record they touch ({@link PastFrontier}, §7.9) and the collected past as
+ * a barrier; garbage collection's plan ({@link CollectionPlanner}); and the check against the past, analysing on accept
+ * what garbage collection may take ({@link IncrementalCheck}). A round that sets violations aside runs this more than once.
+ * It changes nothing it is given but its counters and the admission's answers it was told to forget.
+ */
+final class RoundCheck {
+    /**
+     * One build and check of the round's history. {@code failure}: why the check did not run to a verdict (an internal
+     * error, or the heap: {@code outOfMemory}); then {@code r} is null.
+     */
+    record Attempt(List<Transaction> order, Map<String, Integer> index, History h, List<StaleReads.StaleRead> stale,
+                   CollectionPlanner.Plan plan, IncrementalCheck.Result r, long t1, String failure, boolean outOfMemory, PastFrontier frontier) {
+        /** Whether the check ran and accepted. */
+        boolean accepted() { return failure == null && r.verdict().outcome() == org.cobraverify.checker.Verdict.Outcome.ACCEPT; }
+    }
+
+    private final HeldTransactions held;
+    private final StaleReads stale;
+    private final CollectedWrites collected;
+    private final CollectionPlanner planner;
+    private final Incarnation incarnation;
+    private final boolean gc;
+    private final GarbageCollection.Rules rules;
+    /** Key and value ids shared by the rounds' histories (derived: not part of the state, never checkpointed). */
+    private final RoundIds ids = new RoundIds();
+    /** Transactions checked in the last round with reads that never resolved (the verifier's: the last round checks them as they are). */
+    private final Set<String> forced;
+    /**
+     * What {@link Admission} found of this round's admitted transactions' reads (which have a held writer), reused by the
+     * round's first history; emptied when a set-aside changes the writer index.
+     */
+    private Map<Transaction, boolean[]> admittedHeldReads = Map.of();
+    /** See {@link IncrementalVerifier#isolatedKeysCount}: observability only, not part of the state (a restart counts from 0). */
+    private long isolatedKeys, chainedKeys;
+
+    RoundCheck(boolean gc, GarbageCollection.Rules rules, HeldTransactions held, StaleReads stale, CollectedWrites collected,
+               CollectionPlanner planner, Incarnation incarnation, Set<String> forced) {
+        this.gc = gc;
+        this.rules = rules;
+        this.held = held;
+        this.stale = stale;
+        this.collected = collected;
+        this.planner = planner;
+        this.incarnation = incarnation;
+        this.forced = forced;
+    }
+
+    /** Admission's answers for this round's admitted transactions, until {@link #forgetAdmission}. */
+    void admission(Map<Transaction, boolean[]> heldReads) { admittedHeldReads = heldReads; }
+
+    /** The writer index changed (a set-aside), or the round's first history was built: admission's answers are stale. */
+    void forgetAdmission() { admittedHeldReads = Map.of(); }
+
+    long isolatedKeys() { return isolatedKeys; }
+
+    long chainedKeys() { return chainedKeys; }
+
+    /**
+     * Builds the round's history from the retained and {@code admitted} transactions ({@code retainedAlready}: those are
+     * among the retained now), with the frontier records they touch, plans garbage collection ({@code oldEpochMax} negative:
+     * none; {@code roundsEnded} counts this round), and checks it against {@code past}. {@code lost}: no round can be
+     * accepted any more (the barrier then carries no edge that only an accept could justify); the frontier may find a new
+     * reason ({@link PastFrontier#unknowable}), for the caller to record.
+     */
+    Attempt attempt(List<Transaction> admitted, List<StaleReads.StaleRead> staleNow, long oldEpochMax, Predicate<String> ended,
+                    CheckOptions check, boolean retainedAlready, CollectedPast past, boolean lost, long roundsEnded) {
+        List<Transaction> all = new ArrayList<>(held.retainedCount() + admitted.size());
+        all.addAll(held.retained());
+        if (!retainedAlready) all.addAll(admitted);
+        List<Transaction> order = SessionOrder.of(all);
+        // the operations' key and value ids, interned once per transaction, not once per round (RoundIds)
+        int[][] opIds = ids.compile(order);
+        int ops = 0;
+        for (int[] x : opIds) ops += x.length / 2;
+        HistoryBuilder hb = new HistoryBuilder(order.size() + order.size() / 2, ops + ops / 4, ids.keys(), ids.values()); // and the synthetic writers
+        Map<String, Integer> index = hb.index(); // each transaction's place in the round's history, by id (the builder's own map)
+        // the frontier records of the keys the round touches: each becomes a synthetic writer before the past (§7.9)
+        boolean[][] heldReads = PastFrontier.heldReads(order, this::whole, held, admittedHeldReads);
+        PastFrontier frontier = past.exists() && collected.hasFrontiers() ? PastFrontier.of(order, opIds, heldReads, ids, collected, held, incarnation::visible,
+                this::mayIsolate, t -> !stale.readCollected(t.getId()), t -> past.before().contains(t.getId())) : PastFrontier.NONE;
+        lost |= frontier.unknowable() != null;
+        isolatedKeys += frontier.isolatedCount();
+        chainedKeys += frontier.chainKeys().length;
+        History h = RoundHistory.build(hb, order, opIds, heldReads, frontier, held, past, stale, forced);
+        Barrier barrier = past.exists() ? past.toBarrier(hb, index, frontier.writers(), frontier.edges(order, opIds, ids, admitted, held.unincluded(), lost, held))
+                : null;
+        List<StaleReads.StaleRead> judgeable = frontier.judgeable(staleNow, ids);
+        long t1 = System.nanoTime();
+        CollectionPlanner.Plan plan = gc && oldEpochMax >= 0
+                ? planner.plan(order, index, oldEpochMax, ended, roundsEnded, held.waiting(), held.waitingSince(), held.unknownSince(), held::get, held::writerOf) : null;
+        boolean[] oldAll = plan == null || plan.skip() != null ? null : frontier.old(plan.old(), h.size());
+        boolean[] pinnedAll = plan == null || plan.skip() != null ? null : frontier.pinned(plan, h);
+        try {
+            IncrementalCheck.Result r = IncrementalCheck.run(h, check, barrier, oldAll, plan == null ? null : plan.entries(), pinnedAll, rules, order.size());
+            return new Attempt(order, index, h, judgeable, plan, r, t1, null, false, frontier);
+        } catch (RuntimeException e) {
+            return new Attempt(order, index, h, judgeable, plan, null, t1, e.toString(), false, frontier);
+        } catch (OutOfMemoryError e) {
+            return new Attempt(order, index, null, judgeable, plan, null, t1, "the heap ran out", true, frontier);
+        }
+    }
+
+    /** {@code check} with what is left of its timeout since {@code since} (nanoTime); null when nothing is left. */
+    static CheckOptions remaining(CheckOptions check, long since) {
+        if (check.timeoutSeconds() <= 0) return check;
+        double left = check.timeoutSeconds() - (System.nanoTime() - since) / 1e9;
+        return left <= 0.05 ? null : check.withTimeout(left);
+    }
+
+    /**
+     * Whether {@code t}'s read of a frontier value may leave its key isolated (no synthetic writer, docs/DESIGN.md §7.9):
+     * committed or aborted (one of unknown outcome may join later), and not forced in the last round.
+     */
+    private boolean mayIsolate(Transaction t) {
+        return (t.getStatus() == TxnStatus.COMMITTED || t.getStatus() == TxnStatus.ABORTED) && (forced.isEmpty() || !forced.contains(t.getId()));
+    }
+
+    /** A retained transaction not partly read, or one admitted now without a stale read: every read's writer is held. */
+    private boolean whole(Transaction t) {
+        return !held.isPartlyRead(t.getId()) && (forced.isEmpty() || !forced.contains(t.getId())) && !stale.readCollected(t.getId());
+    }
+}
