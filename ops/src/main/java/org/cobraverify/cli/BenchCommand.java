@@ -1,5 +1,6 @@
 package org.cobraverify.cli;
 
+import org.cobraverify.verifier.Verifier;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
@@ -12,15 +13,12 @@ import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import org.cobraverify.checker.CheckOptions;
 import org.cobraverify.checker.CheckStats;
-import org.cobraverify.checker.GarbageCollection;
 import org.cobraverify.checker.Isolation;
 import org.cobraverify.checker.IsolationLevel;
 import org.cobraverify.checker.ReachabilityEngine;
 import org.cobraverify.checker.Verdict;
 import org.cobraverify.history.History;
 import org.cobraverify.io.HistoryReaders;
-import org.cobraverify.solver.Sat4jSolver;
-import org.cobraverify.solver.Solver;
 import org.cobraverify.synth.SyntheticWorkloads;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -121,14 +119,20 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--gc-rules", description = {"With --differential: the garbage-collection rules (default: ${DEFAULT-VALUE}); a careless one",
             "(CARELESS_COLLECTION, CARELESS_SETTLING, CARELESS_FRONTIER, CARELESS_MARKS) shows that the comparison catches it, FRONTIER_KEPT never",
             "collects a frontier writer, FRONTIER_WAITS collects one only with every older writer of its keys."})
-    GarbageCollection.Rules gcRules = GarbageCollection.Rules.SOUND;
+    String gcRules = "SOUND";
 
     private ReachabilityEngine reachability;
 
     @Override
     public Integer call() throws Exception {
         if (pipeline) return new PipelineSweep(System.out).run(rates, pipelineTxns, "blindw-rm", 8, 5000, schemaRegistry);
-        if (differential != null) return new DifferentialCampaign(System.out).run(differential, seed, gcRules);
+        if (differential != null) {
+            if (!Verifier.gcRules().contains(gcRules)) {
+                System.err.println("cobra bench: --gc-rules: expected one of " + Verifier.gcRules() + ", not " + gcRules);
+                return 2;
+            }
+            return new DifferentialCampaign(System.out).run(differential, seed, gcRules);
+        }
         reachability = GpuOption.resolve(gpu, "bench", System.err);
         if (reachability == null) return 2;
         if (rounds) return new RoundsBench(System.out, reachability, roundWire).run(roundWorkloads, histories, txns, roundSizes, 24, timeout);
@@ -203,11 +207,11 @@ public final class BenchCommand implements Callable<Integer> {
     }
 
     private int run(String name, History h, double parseMillis) {
-        int code = runWith(name, h, parseMillis, Sat4jSolver.byName(solver));
+        int code = runWith(name, h, parseMillis, solver);
         if (compare) {
             double mine = lastMillis;
             String mineVerdict = lastVerdict;
-            runWith("  vs sat4j", h, parseMillis, new Sat4jSolver());
+            runWith("  vs sat4j", h, parseMillis, "sat4j");
             boolean same = lastVerdict.equals(mineVerdict) || lastVerdict.startsWith("unknown");
             System.out.printf("  %s: %s %.0f ms, sat4j %.0f ms: %.1fx faster%s%n", name, solver, mine, lastMillis, lastMillis / Math.max(0.001, mine),
                     same ? "" : "  (VERDICTS DIFFER: " + mineVerdict + " vs " + lastVerdict + ")");
@@ -218,7 +222,7 @@ public final class BenchCommand implements Callable<Integer> {
     private double lastMillis;
     private String lastVerdict = "";
 
-    private int runWith(String name, History h, double parseMillis, Solver solverImpl) {
+    private int runWith(String name, History h, double parseMillis, String solverName) {
         Verdict best = null;
         double bestMillis = Double.MAX_VALUE;
         long peak = 0;
@@ -226,7 +230,7 @@ public final class BenchCommand implements Callable<Integer> {
             System.gc();
             resetPeaks();
             long t0 = System.nanoTime();
-            Verdict v = Isolation.check(h, level, CheckOptions.defaults().withTimeout(timeout).withSolver(solverImpl).withReachability(reachability));
+            Verdict v = Isolation.check(h, level, CheckOptions.defaults().withTimeout(timeout).withSolver(solverName).withReachability(reachability));
             double ms = (System.nanoTime() - t0) / 1e6;
             peak = Math.max(peak, peakHeap());
             if (ms < bestMillis) { bestMillis = ms; best = v; }

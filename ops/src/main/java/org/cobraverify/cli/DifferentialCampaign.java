@@ -1,12 +1,12 @@
 package org.cobraverify.cli;
 
+import org.cobraverify.verifier.Verifier;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.cobraverify.checker.GarbageCollection;
 import org.cobraverify.rounds.RoundsDifferential;
 
 /**
@@ -19,7 +19,7 @@ final class DifferentialCampaign {
 
     DifferentialCampaign(PrintStream out) { this.out = out; }
 
-    int run(int histories, long seed, GarbageCollection.Rules rules) throws Exception {
+    int run(int histories, long seed, String rules) throws Exception {
         long t0 = System.nanoTime();
         int threads = Math.max(1, Runtime.getRuntime().availableProcessors());
         ExecutorService pool = Executors.newFixedThreadPool(threads);
@@ -27,11 +27,11 @@ final class DifferentialCampaign {
         try {
             for (int i = 0; i < histories; i++) {
                 long s = seed + i;
-                results.add(pool.submit(() -> RoundsDifferential.run(s, rules)));
+                results.add(pool.submit(() -> Verifier.differential(s, rules)));
             }
             RoundsDifferential.Totals all = new RoundsDifferential.Totals();
             for (Future<RoundsDifferential.Result> f : results) all.add(f.get());
-            out.printf("rounds against one-shot" + (rules == GarbageCollection.Rules.SOUND ? "" : " (" + rules + ")") + ": %,d histories (seeds %d..%d, %,d transactions), %,d round verdicts: %,d accept, %,d reject,"
+            out.printf("rounds against one-shot" + (rules.equals("SOUND") ? "" : " (" + rules + ")") + ": %,d histories (seeds %d..%d, %,d transactions), %,d round verdicts: %,d accept, %,d reject,"
                     + " %,d unknown (%.2f%%); garbage collected in %,d histories; frontier keys isolated: %,d in %,d histories (by the chain rule: %,d in %,d); %d disagreements;"
                     + " %.1f s on %d threads%n",
                     histories, seed, seed + histories - 1, all.transactions, all.verdicts(), all.accepted, all.rejected, all.unknown,

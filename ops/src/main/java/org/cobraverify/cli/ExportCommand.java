@@ -1,5 +1,6 @@
 package org.cobraverify.cli;
 
+import org.cobraverify.verifier.Verifier;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.OutputStreamWriter;
@@ -18,7 +19,6 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.cobraverify.collector.JsonlSink;
 import org.cobraverify.collector.TxnRecord;
-import org.cobraverify.rounds.SessionOrder;
 import org.cobraverify.schemas.Transaction;
 import org.cobraverify.schemas.TxnOp;
 import org.cobraverify.schemas.kafka.KafkaConnection;
@@ -81,11 +81,11 @@ public final class ExportCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** Duplicates dropped (the first delivery kept), then {@link SessionOrder}. */
+    /** Duplicates dropped (the first delivery kept), then {@link Verifier#sessionOrder}. */
     static List<Transaction> order(List<Transaction> txns) {
         Map<String, Transaction> byId = new LinkedHashMap<>();
         for (Transaction t : txns) byId.putIfAbsent(t.getId(), t);
-        return SessionOrder.of(new ArrayList<>(byId.values()));
+        return Verifier.sessionOrder(new ArrayList<>(byId.values()));
     }
 
     static void write(List<Transaction> txns, Path file) throws IOException {

@@ -1,5 +1,7 @@
 package org.cobraverify.cli;
 
+import org.cobraverify.verifier.RoundsOptions;
+import org.cobraverify.verifier.Verifier;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,12 +13,9 @@ import org.cobraverify.collector.JsonlSink;
 import org.cobraverify.collector.KvStore;
 import org.cobraverify.collector.Recorder;
 import org.cobraverify.collector.RocksDbStore;
-import org.cobraverify.gc.store.RocksDbCollectedWrites;
 import org.cobraverify.history.History;
 import org.cobraverify.io.HistoryReaders;
-import org.cobraverify.rounds.EpochAssigner;
 import org.cobraverify.rounds.HistoryRounds;
-import org.cobraverify.rounds.IncrementalVerifier;
 import org.cobraverify.schemas.Transaction;
 import org.cobraverify.schemas.serde.WireFormat;
 import org.cobraverify.workloads.Workload;
@@ -71,7 +70,7 @@ final class RoundsBench {
         Workload w = Workload.byName(workload, 1.0);
         Path dir = Files.createTempDirectory("cobra-bench-rocksdb");
         try (KvStore s = new RocksDbStore(dir.toString(), false)) {
-            Recorder rec = new Recorder(s, new JsonlSink(file), new Recorder.Options(20, EpochAssigner.DEFAULT_FENCE_KEY));
+            Recorder rec = new Recorder(s, new JsonlSink(file), new Recorder.Options(20, Verifier.DEFAULT_FENCE_KEY));
             try {
                 WorkloadRunner.run(w, s, rec, clients, txns, 1, new WorkloadRunner.Progress());
             } finally {
@@ -93,13 +92,9 @@ final class RoundsBench {
             int size = roundSizes.get(i);
             System.gc();
             BenchCommand.resetPeaks();
-            IncrementalVerifier.Settings s = IncrementalVerifier.Settings.defaults().withCheck(CheckOptions.defaults().withTimeout(timeout).withReachability(reachability));
-            HistoryRounds.Run run;
-            try (IncrementalVerifier v = new IncrementalVerifier(s, RocksDbCollectedWrites.temporary())) {
-                WireFormat wf = WireFormat.standalone();
-                run = HistoryRounds.run(h, size, EpochAssigner.DEFAULT_FENCE_KEY, v, null, 0,
-                        wire ? t -> wf.decode(wf.encode(t), Transaction.class) : t -> t);
-            }
+            RoundsOptions o = RoundsOptions.defaults().withCheck(CheckOptions.defaults().withTimeout(timeout).withReachability(reachability)).withRoundSize(size);
+            WireFormat wf = WireFormat.standalone();
+            HistoryRounds.Run run = Verifier.inRounds(h, o, null, wire ? t -> wf.decode(wf.encode(t), Transaction.class) : t -> t);
             long heap = BenchCommand.peakHeap();
             RoundsSummary sum = RoundsSummary.of(run, h.size());
             caps[i] = sum.capacity();

@@ -1,10 +1,10 @@
 package org.cobraverify.cli;
 
+import org.cobraverify.verifier.Verifier;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.cobraverify.checker.GarbageCollection;
 import org.cobraverify.checker.Verdict;
 import org.cobraverify.rounds.HistoryRounds;
 import org.cobraverify.rounds.IncrementalVerifier.RoundResult;
@@ -127,8 +127,8 @@ record RoundsSummary(HistoryRounds.Run run, int transactions) {
         for (RoundResult r : run.rounds()) if (r.keptBy() != null) analysed = r;
         if (analysed != null) {
             Map<String, Integer> why = new LinkedHashMap<>();
-            for (GarbageCollection.Kept k : GarbageCollection.Kept.values())
-                why.put(k.name().toLowerCase().replace('_', '-'), analysed.keptBy()[k.ordinal()]);
+            List<String> reasons = Verifier.keptReasons();
+            for (int k = 0; k < reasons.size(); k++) why.put(reasons.get(k), analysed.keptBy()[k]);
             m.put("retainedWhy", why);
             m.put("retainedWhyRound", analysed.round());
         }
@@ -178,13 +178,14 @@ record RoundsSummary(HistoryRounds.Run run, int transactions) {
         m.put("roundCollectorMillis", collector);
         // why each round's retained transactions stayed (as retainedWhy; -1 for a round garbage collection did not analyse)
         Map<String, Object> keptBy = new LinkedHashMap<>();
-        for (GarbageCollection.Kept k : GarbageCollection.Kept.values()) {
+        List<String> reasons = Verifier.keptReasons();
+        for (int k = 0; k < reasons.size(); k++) {
             long[] per = new long[n];
             for (int i = 0; i < n; i++) {
                 int[] kb = run.rounds().get(i).keptBy();
-                per[i] = kb == null ? -1 : kb[k.ordinal()];
+                per[i] = kb == null ? -1 : kb[k];
             }
-            keptBy.put(k.name().toLowerCase().replace('_', '-'), per);
+            keptBy.put(reasons.get(k), per);
         }
         m.put("roundRetainedWhy", keptBy);
         return m;

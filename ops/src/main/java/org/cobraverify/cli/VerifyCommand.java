@@ -1,5 +1,8 @@
 package org.cobraverify.cli;
 
+import org.cobraverify.verifier.Verifier;
+import org.cobraverify.verifier.RoundsStream;
+import org.cobraverify.verifier.RoundsOptions;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -14,16 +17,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import org.cobraverify.checker.AllViolations;
 import org.cobraverify.checker.Certificate;
+import org.cobraverify.checker.AllViolations;
 import org.cobraverify.checker.CheckOptions;
-import org.cobraverify.checker.Checker;
 import org.cobraverify.checker.CrossCheckedReachability;
 import org.cobraverify.checker.Isolation;
 import org.cobraverify.checker.IsolationLevel;
 import org.cobraverify.checker.ReachabilityEngine;
 import org.cobraverify.checker.Verdict;
-import org.cobraverify.gc.store.RocksDbCollectedWrites;
 import org.cobraverify.history.History;
 import org.cobraverify.io.CobraJsonlReader;
 import org.cobraverify.io.HistoryFormat;
@@ -33,13 +34,9 @@ import org.cobraverify.report.DotReport;
 import org.cobraverify.report.HtmlReport;
 import org.cobraverify.report.JsonReport;
 import org.cobraverify.report.TextReport;
-import org.cobraverify.rounds.EpochAssigner;
 import org.cobraverify.rounds.HistoryRounds;
 import org.cobraverify.rounds.IncrementalVerifier;
-import org.cobraverify.rounds.StreamingRounds;
 import org.cobraverify.schemas.protocol.EpochRules;
-import org.cobraverify.solver.Sat4jSolver;
-import org.cobraverify.solver.Solver;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -112,7 +109,7 @@ public final class VerifyCommand implements Callable<Integer> {
     int rounds;
 
     @Option(names = "--fence-key", paramLabel = "KEY", description = "With --rounds: the key fence transactions read-modify-write (default: ${DEFAULT-VALUE}).")
-    String fenceKey = EpochAssigner.DEFAULT_FENCE_KEY;
+    String fenceKey = Verifier.DEFAULT_FENCE_KEY;
 
     PrintStream out = System.out, err = System.err;
 
@@ -183,7 +180,7 @@ public final class VerifyCommand implements Callable<Integer> {
 
     /** Words that mark a reader's own failure (a bug to report), not the input's. */
     static final String INTERNAL_READ_ERROR = "internal error of the reader, please report it with this file";
-    private Solver solverImpl;
+    private CheckOptions solverChosen;
     private ReachabilityEngine reachability;
     /** The level {@code --isolation} named below serializability, or null; {@link #allLevels} for {@code all}. */
     private IsolationLevel level;
@@ -218,7 +215,7 @@ public final class VerifyCommand implements Callable<Integer> {
             }
         }
         try {
-            solverImpl = Sat4jSolver.byName(solver);
+            solverChosen = CheckOptions.defaults().withSolver(solver);
         } catch (IllegalArgumentException e) {
             err.println("cobra verify: " + e.getMessage());
             return 2;
@@ -300,7 +297,7 @@ public final class VerifyCommand implements Callable<Integer> {
         });
         Verdict v;
         try {
-            v = Checker.check(h, opts);
+            v = Verifier.check(h, opts);
         } catch (CrossCheckedReachability.Disagreement e) {
             report(name, name + ": --gpu verify: the GPU and the CPU disagree, no verdict: " + e.getMessage());
             return 2;
@@ -316,7 +313,7 @@ public final class VerifyCommand implements Callable<Integer> {
         if (all && v.outcome() == Verdict.Outcome.REJECT) {
             AllViolations.Result found;
             try {
-                found = AllViolations.after(h, v.certificate(), options(), certificateSeconds, 100);
+                found = Verifier.allViolations(h, v.certificate(), options(), certificateSeconds, 100);
             } catch (RuntimeException | StackOverflowError e) {
                 found = new AllViolations.Result(List.of(v.certificate()), null, "the search for more violations failed: " + e);
             }
@@ -394,7 +391,7 @@ public final class VerifyCommand implements Callable<Integer> {
     }
 
     private CheckOptions options() {
-        CheckOptions opts = CheckOptions.defaults().withTimeout(timeout).withMaxHeap(maxHeapMb * 1024 * 1024).withSolver(solverImpl)
+        CheckOptions opts = CheckOptions.defaults().withTimeout(timeout).withMaxHeap(maxHeapMb * 1024 * 1024).withSolver(solverChosen.solver())
                 .withCertificateBudget(certificateSeconds).withReachability(reachability);
         return strict ? opts.withStrict((long) (driftMillis * 1e6)) : opts;
     }
@@ -414,14 +411,17 @@ public final class VerifyCommand implements Callable<Integer> {
         });
         long t1 = System.nanoTime();
         HistoryRounds.Run run;
-        IncrementalVerifier.Settings s = IncrementalVerifier.Settings.defaults().withCheck(opts);
-        try (IncrementalVerifier iv = new IncrementalVerifier(s, RocksDbCollectedWrites.temporary())) {
-            StreamingRounds sr = new StreamingRounds(rounds, fenceKey, iv, totals, fenced, null);
+        try (RoundsStream sr = Verifier.streamRounds(roundsOptions(opts), totals, fenced)) {
             boolean[] going = {true};
             CobraJsonlReader.stream(p, (t, line) -> { if (going[0]) going[0] = sr.offer(t); });
             run = sr.finish();
         }
         return reportRounds(name, HistoryFormat.COBRA_JSONL, RoundsSummary.of(linesOf(run, p), count[0]), List.of(), count[0], t0, t1);
+    }
+
+    /** The rounds' options: this command's round size and fence key, its check options. */
+    private RoundsOptions roundsOptions(CheckOptions opts) {
+        return RoundsOptions.defaults().withCheck(opts).withRoundSize(rounds).withFenceKey(fenceKey);
     }
 
     /** Prints what verification in rounds found, as JSON or text, writes {@code --dot}, and returns the exit code. */
@@ -444,19 +444,15 @@ public final class VerifyCommand implements Callable<Integer> {
         if (ids.isEmpty()) return run;
         Map<String, Integer> lines = new HashMap<>();
         CobraJsonlReader.stream(p, (t, line) -> { if (ids.contains(t.getId())) lines.putIfAbsent(t.getId(), line); });
-        List<IncrementalVerifier.RoundResult> out = new ArrayList<>(run.rounds().size());
-        for (IncrementalVerifier.RoundResult r : run.rounds()) out.add(r.violations().isEmpty() ? r : HistoryRounds.withLines(r, lines));
-        return new HistoryRounds.Run(out, run.fences());
+        return Verifier.withLines(run, lines);
     }
 
     /** {@code --rounds}: the file through the pipeline's round verifier, with garbage collection. */
     private int verifyInRounds(String name, HistoryReaders.Loaded loaded, CheckOptions opts, long t0, long t1) {
         History h = loaded.history();
         HistoryRounds.Run run;
-        IncrementalVerifier.Settings s = IncrementalVerifier.Settings.defaults().withCheck(opts);
-        try (IncrementalVerifier iv = new IncrementalVerifier(s,
-                RocksDbCollectedWrites.temporary())) {
-            run = HistoryRounds.run(h, rounds, fenceKey, iv, null);
+        try {
+            run = Verifier.inRounds(h, roundsOptions(opts), null);
         } catch (IllegalArgumentException e) {
             report(name, name + ": " + e.getMessage());
             return 2;

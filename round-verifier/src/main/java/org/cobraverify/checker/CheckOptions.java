@@ -33,6 +33,9 @@ public record CheckOptions(double timeoutSeconds, long maxHeapBytes, Solver solv
         return new CheckOptions(seconds, maxHeapBytes, solver, strict, driftNanos, certificateSeconds, onDecision, reachability);
     }
 
+    /** The solver named {@code name}: cdcl (the default), sat4j or exhaustive; {@link IllegalArgumentException} for another name. */
+    public CheckOptions withSolver(String name) { return withSolver(org.cobraverify.solver.Sat4jSolver.byName(name)); }
+
     public CheckOptions withSolver(Solver s) {
         return new CheckOptions(timeoutSeconds, maxHeapBytes, s, strict, driftNanos, certificateSeconds, onDecision, reachability);
     }

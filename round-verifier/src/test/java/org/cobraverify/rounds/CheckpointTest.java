@@ -74,13 +74,13 @@ class CheckpointTest {
     }
 
     /** The checkpoint as it travels: records cut by the service's chunking (tiny chunks), encoded and decoded by the wire format. */
-    static List<VerifierCheckpoint> wireRoundTrip(IncrementalVerifier.Checkpoint c, long round) {
+    static List<VerifierCheckpoint> wireRoundTrip(RoundsCheckpoint c, long round) {
         List<VerifierCheckpoint> out = new ArrayList<>();
         for (VerifierCheckpoint r : RoundVerifier.chunk(c, "v", round, 0, 0, 64)) out.add(WIRE.decode(WIRE.encode(r), VerifierCheckpoint.class));
         return out;
     }
 
-    static IncrementalVerifier.Checkpoint fromRecords(List<VerifierCheckpoint> records) {
+    static RoundsCheckpoint fromRecords(List<VerifierCheckpoint> records) {
         return RoundVerifier.unchunk(records);
     }
 }
