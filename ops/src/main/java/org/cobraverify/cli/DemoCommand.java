@@ -1,5 +1,6 @@
 package org.cobraverify.cli;
 
+import org.cobraverify.rounds.RoundSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -19,7 +20,6 @@ import org.cobraverify.ops.kafka.EmbeddedKafka;
 import org.cobraverify.ops.pipeline.LagProbe;
 import org.cobraverify.ops.pipeline.Pipeline;
 import org.cobraverify.ops.pipeline.StateProbe;
-import org.cobraverify.rounds.IncrementalVerifier;
 import org.cobraverify.schemas.Outcome;
 import org.cobraverify.schemas.Verdict;
 import org.cobraverify.schemas.kafka.KafkaConnection;
@@ -138,7 +138,7 @@ public final class DemoCommand implements Callable<Integer> {
             // one partition of cobra.ops: on one machine a single assembler task keeps up, and two drifted apart under load
             // (a fence waiting behind the slower one holds the other's sessions). Measured, 300k at 5,000 txn/s from a cold
             // JVM: end to end 3,217 txn/s with one, 2,539 with two. -Dcobra.demo.partitions=N to compare.
-            try (Pipeline pipeline = Pipeline.start(connection, replication, dir.resolve("streams"), Integer.getInteger("cobra.demo.partitions", 1), ts, IncrementalVerifier.Settings.defaults().withCheck(co), v -> {
+            try (Pipeline pipeline = Pipeline.start(connection, replication, dir.resolve("streams"), Integer.getInteger("cobra.demo.partitions", 1), ts, RoundSettings.defaults().withCheck(co), v -> {
                 if (page != null) page.add(v);
                 if (!quiet) System.err.println("  " + VerdictLines.line(v));
             }); LagProbe lag = new LagProbe(connection)) {

@@ -1,7 +1,7 @@
 package org.cobraverify.cli;
 
+import org.cobraverify.rounds.RoundSettings;
 import org.cobraverify.checker.CheckOptions;
-import org.cobraverify.rounds.IncrementalVerifier;
 import picocli.CommandLine.Option;
 
 /** How rounds are checked: the options {@code cobra verifier} and {@code cobra replay} share (a picocli mixin). */
@@ -24,5 +24,5 @@ final class RoundCheckOptions {
         return strict ? co.withStrict(driftMs * 1_000_000L) : co;
     }
 
-    IncrementalVerifier.Settings settings(CheckOptions base) { return IncrementalVerifier.Settings.defaults().withCheck(check(base)).withPendingRoundsLimit(pendingRounds); }
+    RoundSettings settings(CheckOptions base) { return RoundSettings.defaults().withCheck(check(base)).withPendingRoundsLimit(pendingRounds); }
 }

@@ -1,5 +1,6 @@
 package org.cobraverify.cli;
 
+import org.cobraverify.rounds.RoundsRun;
 import org.cobraverify.verifier.RoundsOptions;
 import org.cobraverify.verifier.Verifier;
 import java.io.PrintStream;
@@ -15,7 +16,6 @@ import org.cobraverify.collector.Recorder;
 import org.cobraverify.collector.RocksDbStore;
 import org.cobraverify.history.History;
 import org.cobraverify.io.HistoryReaders;
-import org.cobraverify.rounds.HistoryRounds;
 import org.cobraverify.schemas.Transaction;
 import org.cobraverify.schemas.serde.WireFormat;
 import org.cobraverify.workloads.Workload;
@@ -94,7 +94,7 @@ final class RoundsBench {
             BenchCommand.resetPeaks();
             RoundsOptions o = RoundsOptions.defaults().withCheck(CheckOptions.defaults().withTimeout(timeout).withReachability(reachability)).withRoundSize(size);
             WireFormat wf = WireFormat.standalone();
-            HistoryRounds.Run run = Verifier.inRounds(h, o, null, wire ? t -> wf.decode(wf.encode(t), Transaction.class) : t -> t);
+            RoundsRun run = Verifier.inRounds(h, o, null, wire ? t -> wf.decode(wf.encode(t), Transaction.class) : t -> t);
             long heap = BenchCommand.peakHeap();
             RoundsSummary sum = RoundsSummary.of(run, h.size());
             caps[i] = sum.capacity();

@@ -1,20 +1,20 @@
 package org.cobraverify.cli;
 
+import org.cobraverify.rounds.RoundsRun;
 import org.cobraverify.verifier.Verifier;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.cobraverify.checker.Verdict;
-import org.cobraverify.rounds.HistoryRounds;
-import org.cobraverify.rounds.IncrementalVerifier.RoundResult;
+import org.cobraverify.rounds.RoundResult;
 
 /**
  * What verification in rounds of one history found, for {@code verify --rounds} and {@code bench
  * --rounds}: the verdict (a reject keeps the certificate of the round that found it), and the figures.
  */
-record RoundsSummary(HistoryRounds.Run run, int transactions) {
-    static RoundsSummary of(HistoryRounds.Run run, int transactions) { return new RoundsSummary(run, transactions); }
+record RoundsSummary(RoundsRun run, int transactions) {
+    static RoundsSummary of(RoundsRun run, int transactions) { return new RoundsSummary(run, transactions); }
 
     /** The first reject (with its certificate) if any; else the last round's answer, which covers the whole history. */
     Verdict verdict(List<String> readerNotes) {

@@ -1,5 +1,7 @@
 package org.cobraverify.cli;
 
+import org.cobraverify.rounds.RoundsRun;
+import org.cobraverify.rounds.RoundResult;
 import org.cobraverify.verifier.Verifier;
 import org.cobraverify.verifier.RoundsStream;
 import org.cobraverify.verifier.RoundsOptions;
@@ -34,8 +36,6 @@ import org.cobraverify.report.DotReport;
 import org.cobraverify.report.HtmlReport;
 import org.cobraverify.report.JsonReport;
 import org.cobraverify.report.TextReport;
-import org.cobraverify.rounds.HistoryRounds;
-import org.cobraverify.rounds.IncrementalVerifier;
 import org.cobraverify.schemas.protocol.EpochRules;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -410,7 +410,7 @@ public final class VerifyCommand implements Callable<Integer> {
             if (EpochRules.isFence(t, fenceKey)) fenced.add(t.getSession());
         });
         long t1 = System.nanoTime();
-        HistoryRounds.Run run;
+        RoundsRun run;
         try (RoundsStream sr = Verifier.streamRounds(roundsOptions(opts), totals, fenced)) {
             boolean[] going = {true};
             CobraJsonlReader.stream(p, (t, line) -> { if (going[0]) going[0] = sr.offer(t); });
@@ -437,9 +437,9 @@ public final class VerifyCommand implements Callable<Integer> {
     }
 
     /** The run with the lines of its certificates' transactions, found by one more pass over the file. */
-    private static HistoryRounds.Run linesOf(HistoryRounds.Run run, Path p) throws IOException, MalformedHistoryException {
+    private static RoundsRun linesOf(RoundsRun run, Path p) throws IOException, MalformedHistoryException {
         Set<String> ids = new HashSet<>();
-        for (IncrementalVerifier.RoundResult r : run.rounds())
+        for (RoundResult r : run.rounds())
             for (Certificate c : r.violations()) for (Certificate.Txn t : c.transactions()) if (t.line() < 0) ids.add(t.id());
         if (ids.isEmpty()) return run;
         Map<String, Integer> lines = new HashMap<>();
@@ -450,7 +450,7 @@ public final class VerifyCommand implements Callable<Integer> {
     /** {@code --rounds}: the file through the pipeline's round verifier, with garbage collection. */
     private int verifyInRounds(String name, HistoryReaders.Loaded loaded, CheckOptions opts, long t0, long t1) {
         History h = loaded.history();
-        HistoryRounds.Run run;
+        RoundsRun run;
         try {
             run = Verifier.inRounds(h, roundsOptions(opts), null);
         } catch (IllegalArgumentException e) {

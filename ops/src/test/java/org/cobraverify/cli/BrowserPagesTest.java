@@ -1,5 +1,6 @@
 package org.cobraverify.cli;
 
+import org.cobraverify.rounds.RoundSettings;
 import static org.junit.jupiter.api.Assertions.*;
 
 import java.awt.image.BufferedImage;
@@ -20,7 +21,6 @@ import org.cobraverify.collector.Recorder;
 import org.cobraverify.collector.RocksDbStore;
 import org.cobraverify.ops.kafka.EmbeddedKafka;
 import org.cobraverify.ops.pipeline.Pipeline;
-import org.cobraverify.rounds.IncrementalVerifier;
 import org.cobraverify.schemas.CertTxn;
 import org.cobraverify.schemas.Certificate;
 import org.cobraverify.schemas.CycleEdge;
@@ -148,7 +148,7 @@ class BrowserPagesTest {
              VerdictServer server = VerdictServer.start("127.0.0.1", 0)) {
             TopologySettings ts = TopologySettings.defaults().withRoundSize(1000).withIdleCutMs(500);
             try (Pipeline p = Pipeline.start(kafka.bootstrapServers(), dir.resolve("streams"), 1, ts,
-                    IncrementalVerifier.Settings.defaults().withCheck(CheckOptions.defaults()), server::add)) {
+                    RoundSettings.defaults().withCheck(CheckOptions.defaults()), server::add)) {
                 browser.get(server.url());
                 long recorded;
                 try (KvStore store = new RocksDbStore(dir.resolve("db").toString(), false)) {

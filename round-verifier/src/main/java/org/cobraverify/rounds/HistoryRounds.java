@@ -32,23 +32,11 @@ import org.cobraverify.schemas.protocol.EpochRules;
 public final class HistoryRounds {
     private HistoryRounds() {}
 
-    /** The outcome of a whole run: one result per round, and the overall verdict (that of the last round). */
-    public record Run(List<IncrementalVerifier.RoundResult> rounds, int fences) {
-        public IncrementalVerifier.RoundResult last() { return rounds.get(rounds.size() - 1); }
-
-        public int retainedMax() { return rounds.stream().mapToInt(IncrementalVerifier.RoundResult::retained).max().orElse(0); }
-
-        public double totalMillis() { return rounds.stream().mapToDouble(IncrementalVerifier.RoundResult::millis).sum(); }
-
-        /** Transactions checked per second of summed round time. */
-        public double capacity(int transactions) { return transactions / Math.max(1e-9, totalMillis() / 1000); }
-    }
-
     /** Listener for progress: called after each round. */
-    public interface Progress { void round(IncrementalVerifier.RoundResult r); }
+    public interface Progress { void round(RoundResult r); }
 
     /** Requires a register history (no list reads: {@link IllegalArgumentException} otherwise). */
-    public static Run run(History h, int roundSize, String fenceKey, IncrementalVerifier v, Progress progress) {
+    public static RoundsRun run(History h, int roundSize, String fenceKey, IncrementalVerifier v, Progress progress) {
         return run(h, roundSize, fenceKey, v, progress, 0);
     }
 
@@ -56,7 +44,7 @@ public final class HistoryRounds {
      * As above, from round {@code fromRound} on: {@code v} already holds the state after the rounds before
      * it (restored from a checkpoint), which are neither fed nor reported.
      */
-    public static Run run(History h, int roundSize, String fenceKey, IncrementalVerifier v, Progress progress, int fromRound) {
+    public static RoundsRun run(History h, int roundSize, String fenceKey, IncrementalVerifier v, Progress progress, int fromRound) {
         return run(h, roundSize, fenceKey, v, progress, fromRound, t -> t);
     }
 
@@ -64,7 +52,7 @@ public final class HistoryRounds {
      * As above; each transaction passes through {@code delivery} before it is added (a benchmark delivers it
      * through the wire format, so that, as in the pipeline, no two transactions share a key or value object).
      */
-    public static Run run(History h, int roundSize, String fenceKey, IncrementalVerifier v, Progress progress, int fromRound,
+    public static RoundsRun run(History h, int roundSize, String fenceKey, IncrementalVerifier v, Progress progress, int fromRound,
                           UnaryOperator<Transaction> delivery) {
         if (h.hasLists()) throw new IllegalArgumentException("verification in rounds supports register histories; this one has list reads (check it one-shot)");
         EpochAssigner ep = new EpochAssigner(h, fenceKey);
@@ -97,7 +85,7 @@ public final class HistoryRounds {
         int[] counter = new int[h.sessionCount()];
         for (int t = 0; t < n; t++) sessionIndex[t] = ++counter[h.session(t)];
 
-        List<IncrementalVerifier.RoundResult> results = new ArrayList<>();
+        List<RoundResult> results = new ArrayList<>();
         v.endedIsExact(true); // a file's sessions have delivered everything once their last transaction is in
         int start = 0;
         for (int r = 0; r < ends.size(); r++) {
@@ -110,21 +98,21 @@ public final class HistoryRounds {
             final int cut = end;
             Set<String> ended = new HashSet<>();
             for (int s = 0; s < h.sessionCount(); s++) if (lastPos[s] < cut) ended.add(String.valueOf(h.sessionName(s)));
-            IncrementalVerifier.RoundResult res = v.endRound(oldEpochMax, ended::contains, last);
+            RoundResult res = v.endRound(oldEpochMax, ended::contains, last);
             if (!res.violations().isEmpty()) res = withLines(res, h);
             results.add(res);
             if (progress != null) progress.round(res);
             start = end;
             if (v.stopped()) break; // verification stopped after a violation: every later round is "not checked"
         }
-        return new Run(results, ep.fenceCount());
+        return new RoundsRun(results, ep.fenceCount());
     }
 
     /**
      * The round's certificates with each transaction's line in the file: the rounds see transactions as the
      * pipeline delivers them, which carry no line, but a person reading a file's certificate wants to find them.
      */
-    static IncrementalVerifier.RoundResult withLines(IncrementalVerifier.RoundResult r, History h) {
+    static RoundResult withLines(RoundResult r, History h) {
         Set<String> ids = new HashSet<>();
         for (Certificate c : r.violations()) for (Certificate.Txn t : c.transactions()) if (t.line() < 0) ids.add(t.id());
         if (ids.isEmpty()) return r;
@@ -134,11 +122,11 @@ public final class HistoryRounds {
     }
 
     /** The round's certificates with the given line of each transaction (by id) that has none. */
-    public static IncrementalVerifier.RoundResult withLines(IncrementalVerifier.RoundResult r, Map<String, Integer> line) {
+    public static RoundResult withLines(RoundResult r, Map<String, Integer> line) {
         if (line.isEmpty() || r.violations().isEmpty()) return r;
         List<Certificate> lined = new ArrayList<>();
         for (Certificate c : r.violations()) lined.add(withLines(c, line));
-        return new IncrementalVerifier.RoundResult(r.round(), r.outcome(), r.reason(), lined.get(0), r.verdict(), r.stats(), r.roundTxns(), r.checkedTxns(),
+        return new RoundResult(r.round(), r.outcome(), r.reason(), lined.get(0), r.verdict(), r.stats(), r.roundTxns(), r.checkedTxns(),
                 r.pendingTxns(), r.historySize(), r.retained(), r.collectedNow(), r.collectedTotal(), r.buildNanos(), r.checkNanos(), r.gcNanos(),
                 r.gcNote(), r.superseded(), r.old(), r.settled(), r.batchCounts(), r.keptBy(), lined, r.violationsTotal(), r.firstViolationRound(), r.own(),
                 r.cpuNanos(), r.collectorMillis(), r.unchecked(), r.uncheckedTotal(), r.rest());

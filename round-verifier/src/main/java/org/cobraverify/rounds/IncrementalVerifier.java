@@ -54,51 +54,7 @@ import org.cobraverify.schemas.protocol.EpochRules;
  * <p>The round's steps, the assumptions A1–A9 and how each is checked or enforced: docs/DESIGN.md §7; checkpoints §8; what bounds each field §9.1.
  */
 public final class IncrementalVerifier implements AutoCloseable {
-    /**
-     * @param check              the checker's options (budget, solver, strict mode)
-     * @param pendingRoundsLimit rounds a transaction may wait for a write before the verdict is unknown
-     * @param maxRetained        retained and waiting transactions past which the state is dropped (verdicts turn unknown)
-     * @param gc                 collect garbage (false: keep everything, as a one-shot check would)
-     */
-    public record Settings(CheckOptions check, int pendingRoundsLimit, int maxRetained, boolean gc, GarbageCollection.Rules gcRules) {
-        /** A minute per check, 20 rounds of waiting, 250,000 retained, sound garbage collection. */
-        public static Settings defaults() { return new Settings(CheckOptions.defaults().withTimeout(60), 20, 250_000, true, GarbageCollection.Rules.SOUND); }
-
-        public Settings withCheck(CheckOptions c) { return new Settings(c, pendingRoundsLimit, maxRetained, gc, gcRules); }
-
-        public Settings withPendingRoundsLimit(int rounds) { return new Settings(check, rounds, maxRetained, gc, gcRules); }
-
-        /** Tests only: {@link GarbageCollection.Rules}' careless rules, to show what the sound ones prevent. */
-        public Settings withGcRules(GarbageCollection.Rules rules) { return new Settings(check, pendingRoundsLimit, maxRetained, gc, rules); }
-    }
-
-    /**
-     * What one round's check found. {@code verdict} is the checker's own answer on the round's history (null if none ran).
-     * {@code batchCounts}: when the round closed a batch of rounds decided with one check ({@link #add(Transaction, long)}),
-     * for each round of the batch in order, the checked-transaction total and the number waiting that deciding the rounds
-     * one by one would report (before any collection between them); null for a single round. {@code keptBy}: when
-     * garbage collection analysed the round, how many transactions stayed for each {@link GarbageCollection.Kept}
-     * reason (indexed by ordinal); null otherwise. {@code violations}: those this round found (each with its certificate;
-     * {@code certificate} is the first), {@code violationsTotal} and {@code firstViolationRound}: the history's so far
-     * (-1: none yet); {@code own}: what the round's own transactions came to (a reject when it found a violation), while
-     * {@code outcome} is the verdict on the history as a whole, a reject from the first violation on (docs/DESIGN.md §7.10).
-     * {@code unchecked}: the transactions this round left out of the checked history because nothing shows that they follow
-     * the collected past (docs/DESIGN.md §7.6), and {@code uncheckedTotal} how many so far: an accept speaks of the rest.
-     * {@code rest}: what the round's own transactions less its new violations' came to ({@code own} is a reject when it found one).
-     */
-    public record RoundResult(long round, Verdict.Outcome outcome, String reason, Certificate certificate, Verdict verdict, CheckStats stats,
-                              int roundTxns, long checkedTxns, int pendingTxns, int historySize, int retained, int collectedNow,
-                              long collectedTotal, long buildNanos, long checkNanos, long gcNanos, String gcNote, int superseded, int old,
-                              int settled, long[][] batchCounts, int[] keptBy, List<Certificate> violations, long violationsTotal,
-                              long firstViolationRound, Verdict.Outcome own, long cpuNanos, long collectorMillis, List<Unchecked> unchecked,
-                              long uncheckedTotal, Verdict.Outcome rest) {
-        public double millis() { return (buildNanos + checkNanos + gcNanos) / 1e6; }
-
-        /** Whether the round's own transactions were verified, with no new violation (whatever the history had before). */
-        public boolean clean() { return own == Verdict.Outcome.ACCEPT; }
-    }
-
-    private final Settings settings;
+    private final RoundSettings settings;
     private final CollectedWrites collected;
     private final CollectionPlanner planner;
     private final HeldTransactions held = new HeldTransactions();
@@ -141,7 +97,7 @@ public final class IncrementalVerifier implements AutoCloseable {
     /** Transactions checked in the last round with reads that never resolved (the last round checks them as they are). */
     private final Set<String> forced = new HashSet<>();
 
-    public IncrementalVerifier(Settings settings, CollectedWrites collected) {
+    public IncrementalVerifier(RoundSettings settings, CollectedWrites collected) {
         this.settings = settings;
         this.collected = collected;
         this.planner = new CollectionPlanner(settings.pendingRoundsLimit());
@@ -149,7 +105,7 @@ public final class IncrementalVerifier implements AutoCloseable {
         this.check = new RoundCheck(settings.gc(), settings.gcRules(), held, stale, collected, planner, incarnation, forced);
     }
 
-    public Settings settings() { return settings; }
+    public RoundSettings settings() { return settings; }
 
     /** Adds an arrived transaction to the current round; an id already retained or waiting is ignored (a duplicate). */
     public boolean add(Transaction t, long arrivedInRound) {

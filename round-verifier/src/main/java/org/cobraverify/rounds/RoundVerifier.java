@@ -41,16 +41,16 @@ import org.cobraverify.schemas.protocol.EpochRules;
  * <p>docs/DESIGN.md §6.4 (epochs in), §8.1–8.3 (batches, checkpoints, resuming).
  */
 public final class RoundVerifier implements AutoCloseable {
-    private final IncrementalVerifier.Settings settings;
+    private final RoundSettings settings;
     private final IncrementalVerifier engine;
     private List<Transaction> round = new ArrayList<>();
     private final Set<String> roundIds = new HashSet<>();
     private long rounds, duplicates;
 
-    public RoundVerifier(IncrementalVerifier.Settings settings) { this(settings, null); }
+    public RoundVerifier(RoundSettings settings) { this(settings, null); }
 
     /** With {@code collected} null, collected writes go to RocksDB in a temporary directory (removed on {@link #close}). */
-    public RoundVerifier(IncrementalVerifier.Settings settings, CollectedWrites collected) {
+    public RoundVerifier(RoundSettings settings, CollectedWrites collected) {
         this.settings = settings;
         this.engine = new IncrementalVerifier(settings, collected != null ? collected : RocksDbCollectedWrites.temporary());
     }
@@ -149,7 +149,7 @@ public final class RoundVerifier implements AutoCloseable {
         if (closed.size() > 1) {
             VerifierState before = engine.snapshot();
             Closed last = feed(closed);
-            IncrementalVerifier.RoundResult r = engine.endRound(oldEpochMax(last), retired(last)::contains);
+            RoundResult r = engine.endRound(oldEpochMax(last), retired(last)::contains);
             if (r.clean()) { // verified with no new violation (the history may have had some before: every round says so)
                 long[][] counts = r.batchCounts();
                 for (int i = 0; i < closed.size() - 1; i++) out.add(acceptedWith(closed.get(i), r, last.roundNo(), counts[i]));
@@ -189,7 +189,7 @@ public final class RoundVerifier implements AutoCloseable {
     private static Set<String> retired(Closed c) { return c.retired(); }
 
     /** An earlier round of a batch whose last round was verified clean. */
-    private Verdict acceptedWith(Closed c, IncrementalVerifier.RoundResult last, long lastRound, long[] counts) {
+    private Verdict acceptedWith(Closed c, RoundResult last, long lastRound, long[] counts) {
         String own = "serializable" + (settings.check().strict() ? " (strictly)" : "") + ": " + counts[0]
                 + " transactions (checked with round " + lastRound + ", whose history contains this one's)";
         Verdict v = last.violationsTotal() == 0 ? base(c, Outcome.ACCEPT, own, last, null, true)
@@ -201,7 +201,7 @@ public final class RoundVerifier implements AutoCloseable {
         return v;
     }
 
-    private Verdict verdict(Closed c, IncrementalVerifier.RoundResult r) {
+    private Verdict verdict(Closed c, RoundResult r) {
         Outcome o = switch (r.outcome()) {
             case ACCEPT -> Outcome.ACCEPT;
             case REJECT -> Outcome.REJECT;
@@ -220,7 +220,7 @@ public final class RoundVerifier implements AutoCloseable {
         return withUnchecked(v, r.unchecked());
     }
 
-    private Verdict base(Closed c, Outcome o, String reason, IncrementalVerifier.RoundResult r, org.cobraverify.schemas.Certificate cert, boolean batched) {
+    private Verdict base(Closed c, Outcome o, String reason, RoundResult r, org.cobraverify.schemas.Certificate cert, boolean batched) {
         CheckStats s = batched ? null : r.stats();
         RoundEnd end = c.end();
         List<Transaction> txns = c.txns();

@@ -160,7 +160,7 @@ public final class RoundsDifferential {
         if (shapes.contrarySolver() && (seed & 1) == 1) opts = opts.withSolver(AcyclicitySolver.contrary());
         int roundSize = 1 + rnd.nextInt(10);
         // the service's default wait; in an eighth of the histories a short one, so that waits run out and sessions retire
-        int pendingLimit = rnd.nextInt(8) == 0 ? 2 + rnd.nextInt(6) : IncrementalVerifier.Settings.defaults().pendingRoundsLimit();
+        int pendingLimit = rnd.nextInt(8) == 0 ? 2 + rnd.nextInt(6) : RoundSettings.defaults().pendingRoundsLimit();
         return drive(seed, h, opts, roundSize, pendingLimit, rules, rnd, iso + (opts.strict() ? " strict" : "") + ", solver " + opts.solver().name() + ", round size " + roundSize
                 + ", waiting limit " + pendingLimit + (shaped.isEmpty() ? "" : ", shapes " + shaped), shaped);
     }
@@ -535,7 +535,7 @@ public final class RoundsDifferential {
         Arrays.fill(lastArrival, -1);
         for (int t = 0; t < n; t++) lastArrival[h.session(t)] = Math.max(lastArrival[h.session(t)], arrives[t]);
 
-        IncrementalVerifier.Settings settings = IncrementalVerifier.Settings.defaults().withCheck(opts).withPendingRoundsLimit(pendingLimit).withGcRules(rules);
+        RoundSettings settings = RoundSettings.defaults().withCheck(opts).withPendingRoundsLimit(pendingLimit).withGcRules(rules);
         boolean[] delivered = new boolean[n];
         Set<Integer> retired = new HashSet<>(), closed = new HashSet<>();
         int unknown = 0, accepted = 0, rejected = 0;

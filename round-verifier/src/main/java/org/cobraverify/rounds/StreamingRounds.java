@@ -76,7 +76,7 @@ public final class StreamingRounds {
     private final List<Item> plain = new ArrayList<>();
     private long readyCount, fileIndex, lastCutEpoch = Long.MIN_VALUE;
     private int fenceCount;
-    private final List<IncrementalVerifier.RoundResult> results = new ArrayList<>();
+    private final List<RoundResult> results = new ArrayList<>();
     /** Sessions read to their end and wholly delivered, while the verifier holds some of their transactions. */
     private final Set<String> ended = new HashSet<>();
     private boolean stopped, lastDone;
@@ -183,7 +183,7 @@ public final class StreamingRounds {
     }
 
     /** Ends the file: every session is over; what is left is cut into rounds, the last of them the last round. */
-    public HistoryRounds.Run finish() {
+    public RoundsRun finish() {
         if (!stopped) {
             if (!fences) cut(plain.size(), true);
             else {
@@ -208,7 +208,7 @@ public final class StreamingRounds {
                 if (!lastDone && !stopped) endRound(List.of(), Long.MAX_VALUE - 1, true); // everything went in full rounds
             }
         }
-        return new HistoryRounds.Run(results, fenceCount);
+        return new RoundsRun(results, fenceCount);
     }
 
     /** A session read to its end: its transactions after its last fence stay open (epoch {@link EpochRules#OPEN}). */
@@ -290,7 +290,7 @@ public final class StreamingRounds {
             Session s = e.getValue();
             if (s.allRead() && s.delivered >= s.index && s.open.isEmpty() && s.blocked.isEmpty()) { ended.add(e.getKey()); it.remove(); }
         }
-        IncrementalVerifier.RoundResult r = v.endRound(oldEpochMax, ended::contains, last);
+        RoundResult r = v.endRound(oldEpochMax, ended::contains, last);
         results.add(r);
         lastDone |= last;
         if (progress != null) progress.round(r);

@@ -1,5 +1,6 @@
 package org.cobraverify.service;
 
+import org.cobraverify.rounds.RoundSettings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,7 +16,6 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.cobraverify.gc.CollectedWrites;
-import org.cobraverify.rounds.IncrementalVerifier;
 import org.cobraverify.rounds.RoundVerifier;
 import org.cobraverify.schemas.RoundEnd;
 import org.cobraverify.schemas.Transaction;
@@ -46,7 +46,7 @@ final class RoundsLoop {
     static final int MAX_BATCH_TXNS = 40_000;
 
     private final VerifierService.Settings settings;
-    private final IncrementalVerifier.Settings verifierSettings;
+    private final RoundSettings verifierSettings;
     private final Consumer<Verdict> listener;
     private final WireFormat wire;
     private final BooleanSupplier running;
@@ -55,7 +55,7 @@ final class RoundsLoop {
     private final DeadLetters deadLetters;
     private final CrashPoints crashPoints;
 
-    RoundsLoop(VerifierService.Settings settings, IncrementalVerifier.Settings verifierSettings, Consumer<Verdict> listener, WireFormat wire,
+    RoundsLoop(VerifierService.Settings settings, RoundSettings verifierSettings, Consumer<Verdict> listener, WireFormat wire,
                BooleanSupplier running, StateStore store, Checkpointing checkpointing, DeadLetters deadLetters, CrashPoints crashPoints) {
         this.settings = settings;
         this.verifierSettings = verifierSettings;

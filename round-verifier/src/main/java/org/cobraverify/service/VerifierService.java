@@ -1,5 +1,6 @@
 package org.cobraverify.service;
 
+import org.cobraverify.rounds.RoundSettings;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -15,7 +16,6 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.cobraverify.gc.store.RocksDbCollectedWrites;
-import org.cobraverify.rounds.IncrementalVerifier;
 import org.cobraverify.rounds.RoundVerifier;
 import org.cobraverify.schemas.DeadLetter;
 import org.cobraverify.schemas.Verdict;
@@ -101,7 +101,7 @@ public final class VerifierService implements AutoCloseable {
     /** Installs a crash point (tests: an exception thrown there ends {@link #run} with the transaction open). */
     public void crashPoint(CrashPoint p) { crashPoints.install(p); }
 
-    public VerifierService(Settings settings, IncrementalVerifier.Settings verifierSettings, Consumer<Verdict> listener) {
+    public VerifierService(Settings settings, RoundSettings verifierSettings, Consumer<Verdict> listener) {
         this.settings = settings;
         WireFormat wire = KafkaSchemaCatalog.wireFormat(settings.kafka());
         // with a schema registry, the topics this service writes get their subjects now (one down or refusing: found here)

@@ -1,7 +1,7 @@
 package org.cobraverify.verifier;
 
+import org.cobraverify.rounds.RoundSettings;
 import org.cobraverify.checker.CheckOptions;
-import org.cobraverify.rounds.IncrementalVerifier;
 
 /**
  * How rounds are verified: the check's options, the round size, the fence key, and how long a transaction may wait for a
@@ -10,7 +10,7 @@ import org.cobraverify.rounds.IncrementalVerifier;
 public record RoundsOptions(CheckOptions check, int roundSize, String fenceKey, int pendingRounds) {
     /** A minute per check, rounds of 5,000, the default fence key, 20 rounds of waiting. */
     public static RoundsOptions defaults() {
-        IncrementalVerifier.Settings s = IncrementalVerifier.Settings.defaults();
+        RoundSettings s = RoundSettings.defaults();
         return new RoundsOptions(s.check(), 5000, Verifier.DEFAULT_FENCE_KEY, s.pendingRoundsLimit());
     }
 
@@ -23,7 +23,7 @@ public record RoundsOptions(CheckOptions check, int roundSize, String fenceKey, 
     public RoundsOptions withPendingRounds(int n) { return new RoundsOptions(check, roundSize, fenceKey, n); }
 
     /** The verifier's settings these options make (sound garbage collection, the default retained bound). */
-    public IncrementalVerifier.Settings settings() {
-        return IncrementalVerifier.Settings.defaults().withCheck(check).withPendingRoundsLimit(pendingRounds);
+    public RoundSettings settings() {
+        return RoundSettings.defaults().withCheck(check).withPendingRoundsLimit(pendingRounds);
     }
 }

@@ -1,6 +1,6 @@
 package org.cobraverify.verifier;
 
-import org.cobraverify.rounds.HistoryRounds;
+import org.cobraverify.rounds.RoundsRun;
 import org.cobraverify.rounds.IncrementalVerifier;
 import org.cobraverify.rounds.StreamingRounds;
 import org.cobraverify.schemas.Transaction;
@@ -22,7 +22,7 @@ public final class RoundsStream implements AutoCloseable {
     public boolean offer(Transaction t) { return rounds.offer(t); }
 
     /** Ends the last round and returns every round's result. */
-    public HistoryRounds.Run finish() { return rounds.finish(); }
+    public RoundsRun finish() { return rounds.finish(); }
 
     @Override
     public void close() { verifier.close(); }

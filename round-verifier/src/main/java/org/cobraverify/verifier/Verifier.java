@@ -1,5 +1,7 @@
 package org.cobraverify.verifier;
 
+import org.cobraverify.rounds.RoundsRun;
+import org.cobraverify.rounds.RoundResult;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -39,7 +41,7 @@ import org.cobraverify.schemas.Transaction;
  *
  * <p>The vocabulary it speaks: {@link History} in; {@link Verdict}, {@link Certificate} and
  * {@link org.cobraverify.checker.AnomalyKind} out; {@link CheckOptions} and {@link RoundsOptions} to configure;
- * {@link IncrementalVerifier.RoundResult} per round. The theory is in docs/DESIGN.md; what lies behind each entry is
+ * {@link RoundResult} per round. The theory is in docs/DESIGN.md; what lies behind each entry is
  * named in its own documentation.
  */
 public final class Verifier {
@@ -76,12 +78,12 @@ public final class Verifier {
      * garbage collection and the collected writes in a temporary on-disk store (deleted afterwards); {@code progress}
      * (may be null) sees each round. Throws {@link IllegalArgumentException} for a history rounds cannot take (docs/rounds.md).
      */
-    public static HistoryRounds.Run inRounds(History h, RoundsOptions options, HistoryRounds.Progress progress) {
+    public static RoundsRun inRounds(History h, RoundsOptions options, HistoryRounds.Progress progress) {
         return inRounds(h, options, progress, UnaryOperator.identity());
     }
 
     /** As above; each transaction passes through {@code delivered} first (a benchmark's wire format round trip). */
-    public static HistoryRounds.Run inRounds(History h, RoundsOptions options, HistoryRounds.Progress progress, UnaryOperator<Transaction> delivered) {
+    public static RoundsRun inRounds(History h, RoundsOptions options, HistoryRounds.Progress progress, UnaryOperator<Transaction> delivered) {
         try (IncrementalVerifier v = new IncrementalVerifier(options.settings(), RocksDbCollectedWrites.temporary())) {
             return HistoryRounds.run(h, options.roundSize(), options.fenceKey(), v, progress, 0, delivered);
         }
@@ -97,10 +99,10 @@ public final class Verifier {
     }
 
     /** The run with the file lines of its certificates' transactions ({@code line}: by transaction id). */
-    public static HistoryRounds.Run withLines(HistoryRounds.Run run, Map<String, Integer> line) {
-        List<IncrementalVerifier.RoundResult> out = new java.util.ArrayList<>(run.rounds().size());
-        for (IncrementalVerifier.RoundResult r : run.rounds()) out.add(r.violations().isEmpty() ? r : HistoryRounds.withLines(r, line));
-        return new HistoryRounds.Run(out, run.fences());
+    public static RoundsRun withLines(RoundsRun run, Map<String, Integer> line) {
+        List<RoundResult> out = new java.util.ArrayList<>(run.rounds().size());
+        for (RoundResult r : run.rounds()) out.add(r.violations().isEmpty() ? r : HistoryRounds.withLines(r, line));
+        return new RoundsRun(out, run.fences());
     }
 
     /**

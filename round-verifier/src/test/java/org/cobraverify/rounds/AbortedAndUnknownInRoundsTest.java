@@ -47,9 +47,9 @@ class AbortedAndUnknownInRoundsTest {
         final Map<String, Long> index = new HashMap<>(), lastFence = new HashMap<>();
         final List<Transaction> all = new ArrayList<>();
         long epoch;
-        final List<IncrementalVerifier.RoundResult> results = new ArrayList<>();
+        final List<RoundResult> results = new ArrayList<>();
 
-        Rounds(IncrementalVerifier.Settings s, String... sessions) {
+        Rounds(RoundSettings s, String... sessions) {
             this.v = new IncrementalVerifier(s, new InMemoryCollectedWrites());
             this.sessions = new ArrayList<>(List.of(sessions));
         }
@@ -85,11 +85,11 @@ class AbortedAndUnknownInRoundsTest {
         }
 
         /** Every session fences, then the round ends; epochs up to the agreement minus two are closed. */
-        IncrementalVerifier.RoundResult round() {
+        RoundResult round() {
             for (String s : sessions) fence(s);
             long agree = Long.MAX_VALUE;
             for (String s : sessions) agree = Math.min(agree, lastFence.get(s));
-            IncrementalVerifier.RoundResult r = v.endRound(agree - 2, s -> false);
+            RoundResult r = v.endRound(agree - 2, s -> false);
             results.add(r);
             return r;
         }
@@ -114,17 +114,17 @@ class AbortedAndUnknownInRoundsTest {
     }
 
     /** Case A's outcome: the last round's result, the one-shot verdict, and how many transactions were collected before the reader came. */
-    private record ReaderCase(IncrementalVerifier.RoundResult last, Verdict.Outcome oneShot, long collectedBefore) {}
+    private record ReaderCase(RoundResult last, Verdict.Outcome oneShot, long collectedBefore) {}
 
     /** Case A: X (aborted) writes q; many epochs later a reader of q. */
     private static ReaderCase readerOfACollectedAbortedWrite(TxnStatus reader) {
-        try (Rounds r = new Rounds(IncrementalVerifier.Settings.defaults(), "A", "B")) {
+        try (Rounds r = new Rounds(RoundSettings.defaults(), "A", "B")) {
             r.round();
             r.txn("X", "A", TxnStatus.ABORTED, "w q q1");
             for (int i = 0; i < 6; i++) r.round();
             long collected = r.v.collectedCount();
             r.txn("T9", "B", reader, "r q q1");
-            IncrementalVerifier.RoundResult last = r.round();
+            RoundResult last = r.round();
             return new ReaderCase(last, r.oneShot(), collected);
         }
     }
@@ -132,7 +132,7 @@ class AbortedAndUnknownInRoundsTest {
     @Test
     void anAbortedReaderOfACollectedAbortedWriteIsNothing() {
         ReaderCase res = readerOfACollectedAbortedWrite(TxnStatus.ABORTED);
-        IncrementalVerifier.RoundResult last = res.last();
+        RoundResult last = res.last();
         assertTrue(res.collectedBefore() > 0, "X was collected before its reader came");
         assertEquals(Verdict.Outcome.ACCEPT, res.oneShot(), "one-shot: neither transaction is in the serial order");
         assertEquals(Verdict.Outcome.ACCEPT, last.outcome(), last.reason());
@@ -141,7 +141,7 @@ class AbortedAndUnknownInRoundsTest {
     @Test
     void anUnknownReaderOfACollectedAbortedWriteThatNobodyReadsIsNothing() {
         ReaderCase res = readerOfACollectedAbortedWrite(TxnStatus.UNKNOWN);
-        IncrementalVerifier.RoundResult last = res.last();
+        RoundResult last = res.last();
         assertEquals(Verdict.Outcome.ACCEPT, res.oneShot(), "one-shot: an unknown transaction nobody read need not have committed");
         assertEquals(Verdict.Outcome.ACCEPT, last.outcome(), last.reason());
     }
@@ -149,7 +149,7 @@ class AbortedAndUnknownInRoundsTest {
     @Test
     void aCommittedReaderOfACollectedAbortedWriteIsStillG1a() {
         ReaderCase res = readerOfACollectedAbortedWrite(TxnStatus.COMMITTED);
-        IncrementalVerifier.RoundResult last = res.last();
+        RoundResult last = res.last();
         assertEquals(Verdict.Outcome.REJECT, res.oneShot());
         assertEquals(Verdict.Outcome.REJECT, last.outcome(), last.reason());
         assertEquals(AnomalyKind.G1A, last.certificate().kind(), last.certificate().summary());
@@ -157,15 +157,15 @@ class AbortedAndUnknownInRoundsTest {
 
     @Test
     void anUnknownReaderOfACollectedAbortedWriteIsJudgedOnceALaterReadIncludesIt() {
-        try (Rounds r = new Rounds(IncrementalVerifier.Settings.defaults(), "A", "B")) {
+        try (Rounds r = new Rounds(RoundSettings.defaults(), "A", "B")) {
             r.round();
             r.txn("X", "A", TxnStatus.ABORTED, "w q q1");
             for (int i = 0; i < 6; i++) r.round();
             r.txn("U9", "B", TxnStatus.UNKNOWN, "r q q1", "w u u9");
-            IncrementalVerifier.RoundResult first = r.round();
+            RoundResult first = r.round();
             assertEquals(Verdict.Outcome.ACCEPT, first.outcome(), "nobody has read U9 yet: " + first.reason());
             r.txn("R", "A", TxnStatus.COMMITTED, "r u u9"); // U9 committed after all, and it read an aborted write
-            IncrementalVerifier.RoundResult last = r.round();
+            RoundResult last = r.round();
             assertEquals(Verdict.Outcome.REJECT, r.oneShot());
             assertNotEquals(Verdict.Outcome.ACCEPT, last.outcome(), "U9's read of X's aborted write must be judged once R includes U9: " + last.reason());
         }
@@ -179,7 +179,7 @@ class AbortedAndUnknownInRoundsTest {
      */
     @Test
     void anUnknownTransactionPinnedByAWaitingReaderIsNeverSetAside() {
-        IncrementalVerifier.Settings s = IncrementalVerifier.Settings.defaults().withPendingRoundsLimit(3);
+        RoundSettings s = RoundSettings.defaults().withPendingRoundsLimit(3);
         try (Rounds r = new Rounds(s, "A", "B", "C", "D")) {
             r.round();
             r.txn("U", "A", TxnStatus.UNKNOWN, "r n c1", "w m u");
@@ -193,7 +193,7 @@ class AbortedAndUnknownInRoundsTest {
             for (int i = 0; i < 8; i++) r.round(); // U is old and has waited far past the limit; P still waits
             r.fence("E"); // a new session: its first fence follows the collected past, then Z
             r.txn("Z", "E", TxnStatus.COMMITTED, "w z z1");
-            IncrementalVerifier.RoundResult last = r.round();
+            RoundResult last = r.round();
             assertEquals(Verdict.Outcome.REJECT, r.oneShot(), "U -so-> X -wr-> C1 -wr-> U, with U included by P's read");
             assertEquals(Verdict.Outcome.REJECT, last.outcome(), last.reason());
         }
@@ -219,7 +219,7 @@ class AbortedAndUnknownInRoundsTest {
     @CsvSource({"exhaustive, C", "exhaustive, A", "last-first, C", "last-first, A"})
     void aConstraintIsNotSettledAgainstEdgesAnUnknownTransactionMayStillBring(String solverName, String sessionOfWa) {
         Solver solver = solverName.equals("exhaustive") ? new ExhaustiveSolver() : new LastAssignmentFirst();
-        IncrementalVerifier.Settings s = IncrementalVerifier.Settings.defaults().withPendingRoundsLimit(3);
+        RoundSettings s = RoundSettings.defaults().withPendingRoundsLimit(3);
         s = s.withCheck(s.check().withSolver(solver));
         String sessionOfWb = sessionOfWa.equals("C") ? "A" : "C";
         try (Rounds r = new Rounds(s, "A", "B", "C", "D", "E")) {
@@ -238,9 +238,9 @@ class AbortedAndUnknownInRoundsTest {
             for (int i = 0; i < 8; i++) r.round();
             r.fence("F");
             r.txn("Z", "F", TxnStatus.COMMITTED, "w z z1");
-            IncrementalVerifier.RoundResult last = r.round();
+            RoundResult last = r.round();
             assertEquals(Verdict.Outcome.ACCEPT, r.oneShot(), "WA before WB explains everything");
-            for (IncrementalVerifier.RoundResult x : r.results)
+            for (RoundResult x : r.results)
                 assertNotEquals(Verdict.Outcome.REJECT, x.outcome(), "round " + x.round() + ": " + x.reason());
             assertEquals(Verdict.Outcome.ACCEPT, last.outcome(), last.reason());
         }

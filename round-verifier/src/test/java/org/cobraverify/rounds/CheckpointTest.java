@@ -24,7 +24,7 @@ class CheckpointTest {
     static final WireFormat WIRE = WireFormat.standalone();
 
     /** What a round reports that a restart must reproduce. */
-    static String summary(IncrementalVerifier.RoundResult r) {
+    static String summary(RoundResult r) {
         return r.round() + ":" + r.outcome() + " checked=" + r.checkedTxns() + " pending=" + r.pendingTxns() + " retained=" + r.retained()
                 + " collected=" + r.collectedTotal() + (r.certificate() != null ? " " + r.certificate().kind() : "");
     }
@@ -41,7 +41,7 @@ class CheckpointTest {
             if (run % 4 == 1) h = RoundsAgainstOneShotPropertyTest.plantStaleRead(h, rnd);
             if (h == null) continue;
             CheckOptions opts = run % 5 == 0 ? CheckOptions.defaults().withStrict(2) : CheckOptions.defaults();
-            IncrementalVerifier.Settings s = IncrementalVerifier.Settings.defaults().withCheck(opts);
+            RoundSettings s = RoundSettings.defaults().withCheck(opts);
             int roundSize = 1 + rnd.nextInt(8);
             List<String> straight = new ArrayList<>();
             try (IncrementalVerifier v = new IncrementalVerifier(s, new InMemoryCollectedWrites())) {

@@ -23,22 +23,22 @@ class DuplicateWriteInRoundsTest {
 
     @Test
     void aRepeatedWriteIsLeftOutAndNoLaterRoundIsAccepted() {
-        try (IncrementalVerifier v = new IncrementalVerifier(IncrementalVerifier.Settings.defaults(), new InMemoryCollectedWrites())) {
+        try (IncrementalVerifier v = new IncrementalVerifier(RoundSettings.defaults(), new InMemoryCollectedWrites())) {
             v.add(txn("a", "A", 1, "w x 1"));
-            IncrementalVerifier.RoundResult r0 = v.endRound(-1, s -> false);
+            RoundResult r0 = v.endRound(-1, s -> false);
             assertEquals(Verdict.Outcome.ACCEPT, r0.outcome(), r0.reason());
             v.add(txn("b", "B", 1, "w x 1")); // a's write again
             v.add(txn("c", "C", 1, "w y 1", "w y 1")); // its own, twice
-            IncrementalVerifier.RoundResult r1 = v.endRound(-1, s -> false);
+            RoundResult r1 = v.endRound(-1, s -> false);
             assertEquals(Verdict.Outcome.UNKNOWN, r1.outcome(), r1.reason());
             assertTrue(r1.reason().contains("b writes x = 1, which a wrote too"), r1.reason());
             v.add(txn("d", "A", 2, "r x 1"));
-            IncrementalVerifier.RoundResult r2 = v.endRound(-1, s -> false);
+            RoundResult r2 = v.endRound(-1, s -> false);
             assertEquals(Verdict.Outcome.UNKNOWN, r2.outcome(), "no accept after a history that is not the one checked: " + r2.reason());
             // lost update: two read-modify-writes of one version
             for (Transaction t : List.of(txn("e", "A", 3, "r x 1", "w x 2"), txn("f", "B", 2, "r x 1", "w x 3")))
                 v.add(t);
-            IncrementalVerifier.RoundResult r3 = v.endRound(-1, s -> false);
+            RoundResult r3 = v.endRound(-1, s -> false);
             assertEquals(Verdict.Outcome.REJECT, r3.outcome(), "a violation after it is still found: " + r3.reason());
         }
     }

@@ -71,9 +71,9 @@ class FrontierAsDataTest {
     record Outcome(Verdict.Outcome rounds, String reason, long frontierRecords, int retainedMax) {}
 
     static Outcome inRounds(History h, GarbageCollection.Rules rules, CollectedWrites store) {
-        IncrementalVerifier.Settings s = IncrementalVerifier.Settings.defaults().withGcRules(rules);
+        RoundSettings s = RoundSettings.defaults().withGcRules(rules);
         try (IncrementalVerifier v = new IncrementalVerifier(s, store)) {
-            HistoryRounds.Run run = HistoryRounds.run(h, 1000, SimulatedStore.FENCE_KEY, v, null);
+            RoundsRun run = HistoryRounds.run(h, 1000, SimulatedStore.FENCE_KEY, v, null);
             return new Outcome(run.last().outcome(), run.last().reason(), v.frontierRecordsCollected(), run.retainedMax());
         }
     }
@@ -168,7 +168,7 @@ class FrontierAsDataTest {
             b.write(b.key(k.get(0)), b.value("after-it"));
         });
         agrees(later, Verdict.Outcome.ACCEPT);
-        try (IncrementalVerifier v = new IncrementalVerifier(IncrementalVerifier.Settings.defaults(), new InMemoryCollectedWrites())) {
+        try (IncrementalVerifier v = new IncrementalVerifier(RoundSettings.defaults(), new InMemoryCollectedWrites())) {
             HistoryRounds.run(lost, 1000, SimulatedStore.FENCE_KEY, v, null);
             assertTrue(v.isolatedKeysCount() > 0, "no key was isolated");
         }
@@ -208,7 +208,7 @@ class FrontierAsDataTest {
     }
 
     static long chainedKeys(History h) {
-        try (IncrementalVerifier v = new IncrementalVerifier(IncrementalVerifier.Settings.defaults(), new InMemoryCollectedWrites())) {
+        try (IncrementalVerifier v = new IncrementalVerifier(RoundSettings.defaults(), new InMemoryCollectedWrites())) {
             HistoryRounds.run(h, 1000, SimulatedStore.FENCE_KEY, v, null);
             return v.chainedKeysCount();
         }
@@ -232,7 +232,7 @@ class FrontierAsDataTest {
     void aVerifierResumedWithoutTheFrontierLogsAcceptsNothing(@TempDir Path dir) {
         List<String> once = keyWritten(1);
         History h = planted(b -> b.read(b.key(once.get(0)), History.NIL)); // a violation the logs would show
-        IncrementalVerifier.Settings s = IncrementalVerifier.Settings.defaults();
+        RoundSettings s = RoundSettings.defaults();
         List<VerifierCheckpoint> records = new ArrayList<>();
         int[] round = {0};
         try (IncrementalVerifier first = new IncrementalVerifier(s, new RocksDbCollectedWrites(dir.resolve("disk"), false))) {
@@ -242,11 +242,11 @@ class FrontierAsDataTest {
         }
         try (IncrementalVerifier second = new IncrementalVerifier(s, new RocksDbCollectedWrites(dir.resolve("empty"), false))) {
             second.restore(CheckpointTest.fromRecords(records), 1);
-            HistoryRounds.Run run = HistoryRounds.run(h, 1000, SimulatedStore.FENCE_KEY, second, null, 9);
-            IncrementalVerifier.RoundResult first = run.rounds().get(0);
+            RoundsRun run = HistoryRounds.run(h, 1000, SimulatedStore.FENCE_KEY, second, null, 9);
+            RoundResult first = run.rounds().get(0);
             assertEquals(Verdict.Outcome.UNKNOWN, first.outcome(), first.reason());
             assertTrue(first.reason().contains("without their frontier logs"), first.reason());
-            for (IncrementalVerifier.RoundResult r : run.rounds()) assertNotEquals(Verdict.Outcome.ACCEPT, r.outcome(), "round " + r.round());
+            for (RoundResult r : run.rounds()) assertNotEquals(Verdict.Outcome.ACCEPT, r.outcome(), "round " + r.round());
         }
     }
 
@@ -263,7 +263,7 @@ class FrontierAsDataTest {
      */
     @Test
     void aWriteCollectedWhileItsWriterStaysIsAStaleReadAfterARestart(@TempDir Path dir) {
-        IncrementalVerifier.Settings s = IncrementalVerifier.Settings.defaults();
+        RoundSettings s = RoundSettings.defaults();
         List<VerifierCheckpoint> records = new ArrayList<>();
         java.util.Map<String, java.util.Map<String, String>> marks = new java.util.HashMap<>();
         int[] round = {0}, at = {-1};
@@ -300,7 +300,7 @@ class FrontierAsDataTest {
 
     /** {@code h} in rounds, checkpointed after round {@code k} and resumed from there by a second verifier on the same disk. */
     static Verdict.Outcome restartedAt(History h, Path disk, int k) {
-        IncrementalVerifier.Settings s = IncrementalVerifier.Settings.defaults();
+        RoundSettings s = RoundSettings.defaults();
         List<VerifierCheckpoint> records = new ArrayList<>();
         int[] round = {0};
         try (IncrementalVerifier first = new IncrementalVerifier(s, new RocksDbCollectedWrites(disk, false))) {
@@ -319,7 +319,7 @@ class FrontierAsDataTest {
     }
 
     static Verdict.Outcome restarted(History h, Path disk) {
-        IncrementalVerifier.Settings s = IncrementalVerifier.Settings.defaults();
+        RoundSettings s = RoundSettings.defaults();
         List<VerifierCheckpoint> records = new ArrayList<>();
         int[] round = {0};
         int k = 8;
@@ -333,7 +333,7 @@ class FrontierAsDataTest {
         assertTrue(recordsBefore > 1000, "the first incarnation collected frontier writes as data: " + recordsBefore);
         try (IncrementalVerifier second = new IncrementalVerifier(s, new RocksDbCollectedWrites(disk, false))) {
             second.restore(CheckpointTest.fromRecords(records), 1);
-            HistoryRounds.Run run = HistoryRounds.run(h, 1000, SimulatedStore.FENCE_KEY, second, null, k + 1);
+            RoundsRun run = HistoryRounds.run(h, 1000, SimulatedStore.FENCE_KEY, second, null, k + 1);
             assertTrue(second.frontierRecordsCollected() > 0);
             return run.last().outcome();
         }

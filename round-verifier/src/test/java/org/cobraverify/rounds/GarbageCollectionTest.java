@@ -46,19 +46,19 @@ class GarbageCollectionTest {
         return List.of(r1, r2);
     }
 
-    private static IncrementalVerifier.RoundResult[] runTwoRounds(List<List<Transaction>> rounds) { return runTwoRounds(rounds, 4); }
+    private static RoundResult[] runTwoRounds(List<List<Transaction>> rounds) { return runTwoRounds(rounds, 4); }
 
-    private static IncrementalVerifier.RoundResult[] runTwoRounds(List<List<Transaction>> rounds, long oldEpochMax) {
+    private static RoundResult[] runTwoRounds(List<List<Transaction>> rounds, long oldEpochMax) {
         return runTwoRounds(rounds, oldEpochMax, GarbageCollection.Rules.SOUND);
     }
 
-    private static IncrementalVerifier.RoundResult[] runTwoRounds(List<List<Transaction>> rounds, long oldEpochMax, GarbageCollection.Rules rules) {
-        try (IncrementalVerifier v = new IncrementalVerifier(IncrementalVerifier.Settings.defaults().withGcRules(rules), new InMemoryCollectedWrites())) {
+    private static RoundResult[] runTwoRounds(List<List<Transaction>> rounds, long oldEpochMax, GarbageCollection.Rules rules) {
+        try (IncrementalVerifier v = new IncrementalVerifier(RoundSettings.defaults().withGcRules(rules), new InMemoryCollectedWrites())) {
             for (Transaction t : rounds.get(0)) v.add(t);
-            IncrementalVerifier.RoundResult a = v.endRound(oldEpochMax, s -> false);
+            RoundResult a = v.endRound(oldEpochMax, s -> false);
             for (Transaction t : rounds.get(1)) v.add(t);
-            IncrementalVerifier.RoundResult b = v.endRound(4, s -> false);
-            return new IncrementalVerifier.RoundResult[] {a, b};
+            RoundResult b = v.endRound(4, s -> false);
+            return new RoundResult[] {a, b};
         }
     }
 
@@ -79,7 +79,7 @@ class GarbageCollectionTest {
         }
         assertEquals(Verdict.Outcome.REJECT, Checker.check(b.build()).outcome());
 
-        IncrementalVerifier.RoundResult[] ours = runTwoRounds(rounds);
+        RoundResult[] ours = runTwoRounds(rounds);
         assertEquals(Verdict.Outcome.ACCEPT, ours[0].outcome(), ours[0].reason());
         assertTrue(ours[0].collectedNow() >= 1, "T3 (and old fences) were collected: " + ours[0].collectedNow() + "; " + ours[0].gcNote());
         assertEquals(Verdict.Outcome.REJECT, ours[1].outcome(), ours[1].reason());
@@ -88,7 +88,7 @@ class GarbageCollectionTest {
         String why = ours[1].certificate().cycle().stream().map(e -> String.valueOf(e.derivedBecause())).reduce("", String::concat);
         assertTrue(why.contains("T8") && why.contains("garbage-collected"), "the proof names T8 and the path through collected T3: " + why);
 
-        IncrementalVerifier.RoundResult[] careless = runTwoRounds(rounds, 4, GarbageCollection.Rules.CARELESS_COLLECTION);
+        RoundResult[] careless = runTwoRounds(rounds, 4, GarbageCollection.Rules.CARELESS_COLLECTION);
         assertEquals(Verdict.Outcome.ACCEPT, careless[0].outcome());
         assertEquals(Verdict.Outcome.ACCEPT, careless[1].outcome(), "a careless GC loses the path F1 ⇝ R and accepts: this test has teeth");
     }
@@ -97,7 +97,7 @@ class GarbageCollectionTest {
     void aReadOfACollectedWriteIsAStaleReadNamingWriterAndSuperseder() {
         List<List<Transaction>> rounds = pathThroughCollected();
         List<Transaction> r2 = List.of(txn("T9", "A", 7, -1, false, "r e e3")); // T3's e, which T5 superseded; T9 follows f5
-        IncrementalVerifier.RoundResult[] res = runTwoRounds(List.of(rounds.get(0), r2));
+        RoundResult[] res = runTwoRounds(List.of(rounds.get(0), r2));
         assertEquals(Verdict.Outcome.REJECT, res[1].outcome(), res[1].reason());
         assertEquals(AnomalyKind.STALE_READ, res[1].certificate().kind());
         String s = res[1].certificate().summary();
@@ -111,7 +111,7 @@ class GarbageCollectionTest {
         Transaction ab = txn("X", "A", 0, 1, false, "w q q1");
         ab.setStatus(TxnStatus.ABORTED);
         r1.add(0, ab);
-        IncrementalVerifier.RoundResult[] res = runTwoRounds(List.of(r1, List.of(txn("T9", "A", 7, -1, false, "r q q1"))));
+        RoundResult[] res = runTwoRounds(List.of(r1, List.of(txn("T9", "A", 7, -1, false, "r q q1"))));
         assertEquals(Verdict.Outcome.REJECT, res[1].outcome(), res[1].reason());
         assertEquals(AnomalyKind.G1A, res[1].certificate().kind());
     }
@@ -121,7 +121,7 @@ class GarbageCollectionTest {
         List<List<Transaction>> rounds = pathThroughCollected();
         // a new session with no fence reads T3's e: it could be serialized before T5, so nothing is proved; it does not follow
         // the collected past, so it is left unchecked, named, and the rest is accepted (docs/DESIGN.md §7.6)
-        IncrementalVerifier.RoundResult[] res = runTwoRounds(List.of(rounds.get(0), List.of(txn("N1", "C", 1, -1, false, "r e e3"))));
+        RoundResult[] res = runTwoRounds(List.of(rounds.get(0), List.of(txn("N1", "C", 1, -1, false, "r e e3"))));
         assertEquals(Verdict.Outcome.ACCEPT, res[1].outcome(), res[1].reason());
         assertEquals(List.of("N1"), res[1].unchecked().stream().map(Unchecked::id).toList(), res[1].reason());
     }
@@ -156,9 +156,9 @@ class GarbageCollectionTest {
     void sessionsThatEndNeedNoEntryFence() {
         // after round 1 session A is over; B goes on: GC still runs (A needs no entry)
         List<Transaction> r1 = pathThroughCollected().get(0);
-        try (IncrementalVerifier v = new IncrementalVerifier(IncrementalVerifier.Settings.defaults(), new InMemoryCollectedWrites())) {
+        try (IncrementalVerifier v = new IncrementalVerifier(RoundSettings.defaults(), new InMemoryCollectedWrites())) {
             for (Transaction t : r1) v.add(t);
-            IncrementalVerifier.RoundResult a = v.endRound(4, Set.of("A")::contains);
+            RoundResult a = v.endRound(4, Set.of("A")::contains);
             assertNull(a.gcNote(), a.gcNote());
             assertTrue(a.collectedNow() > 0);
         }
@@ -196,7 +196,7 @@ class GarbageCollectionTest {
     @Test
     void anOpenConstraintNoLaterReadCanResolveIsSettledAndItsTransactionsCollected() {
         // a later read of W1's x: W1 must have been collected (not kept for its open constraint with W2), so it is a stale read
-        IncrementalVerifier.RoundResult[] res = runTwoRounds(List.of(blindWrites(), List.of(txn("N", "A", 7, -1, false, "r x x1"))), 8);
+        RoundResult[] res = runTwoRounds(List.of(blindWrites(), List.of(txn("N", "A", 7, -1, false, "r x x1"))), 8);
         assertEquals(Verdict.Outcome.ACCEPT, res[0].outcome(), res[0].reason());
         assertNull(res[0].gcNote(), res[0].gcNote());
         assertEquals(1, res[0].settled(), "the order of W1 and W2 is settled; F1 and F2 stay open");
@@ -210,13 +210,13 @@ class GarbageCollectionTest {
     void frontierWritersOfOneKeyAreNotSettledAgainstEachOther() {
         // whichever order of F1 and F2 round 1 chose, one of these later reads contradicts it; both are serializable
         for (String read : List.of("r z z1", "r z z2")) {
-            IncrementalVerifier.RoundResult[] res = runTwoRounds(List.of(blindWrites(), List.of(txn("N", "A", 7, -1, false, read))), 8);
+            RoundResult[] res = runTwoRounds(List.of(blindWrites(), List.of(txn("N", "A", 7, -1, false, read))), 8);
             assertEquals(Verdict.Outcome.ACCEPT, res[0].outcome(), res[0].reason());
             assertEquals(Verdict.Outcome.ACCEPT, res[1].outcome(), read + ": " + res[1].reason());
         }
         int rejected = 0;
         for (String read : List.of("r z z1", "r z z2")) {
-            IncrementalVerifier.RoundResult[] res = runTwoRounds(List.of(blindWrites(), List.of(txn("N", "A", 7, -1, false, read))), 8,
+            RoundResult[] res = runTwoRounds(List.of(blindWrites(), List.of(txn("N", "A", 7, -1, false, read))), 8,
                     GarbageCollection.Rules.CARELESS_SETTLING);
             assertEquals(2, res[0].settled(), "careless: F1 and F2 settled too");
             if (res[1].outcome() == Verdict.Outcome.REJECT) rejected++;

@@ -78,23 +78,23 @@ class LifeAfterViolationTest {
         return b.build();
     }
 
-    static HistoryRounds.Run rounds(List<Transaction> txns, int roundSize) {
-        try (IncrementalVerifier v = new IncrementalVerifier(IncrementalVerifier.Settings.defaults(), new InMemoryCollectedWrites())) {
+    static RoundsRun rounds(List<Transaction> txns, int roundSize) {
+        try (IncrementalVerifier v = new IncrementalVerifier(RoundSettings.defaults(), new InMemoryCollectedWrites())) {
             return HistoryRounds.run(toHistory(txns), roundSize, FENCE, v, null);
         }
     }
 
     /** The rounds that found a new violation. */
-    static List<Long> violationRounds(HistoryRounds.Run run) {
+    static List<Long> violationRounds(RoundsRun run) {
         List<Long> out = new ArrayList<>();
-        for (IncrementalVerifier.RoundResult r : run.rounds()) if (!r.violations().isEmpty()) out.add(r.round());
+        for (RoundResult r : run.rounds()) if (!r.violations().isEmpty()) out.add(r.round());
         return out;
     }
 
     /** The planting point (a fraction of the history, in steps of 1/200) whose anomaly the rounds find in round {@code round}. */
     static double pointFor(List<Transaction> base, Kind kind, int round, int roundSize) {
         for (int i = 10; i <= 200; i++) {
-            HistoryRounds.Run run = rounds(PlantedAnomalies.plant(base, List.of(new Plant(kind, i / 200.0))), roundSize);
+            RoundsRun run = rounds(PlantedAnomalies.plant(base, List.of(new Plant(kind, i / 200.0))), roundSize);
             List<Long> at = violationRounds(run);
             if (at.equals(List.of((long) round))) return i / 200.0;
         }
@@ -106,15 +106,15 @@ class LifeAfterViolationTest {
         long seed = 26;
         int roundSize = 100;
         List<Transaction> base = serialHistory(seed, 4, 1600, 40);
-        HistoryRounds.Run clean = rounds(base, roundSize);
+        RoundsRun clean = rounds(base, roundSize);
         assertTrue(clean.rounds().size() >= 12, "rounds: " + clean.rounds().size());
         assertTrue(clean.rounds().stream().allMatch(r -> r.outcome() == Verdict.Outcome.ACCEPT), "seed " + seed + ": the base history is serializable");
 
         double at3 = pointFor(base, Kind.LOST_UPDATE, 3, roundSize), at10 = pointFor(base, Kind.WRITE_SKEW, 10, roundSize);
         List<Transaction> planted = PlantedAnomalies.plant(base, List.of(new Plant(Kind.LOST_UPDATE, at3), new Plant(Kind.WRITE_SKEW, at10)));
-        HistoryRounds.Run run = rounds(planted, roundSize);
+        RoundsRun run = rounds(planted, roundSize);
         assertEquals(List.of(3L, 10L), violationRounds(run), "seed " + seed + ": exactly two rounds with a new violation");
-        for (IncrementalVerifier.RoundResult r : run.rounds()) {
+        for (RoundResult r : run.rounds()) {
             long expectedSoFar = r.round() < 3 ? 0 : r.round() < 10 ? 1 : 2;
             assertEquals(expectedSoFar, r.violationsTotal(), "round " + r.round() + ": " + r.reason());
             assertEquals(expectedSoFar == 0 ? -1 : 3, r.firstViolationRound(), "round " + r.round());
@@ -172,10 +172,10 @@ class LifeAfterViolationTest {
         long seed = 7;
         List<Transaction> base = serialHistory(seed, 5, 1200, 30);
         List<Transaction> planted = PlantedAnomalies.plant(base, List.of(new Plant(Kind.of(kind), 0.5)));
-        HistoryRounds.Run run = rounds(planted, 80);
+        RoundsRun run = rounds(planted, 80);
         List<Long> at = violationRounds(run);
         assertEquals(1, at.size(), "seed " + seed + ", " + kind + ": one round with a violation: " + at);
-        IncrementalVerifier.RoundResult last = run.last();
+        RoundResult last = run.last();
         assertEquals(1, last.violationsTotal());
         assertTrue(last.clean() || last.round() == at.get(0), "the last round: " + last.reason());
         Certificate c = run.rounds().get(at.get(0).intValue()).violations().get(0);

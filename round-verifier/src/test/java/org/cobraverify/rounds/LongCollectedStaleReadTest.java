@@ -33,13 +33,13 @@ class LongCollectedStaleReadTest {
         String key = String.valueOf(clean.keyName(clean.key(early))), value = String.valueOf(clean.valueName(clean.value(early)));
         History h = Histories.withAppended(clean, "stale-reader", b -> b.read(b.key(key), b.value(value)));
 
-        HistoryRounds.Run run;
+        RoundsRun run;
         long collected;
-        try (IncrementalVerifier v = new IncrementalVerifier(IncrementalVerifier.Settings.defaults(), RocksDbCollectedWrites.temporary())) {
+        try (IncrementalVerifier v = new IncrementalVerifier(RoundSettings.defaults(), RocksDbCollectedWrites.temporary())) {
             run = HistoryRounds.run(h, 5000, SimulatedStore.FENCE_KEY, v, null);
             collected = v.collectedCount();
         }
-        IncrementalVerifier.RoundResult last = run.last();
+        RoundResult last = run.last();
         assertEquals(Verdict.Outcome.REJECT, last.outcome(), last.reason());
         Certificate c = last.certificate();
         assertEquals(AnomalyKind.STALE_READ, c.kind(), c.summary());

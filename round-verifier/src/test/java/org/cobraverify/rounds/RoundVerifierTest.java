@@ -63,7 +63,7 @@ class RoundVerifierTest {
      */
     @Test
     void aDeadClientsLastTransactionsDoNotStopGarbageCollection() {
-        RoundVerifier v = new RoundVerifier(IncrementalVerifier.Settings.defaults());
+        RoundVerifier v = new RoundVerifier(RoundSettings.defaults());
         int ai = 0;
         v.add(at(txn("fA1", "A", ++ai, "r EPOCH -", "w EPOCH e1"), 1, true));
         v.add(at(txn("fB2", "B", 1, "r EPOCH e1", "w EPOCH e2"), 2, true));
@@ -83,7 +83,7 @@ class RoundVerifierTest {
             assertEquals(Outcome.ACCEPT, r.getOutcome(), r.getReason());
             retained[round] = r.getRetainedTxns();
         }
-        int limit = IncrementalVerifier.Settings.defaults().pendingRoundsLimit();
+        int limit = RoundSettings.defaults().pendingRoundsLimit();
         assertTrue(retained[limit - 1] > 3 * retained[retained.length - 1], "B held collection back while it might come back: " + Arrays.toString(retained));
         assertTrue(retained[retained.length - 1] <= retained[limit + 5] + 2,
                 "after B is long over, the retained set falls back and stays flat: " + Arrays.toString(retained));
@@ -95,7 +95,7 @@ class RoundVerifierTest {
      * i + 1 has epoch i. B ends in round 0.
      */
     private static long[] run(boolean closedNow) {
-        RoundVerifier v = new RoundVerifier(IncrementalVerifier.Settings.defaults());
+        RoundVerifier v = new RoundVerifier(RoundSettings.defaults());
         long[] retained = new long[4];
         int ai = 0;
         v.add(at(txn("fA1", "A", ++ai, "r EPOCH -", "w EPOCH e1"), 1, true));
@@ -126,7 +126,7 @@ class RoundVerifierTest {
 
     @Test
     void aReadOfAWriteFromALaterRoundWaitsInsteadOfBeingRejected() {
-        RoundVerifier v = new RoundVerifier(IncrementalVerifier.Settings.defaults());
+        RoundVerifier v = new RoundVerifier(RoundSettings.defaults());
         v.add(txn("t2", "b", 1, "r x w1", "w y w2"));
         v.add(txn("t3", "b", 2, "r y w2")); // reads t2, itself waiting
         Verdict r0 = v.endRound(end(0), true);
@@ -143,7 +143,7 @@ class RoundVerifierTest {
 
     @Test
     void aWriteSkewSplitAcrossRoundsIsRejectedWithItsCycle() {
-        RoundVerifier v = new RoundVerifier(IncrementalVerifier.Settings.defaults());
+        RoundVerifier v = new RoundVerifier(RoundSettings.defaults());
         v.add(txn("init", "s0", 1, "w x x0", "w y y0"));
         v.add(txn("a", "s1", 1, "r x x0", "r y y0", "w x x1"));
         assertEquals(Outcome.ACCEPT, v.endRound(end(0), true).getOutcome());
@@ -158,7 +158,7 @@ class RoundVerifierTest {
 
     @Test
     void aReadOfAWriteThatNeverArrivesEndsAsUnknownNeverAccept() {
-        RoundVerifier v = new RoundVerifier(IncrementalVerifier.Settings.defaults().withPendingRoundsLimit(3));
+        RoundVerifier v = new RoundVerifier(RoundSettings.defaults().withPendingRoundsLimit(3));
         v.add(txn("t", "a", 1, "r x ghost"));
         assertEquals(Outcome.ACCEPT, v.endRound(end(0), true).getOutcome());
         assertEquals(Outcome.ACCEPT, v.endRound(end(1), true).getOutcome());
@@ -169,7 +169,7 @@ class RoundVerifierTest {
 
     @Test
     void aDuplicateDeliveryIsIgnored() {
-        RoundVerifier v = new RoundVerifier(IncrementalVerifier.Settings.defaults());
+        RoundVerifier v = new RoundVerifier(RoundSettings.defaults());
         v.add(txn("t1", "a", 1, "w x 1"));
         v.add(txn("t1", "a", 1, "w x 1"));
         assertEquals(Outcome.ACCEPT, v.endRound(end(0), true).getOutcome());
@@ -195,7 +195,7 @@ class RoundVerifierTest {
             org.cobraverify.checker.Verdict oneShot = Checker.check(h);
             List<Transaction> txns = toTransactions(h);
             Collections.shuffle(txns, rnd);
-            RoundVerifier v = new RoundVerifier(IncrementalVerifier.Settings.defaults());
+            RoundVerifier v = new RoundVerifier(RoundSettings.defaults());
             int i = 0;
             long round = 0;
             Verdict last = null;
@@ -237,7 +237,7 @@ class RoundVerifierTest {
                 rounds.add(new ArrayList<>(txns.subList(i, Math.min(txns.size(), i + n))));
                 i += n;
             }
-            RoundVerifier one = new RoundVerifier(IncrementalVerifier.Settings.defaults()), batch = new RoundVerifier(IncrementalVerifier.Settings.defaults());
+            RoundVerifier one = new RoundVerifier(RoundSettings.defaults()), batch = new RoundVerifier(RoundSettings.defaults());
             List<Verdict> a = new ArrayList<>(), b = new ArrayList<>();
             for (int r = 0; r < rounds.size(); r++) {
                 for (Transaction t : rounds.get(r)) one.add(t);

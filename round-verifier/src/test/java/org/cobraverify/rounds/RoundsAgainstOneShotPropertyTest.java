@@ -54,8 +54,8 @@ class RoundsAgainstOneShotPropertyTest {
             if (h == null) continue;
             Verdict one = Checker.check(h, opts);
             int roundSize = 1 + rnd.nextInt(10);
-            IncrementalVerifier.Settings s = IncrementalVerifier.Settings.defaults().withCheck(opts);
-            HistoryRounds.Run r;
+            RoundSettings s = RoundSettings.defaults().withCheck(opts);
+            RoundsRun r;
             long collected;
             try (IncrementalVerifier v = new IncrementalVerifier(s, new InMemoryCollectedWrites())) {
                 r = HistoryRounds.run(h, roundSize, SimulatedStore.FENCE_KEY, v, null);
@@ -69,7 +69,7 @@ class RoundsAgainstOneShotPropertyTest {
             if (got == Verdict.Outcome.UNKNOWN) { unknown++; continue; }
             assertEquals(one.outcome(), got, ctx);
             if (got == Verdict.Outcome.ACCEPT) accepted++; else rejected++;
-            for (IncrementalVerifier.RoundResult rr : r.rounds())
+            for (RoundResult rr : r.rounds())
                 if (rr.certificate() != null && rr.certificate().kind() == AnomalyKind.STALE_READ) staleRejects++;
         }
         System.out.printf("%s%s%s: %d accepted, %d rejected (%d as stale reads of collected writes), %d unknown; GC collected in %d runs,"

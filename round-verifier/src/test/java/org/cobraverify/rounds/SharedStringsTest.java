@@ -41,7 +41,7 @@ class SharedStringsTest {
         Transaction t = Transaction.newBuilder().setId("t1").setSession("s").setStatus(org.cobraverify.schemas.TxnStatus.COMMITTED)
                 .setStart(0).setEnd(0).setOps(ops).setSessionIndex(0).setFence(false).setEpoch(-1).build();
         assertNotSame(t.getOps().get(0).getKey(), t.getOps().get(1).getKey());
-        try (IncrementalVerifier v = new IncrementalVerifier(IncrementalVerifier.Settings.defaults(), new org.cobraverify.gc.InMemoryCollectedWrites())) {
+        try (IncrementalVerifier v = new IncrementalVerifier(RoundSettings.defaults(), new org.cobraverify.gc.InMemoryCollectedWrites())) {
             v.add(t);
         }
         assertSame(t.getOps().get(0).getKey(), t.getOps().get(1).getKey(), "taken by the verifier, a read-modify-write names its key once");

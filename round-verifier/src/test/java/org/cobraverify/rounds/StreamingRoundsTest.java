@@ -54,7 +54,7 @@ class StreamingRoundsTest {
         if (planted != null) h = planted;
         if (seed % 2 == 0) h = inSessionChunks(h, rnd); // a file not in commit order: fences before their predecessors
         CheckOptions opts = seed % 5 == 0 ? CheckOptions.defaults().withStrict(2) : CheckOptions.defaults();
-        IncrementalVerifier.Settings s = IncrementalVerifier.Settings.defaults().withCheck(opts);
+        RoundSettings s = RoundSettings.defaults().withCheck(opts);
         int roundSize = 1 + rnd.nextInt(12);
         List<String> whole = new ArrayList<>(), streamed = new ArrayList<>();
         try (IncrementalVerifier v = new IncrementalVerifier(s, new InMemoryCollectedWrites())) {

@@ -57,9 +57,9 @@ class TaintedKeysTest {
     void aKeyIsTestedAgainOnceWrittenSinceAndItsTaintIsCleared() {
         int roundSize = 100;
         List<Transaction> planted = withLostUpdateOnAHotKey(400, 100);
-        HistoryRounds.Run run;
+        RoundsRun run;
         long tainted, forgotten;
-        try (IncrementalVerifier v = new IncrementalVerifier(IncrementalVerifier.Settings.defaults(), new InMemoryCollectedWrites())) {
+        try (IncrementalVerifier v = new IncrementalVerifier(RoundSettings.defaults(), new InMemoryCollectedWrites())) {
             run = HistoryRounds.run(LifeAfterViolationTest.toHistory(planted), roundSize, LifeAfterViolationTest.FENCE, v, null);
             tainted = v.taintedKeysCount();
             forgotten = v.forgottenTaintedKeysCount();
@@ -70,7 +70,7 @@ class TaintedKeysTest {
         // until k0 is written again, a read of it reads its value from before the violation: untestable, rightly; after that,
         // every read of it reads a write made since, held or collected, and every round is decided
         List<Long> unknown = new ArrayList<>();
-        for (IncrementalVerifier.RoundResult r : run.rounds()) {
+        for (RoundResult r : run.rounds()) {
             if (r.round() <= at) continue;
             if (r.own() != Verdict.Outcome.ACCEPT) unknown.add(r.round());
         }

@@ -42,8 +42,8 @@ class UnfencedSessionsTest {
         return out;
     }
 
-    private static HistoryRounds.Run rounds(List<Transaction> txns) {
-        try (IncrementalVerifier v = new IncrementalVerifier(IncrementalVerifier.Settings.defaults(), new InMemoryCollectedWrites())) {
+    private static RoundsRun rounds(List<Transaction> txns) {
+        try (IncrementalVerifier v = new IncrementalVerifier(RoundSettings.defaults(), new InMemoryCollectedWrites())) {
             return HistoryRounds.run(LifeAfterViolationTest.toHistory(txns), 100, LifeAfterViolationTest.FENCE, v, null);
         }
     }
@@ -54,10 +54,10 @@ class UnfencedSessionsTest {
         List<Transaction> mixed = withUnfencedSessions(base, 4);
         assertEquals(base.size() + 8, mixed.size());
         assertEquals(Verdict.Outcome.ACCEPT, Checker.check(LifeAfterViolationTest.toHistory(mixed)).outcome(), "one-shot: serializable");
-        HistoryRounds.Run clean = rounds(base), run = rounds(mixed);
-        for (IncrementalVerifier.RoundResult r : run.rounds()) assertEquals(Verdict.Outcome.ACCEPT, r.outcome(), "round " + r.round() + ": " + r.reason());
+        RoundsRun clean = rounds(base), run = rounds(mixed);
+        for (RoundResult r : run.rounds()) assertEquals(Verdict.Outcome.ACCEPT, r.outcome(), "round " + r.round() + ": " + r.reason());
         List<String> unchecked = new ArrayList<>();
-        for (IncrementalVerifier.RoundResult r : run.rounds()) for (Unchecked u : r.unchecked()) unchecked.add(u.id());
+        for (RoundResult r : run.rounds()) for (Unchecked u : r.unchecked()) unchecked.add(u.id());
         assertEquals(8, unchecked.size(), "the 8 are named: " + unchecked);
         assertTrue(unchecked.stream().allMatch(id -> id.startsWith("nofence")), unchecked.toString());
         assertEquals(8, run.last().uncheckedTotal());

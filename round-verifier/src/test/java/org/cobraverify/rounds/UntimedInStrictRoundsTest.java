@@ -70,7 +70,7 @@ class UntimedInStrictRoundsTest {
                 List.of(txn("x", "c", 2, 3, false, 500 * MS, 510 * MS, "r k -"), fence("b", 12, 16, 1060)),
                 List.of(fence("b", 13, 17, 1070)));
         long[] agree = {1, 1, 1, 11, 11, 11, 11, 11, 11};
-        IncrementalVerifier.Settings s = IncrementalVerifier.Settings.defaults().withCheck(CheckOptions.defaults().withStrict(0)).withPendingRoundsLimit(2);
+        RoundSettings s = RoundSettings.defaults().withCheck(CheckOptions.defaults().withStrict(0)).withPendingRoundsLimit(2);
         List<Verdict> verdicts = new ArrayList<>();
         List<Transaction> all = new ArrayList<>();
         try (RoundVerifier v = new RoundVerifier(s, new InMemoryCollectedWrites())) {

@@ -1,5 +1,7 @@
 package org.cobraverify.workloads;
 
+import org.cobraverify.rounds.RoundsRun;
+import org.cobraverify.rounds.RoundSettings;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -41,8 +43,8 @@ class SessionChurnTest {
         History h = HistoryReaders.read(file).history();
         // sessions: the loader's, then each client's first and its successors
         assertTrue(h.sessionCount() >= txns / sessionTxns, "sessions came and went: " + h.sessionCount());
-        HistoryRounds.Run r;
-        try (IncrementalVerifier v = new IncrementalVerifier(IncrementalVerifier.Settings.defaults(), new InMemoryCollectedWrites())) {
+        RoundsRun r;
+        try (IncrementalVerifier v = new IncrementalVerifier(RoundSettings.defaults(), new InMemoryCollectedWrites())) {
             r = HistoryRounds.run(h, 1000, EpochAssigner.DEFAULT_FENCE_KEY, v, null);
         }
         assertEquals(Verdict.Outcome.ACCEPT, r.last().outcome(), r.last().reason());

@@ -1,5 +1,6 @@
 package org.cobraverify.ops.pipeline;
 
+import org.cobraverify.rounds.RoundSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -20,7 +21,6 @@ import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
-import org.cobraverify.rounds.IncrementalVerifier;
 import org.cobraverify.schemas.FenceChainHead;
 import org.cobraverify.schemas.Verdict;
 import org.cobraverify.schemas.kafka.KafkaConnection;
@@ -44,13 +44,13 @@ public final class Pipeline implements AutoCloseable {
     private Thread verifierThread;
     private final List<Verdict> verdicts = new CopyOnWriteArrayList<>();
     private final KafkaConnection kafka;
-    private final IncrementalVerifier.Settings verifierSettings;
+    private final RoundSettings verifierSettings;
     private final Consumer<Verdict> listener;
     private volatile Throwable verifierFailure;
     /** Where the verifier keeps its collected writes (beside the topology's state), so a restart finds them. */
     private final Path verifierStateDir;
 
-    private Pipeline(KafkaConnection kafka, KafkaStreams streams, IncrementalVerifier.Settings verifierSettings, Consumer<Verdict> listener, Path verifierStateDir) {
+    private Pipeline(KafkaConnection kafka, KafkaStreams streams, RoundSettings verifierSettings, Consumer<Verdict> listener, Path verifierStateDir) {
         this.kafka = kafka;
         this.verifierStateDir = verifierStateDir;
         this.streams = streams;
@@ -60,13 +60,13 @@ public final class Pipeline implements AutoCloseable {
 
     /** Creates missing topics, publishes the schemas, starts the topology and the verifier. */
     public static Pipeline start(String bootstrap, Path stateDir, int partitions, TopologySettings topology,
-                                 IncrementalVerifier.Settings verifier, Consumer<Verdict> listener) {
+                                 RoundSettings verifier, Consumer<Verdict> listener) {
         return start(KafkaConnection.plain(bootstrap), (short) 1, stateDir, partitions, topology, verifier, listener);
     }
 
     /** As above, on any cluster: topics created with {@code replication} replicas, every client with {@code kafka}'s settings. */
     public static Pipeline start(KafkaConnection kafka, short replication, Path stateDir, int partitions, TopologySettings topology,
-                                 IncrementalVerifier.Settings verifier, Consumer<Verdict> listener) {
+                                 RoundSettings verifier, Consumer<Verdict> listener) {
         return start(kafka, kafka, replication, stateDir, partitions, topology, verifier, listener);
     }
 
@@ -75,7 +75,7 @@ public final class Pipeline implements AutoCloseable {
      * topology's connection also creates the topics and publishes the schemas.
      */
     public static Pipeline start(KafkaConnection topologyKafka, KafkaConnection verifierKafka, short replication, Path stateDir, int partitions,
-                                 TopologySettings topology, IncrementalVerifier.Settings verifier, Consumer<Verdict> listener) {
+                                 TopologySettings topology, RoundSettings verifier, Consumer<Verdict> listener) {
         TopicSetup.ensure(topologyKafka, partitions, replication, TopicSetup.DEFAULT_RETENTION_HOURS);
         WireFormat wire = KafkaSchemaCatalog.wireFormat(topologyKafka);
         KafkaSchemaCatalog.prepare(topologyKafka, wire);

@@ -1,5 +1,6 @@
 package org.cobraverify.ops.pipeline;
 
+import org.cobraverify.rounds.RoundSettings;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -19,7 +20,6 @@ import org.cobraverify.collector.KvStore;
 import org.cobraverify.collector.Recorder;
 import org.cobraverify.collector.RocksDbStore;
 import org.cobraverify.collector.TxnRecord;
-import org.cobraverify.rounds.IncrementalVerifier;
 import org.cobraverify.schemas.Outcome;
 import org.cobraverify.schemas.Verdict;
 import org.cobraverify.topology.Topics;
@@ -88,7 +88,7 @@ class AdversarialOrderPipelineTest extends BrokerPerTest {
 
     Pipeline start() {
         TopologySettings ts = TopologySettings.defaults().withRoundSize(300).withIdleCutMs(500);
-        return Pipeline.start(kafka.bootstrapServers(), dir.resolve("streams"), 2, ts, IncrementalVerifier.Settings.defaults().withCheck(CheckOptions.defaults()), v -> {});
+        return Pipeline.start(kafka.bootstrapServers(), dir.resolve("streams"), 2, ts, RoundSettings.defaults().withCheck(CheckOptions.defaults()), v -> {});
     }
 
     @Test

@@ -1,5 +1,6 @@
 package org.cobraverify.ops.pipeline;
 
+import org.cobraverify.rounds.RoundSettings;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -44,7 +45,7 @@ class FrontierLogsImportTest extends BrokerPerTest {
             producer.flush();
         }
         KafkaConnection kafka = KafkaConnection.plain(this.kafka.bootstrapServers());
-        try (IncrementalVerifier v = new IncrementalVerifier(IncrementalVerifier.Settings.defaults(), new InMemoryCollectedWrites())) {
+        try (IncrementalVerifier v = new IncrementalVerifier(RoundSettings.defaults(), new InMemoryCollectedWrites())) {
             long[] n = FrontierLogs.importSome(kafka, WIRE, v, Set.of("k", "far")::contains, 8);
             assertEquals(5, n[0], "every record is read");
             assertEquals(2, n[1], "one per wanted key");
@@ -54,7 +55,7 @@ class FrontierLogsImportTest extends BrokerPerTest {
             assertEquals(List.of("f"), values(v, "far"), "no record from round 8 on: the latest");
             assertEquals(List.of(), values(v, "other"), "not wanted, not imported");
         }
-        try (IncrementalVerifier v = new IncrementalVerifier(IncrementalVerifier.Settings.defaults(), new InMemoryCollectedWrites())) {
+        try (IncrementalVerifier v = new IncrementalVerifier(RoundSettings.defaults(), new InMemoryCollectedWrites())) {
             FrontierLogs.importSome(kafka, WIRE, v, Set.of("k")::contains, 30);
             assertEquals(List.of("c"), values(v, "k"), "past every record: the latest");
         }

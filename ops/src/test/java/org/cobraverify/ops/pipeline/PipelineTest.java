@@ -1,5 +1,6 @@
 package org.cobraverify.ops.pipeline;
 
+import org.cobraverify.rounds.RoundSettings;
 import static org.junit.jupiter.api.Assertions.*;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -30,7 +31,6 @@ import org.cobraverify.collector.RocksDbStore;
 import org.cobraverify.collector.Session;
 import org.cobraverify.collector.KvTransaction;
 import org.cobraverify.collector.StoreException;
-import org.cobraverify.rounds.IncrementalVerifier;
 import org.cobraverify.rounds.RoundVerifier;
 import org.cobraverify.schemas.DeadLetter;
 import org.cobraverify.schemas.Outcome;
@@ -56,7 +56,7 @@ class PipelineTest extends BrokerPerTest {
 
     Pipeline start(int roundSize) {
         TopologySettings ts = TopologySettings.defaults().withRoundSize(roundSize).withIdleCutMs(500);
-        return Pipeline.start(kafka.bootstrapServers(), dir.resolve("streams"), 2, ts, IncrementalVerifier.Settings.defaults().withCheck(CheckOptions.defaults()), v -> {});
+        return Pipeline.start(kafka.bootstrapServers(), dir.resolve("streams"), 2, ts, RoundSettings.defaults().withCheck(CheckOptions.defaults()), v -> {});
     }
 
     static boolean waitFor(Pipeline p, long txns, Predicate<Verdict> orStopAt) throws InterruptedException {
@@ -230,7 +230,7 @@ class PipelineTest extends BrokerPerTest {
 
             // ground truth: a fresh verifier over the rounds topic
             List<Verdict> truth = new ArrayList<>();
-            try (RoundVerifier fresh = new RoundVerifier(IncrementalVerifier.Settings.defaults())) {
+            try (RoundVerifier fresh = new RoundVerifier(RoundSettings.defaults())) {
                 for (ConsumerRecord<String, byte[]> r : Topic.readAll(kafka.bootstrapServers(), Topics.ROUNDS)) {
                     if (WIRE.typeOf(r.value()).endsWith(".Transaction")) fresh.add(WIRE.decode(r.value(), Transaction.class));
                     else truth.add(fresh.endRound(WIRE.decode(r.value(), RoundEnd.class), true));

@@ -1,5 +1,6 @@
 package org.cobraverify.ops.pipeline;
 
+import org.cobraverify.rounds.RoundSettings;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -16,7 +17,6 @@ import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.cobraverify.rounds.IncrementalVerifier;
 import org.cobraverify.schemas.Outcome;
 import org.cobraverify.schemas.RoundEnd;
 import org.cobraverify.schemas.Transaction;
@@ -70,7 +70,7 @@ class RetentionGapTest extends BrokerPerTest {
         List<Verdict> verdicts = new CopyOnWriteArrayList<>();
         CountDownLatch held = new CountDownLatch(1), release = new CountDownLatch(1);
         VerifierService service = new VerifierService(VerifierService.Settings.defaults(bootstrap).withState(dir.resolve("verifier"), 0),
-                IncrementalVerifier.Settings.defaults(), verdicts::add);
+                RoundSettings.defaults(), verdicts::add);
         service.crashPoint(round -> {
             if (round == 2 && held.getCount() > 0) {
                 held.countDown();
@@ -135,7 +135,7 @@ class RetentionGapTest extends BrokerPerTest {
         int expected = deleteFirstHalf ? 3 : 6;
         List<Verdict> verdicts = new CopyOnWriteArrayList<>();
         VerifierService service = new VerifierService(VerifierService.Settings.defaults(bootstrap).withState(dir.resolve("verifier"), 0),
-                IncrementalVerifier.Settings.defaults(), verdicts::add);
+                RoundSettings.defaults(), verdicts::add);
         Thread t = new Thread(service::run, "verifier");
         t.start();
         long deadline = System.nanoTime() + 60_000_000_000L;

@@ -1,5 +1,6 @@
 package org.cobraverify.ops.pipeline;
 
+import org.cobraverify.rounds.RoundSettings;
 import static org.junit.jupiter.api.Assertions.*;
 
 import java.io.IOException;
@@ -20,7 +21,6 @@ import org.cobraverify.collector.Recorder;
 import org.cobraverify.collector.RocksDbStore;
 import org.cobraverify.collector.TxnRecord;
 import org.cobraverify.ops.kafka.EmbeddedKafka;
-import org.cobraverify.rounds.IncrementalVerifier;
 import org.cobraverify.schemas.Outcome;
 import org.cobraverify.schemas.Verdict;
 import org.cobraverify.schemas.kafka.KafkaConnection;
@@ -103,7 +103,7 @@ class SecuredClusterTest {
         TopologySettings ts = TopologySettings.defaults().withRoundSize(300).withIdleCutMs(500);
         long recorded;
         try (Pipeline p = Pipeline.start(user("topology"), user("verifier"), (short) 1, dir.resolve("streams"), 1, ts,
-                IncrementalVerifier.Settings.defaults().withCheck(CheckOptions.defaults()), v -> {})) {
+                RoundSettings.defaults().withCheck(CheckOptions.defaults()), v -> {})) {
             try (KvStore store = new RocksDbStore(dir.resolve("db").toString(), false)) {
                 KafkaSink sink = new KafkaSink(user("collector"), Topics.OPS, false, true, new Properties());
                 Recorder rec = new Recorder(store, sink, Recorder.Options.defaults());

@@ -1,5 +1,6 @@
 package org.cobraverify.ops.pipeline;
 
+import org.cobraverify.rounds.RoundSettings;
 import static org.junit.jupiter.api.Assertions.*;
 
 import java.nio.file.Path;
@@ -9,7 +10,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.cobraverify.checker.CheckOptions;
 import org.cobraverify.gc.store.RocksDbCollectedWrites;
-import org.cobraverify.rounds.IncrementalVerifier;
 import org.cobraverify.schemas.Outcome;
 import org.cobraverify.schemas.Verdict;
 import org.cobraverify.service.VerifierService;
@@ -27,7 +27,7 @@ class StandbyVerifierTest extends BrokerPerTest {
     @Timeout(value = 300, unit = TimeUnit.SECONDS)
     void theStandbyTakesOverWhenTheActiveVerifierDiesAndNoRoundIsLostOrRepeated() throws Exception {
         TopologySettings ts = TopologySettings.defaults().withRoundSize(300).withIdleCutMs(500);
-        IncrementalVerifier.Settings check = IncrementalVerifier.Settings.defaults().withCheck(CheckOptions.defaults());
+        RoundSettings check = RoundSettings.defaults().withCheck(CheckOptions.defaults());
         try (Pipeline p = Pipeline.start(kafka.bootstrapServers(), dir.resolve("streams"), 2, ts, check, v -> {})) {
             p.stopVerifier();
             p.checkpointEvery(2);
@@ -85,7 +85,7 @@ class StandbyVerifierTest extends BrokerPerTest {
     @Timeout(value = 300, unit = TimeUnit.SECONDS)
     void aNewOwnerWhoseStoreIsStillLockedByAFormerOneWorksWithItsOwn() throws Exception {
         TopologySettings ts = TopologySettings.defaults().withRoundSize(300).withIdleCutMs(500);
-        IncrementalVerifier.Settings check = IncrementalVerifier.Settings.defaults().withCheck(CheckOptions.defaults());
+        RoundSettings check = RoundSettings.defaults().withCheck(CheckOptions.defaults());
         Path stateDir = dir.resolve("streams").resolve("verifier");
         try (Pipeline p = Pipeline.start(kafka.bootstrapServers(), dir.resolve("streams"), 2, ts, check, v -> {})) {
             p.stopVerifier();

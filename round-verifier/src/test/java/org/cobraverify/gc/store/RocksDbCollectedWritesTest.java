@@ -1,5 +1,7 @@
 package org.cobraverify.gc.store;
 
+import org.cobraverify.rounds.RoundResult;
+import org.cobraverify.rounds.RoundSettings;
 import static org.cobraverify.testkit.Txns.txn;
 import static org.junit.jupiter.api.Assertions.*;
 
@@ -85,11 +87,11 @@ class RocksDbCollectedWritesTest {
         now.addAndGet(HORIZON + 1);
         store.put("y", "later", entry("V2", 2)); // a horizon after it started, a collection drops the first
         assertNull(store.get("x", "gone"));
-        try (IncrementalVerifier v = new IncrementalVerifier(IncrementalVerifier.Settings.defaults(), store)) {
+        try (IncrementalVerifier v = new IncrementalVerifier(RoundSettings.defaults(), store)) {
             v.add(txn("R", "A", 1, 1, false, "r x gone"));
-            IncrementalVerifier.RoundResult r = v.endRound(-1, s -> false);
+            RoundResult r = v.endRound(-1, s -> false);
             assertEquals(Verdict.Outcome.ACCEPT, r.outcome(), "waiting is not yet a verdict: " + r.reason());
-            for (int i = 0; i < IncrementalVerifier.Settings.defaults().pendingRoundsLimit() && r.outcome() == Verdict.Outcome.ACCEPT; i++)
+            for (int i = 0; i < RoundSettings.defaults().pendingRoundsLimit() && r.outcome() == Verdict.Outcome.ACCEPT; i++)
                 r = v.endRound(-1, s -> false);
             assertEquals(Verdict.Outcome.UNKNOWN, r.outcome(), r.reason());
             assertTrue(r.reason().contains("no longer remembers"), r.reason());
