@@ -7,7 +7,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.cobraverify.checker.CheckOptions;
 import org.cobraverify.checker.ReachabilityEngine;
-import org.cobraverify.gc.store.RocksDbCollectedWrites;
 import org.cobraverify.service.VerifierService;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -40,7 +39,7 @@ public final class VerifierCommand implements Callable<Integer> {
 
     @Option(names = "--remember-hours", paramLabel = "H", description = {"How long collected writes are remembered on disk (default: ${DEFAULT-VALUE}, the",
             "history topics' default retention). A later read of a write collected longer ago makes the verdict unknown."})
-    double rememberHours = RocksDbCollectedWrites.DEFAULT_HORIZON_MILLIS / 3_600_000.0;
+    double rememberHours = VerifierService.DEFAULT_REMEMBER_MILLIS / 3_600_000.0;
 
     @Override
     public Integer call() {

@@ -82,6 +82,9 @@ public final class VerifierService implements AutoCloseable {
      */
     public static final int DEFAULT_CHECKPOINT_EVERY = Integer.getInteger("cobra.checkpointEvery", 10);
 
+    /** How long the collected-writes store remembers a write by default (its time horizon, docs/DESIGN.md §9.1). */
+    public static final long DEFAULT_REMEMBER_MILLIS = org.cobraverify.gc.store.RocksDbCollectedWrites.DEFAULT_HORIZON_MILLIS;
+
     /** Largest record this service sends (its producer's limit; topic set-up gives cobra.gc-frontiers the same). */
     public static final int MAX_RECORD_BYTES = 16 << 20;
 
