@@ -142,4 +142,25 @@ record Admission(List<Transaction> admitted, int[] level, IdentityHashMap<Transa
         for (int j = 0; j < tail; j++) { admitted.add(candidates.get(queue[j])); levels[j] = level[queue[j]]; }
         return new Admission(admitted, levels, heldReads);
     }
+
+    /**
+     * Per round {@code i} of a batch: the checked-transaction total and the number waiting after it, had the rounds been
+     * decided one by one. A waiting transaction is checked by round {@code i} when its level is at most {@code i}: its level
+     * is the later of its arrival's and its writers' (a transaction admitted with the batch waits only on writers of
+     * the batch, this class); transactions still waiting, or checked as they are on the last round, count as
+     * arrived but not checked.
+     */
+    static long[][] batchCounts(int[] arrival, int[] admittedLevel, int batchRounds, long checkedBefore) {
+        long[] arrivedBy = new long[batchRounds], checkedBy = new long[batchRounds];
+        for (int a : arrival) arrivedBy[a]++;
+        for (int l : admittedLevel) checkedBy[l]++;
+        long[][] out = new long[batchRounds][];
+        long arrived = 0, checked = 0;
+        for (int i = 0; i < batchRounds; i++) {
+            arrived += arrivedBy[i];
+            checked += checkedBy[i];
+            out[i] = new long[] {checkedBefore + checked, arrived - checked};
+        }
+        return out;
+    }
 }

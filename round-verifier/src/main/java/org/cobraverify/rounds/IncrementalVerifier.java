@@ -81,13 +81,12 @@ public final class IncrementalVerifier implements AutoCloseable {
     private int[] lastKept;
     /** The last round's {@link RoundResult#batchCounts} (set by each {@link #endRound}). */
     private long[][] batchCounts;
-    private String rejectedIn;   // why verification stopped after a violation (none could be set aside), with its round
-    /** Violations found this round (each is set aside before the round's result is made). */
-    private List<Certificate> roundViolations = List.of();
+    /** Violations found this round and so far, and why verification stopped, if it did. */
+    private final Violations violations = new Violations();
     /** Transactions left unchecked (docs/DESIGN.md §7.6). */
     private final UncheckedTransactions unchecked = new UncheckedTransactions();
-    /** Violations found so far, the first one's round (-1: none), transactions set aside, reads of their writes left unchecked. */
-    private long violationsTotal, firstViolationRound = -1, setAsideTotal, uncheckedReads;
+    /** Transactions set aside after violations, reads of their writes left unchecked. */
+    private long setAsideTotal, uncheckedReads;
     private String droppedState; // why the state was dropped (verdicts are unknown from then on)
     /**
      * Why no later round can be accepted: a round found a read it could not judge, or a transaction it could not
@@ -160,10 +159,10 @@ public final class IncrementalVerifier implements AutoCloseable {
      * Whether verification has stopped: after a violation none of whose transactions could be set aside (or too many in
      * one round), or after the state was dropped; every later round then says it was not checked.
      */
-    public boolean stopped() { return rejectedIn != null || droppedState != null; }
+    public boolean stopped() { return violations.stoppedIn() != null || droppedState != null; }
 
     /** Violations found so far (each set aside, docs/DESIGN.md §7.10). */
-    public long violationsCount() { return violationsTotal; }
+    public long violationsCount() { return violations.total(); }
 
     /**
      * Keys tainted by violations and not cleared yet (docs/DESIGN.md §7.10): remembered one by one, and in the overflow filter
@@ -226,67 +225,16 @@ public final class IncrementalVerifier implements AutoCloseable {
         incoming.clear();
         incomingIds.clear();
         unchecked.startRound();
-        if (rejectedIn != null || droppedState != null) { arrivedIn.clear(); return afterTerminal(roundNo, thisRound); }
+        if (stopped()) { arrivedIn.clear(); return afterTerminal(roundNo, thisRound); }
         long t0 = System.nanoTime();
-        // 0. a transaction that follows no fence of its session (EpochRules rule 5) is not checked: nothing could show that it
-        // follows the collected past, and kept in the graph it would never be old (docs/DESIGN.md §7.6)
-        for (Iterator<Transaction> it = thisRound.iterator(); it.hasNext(); ) {
-            Transaction t = it.next();
-            if (!EpochRules.isUnfenced(t.getEpoch())) continue;
-            it.remove();
-            unchecked.leaveUnfenced(t, held, roundNo, incarnation.number());
-        }
-        // 1. new writes become known (reads of collected writes are found when the new transactions are first admitted).
-        // A transaction that writes a (key, value) a held transaction wrote, or writes one twice, breaks unique writes
-        // (assumption A1): its reads cannot be tied to one writer, and the round's history could not even be built. It
-        // is left out, and no later round can be accepted (the history is not the one checked); rejects still count.
-        for (Iterator<Transaction> it = thisRound.iterator(); it.hasNext(); ) {
-            Transaction t = it.next();
-            String dup = held.recordWrites(t);
-            if (dup == null) continue;
-            it.remove();
-            if (lostProof == null) lostProof = "round " + roundNo + ": " + dup + "; " + t.getId() + " was left out of the checked history";
-        }
-        // a waiting transaction's level: the round of the batch from which on it is there (those from before: the first)
-        int waitedBefore = held.waitingCount();
-        int[] arrival = batchRounds > 1 ? new int[waitedBefore + thisRound.size()] : null;
-        for (Transaction t : thisRound) {
-            long arrived = Math.min(roundNo, arrivedIn.getOrDefault(t.getId(), roundNo));
-            if (arrival != null) arrival[held.waitingCount()] = (int) Math.max(0, arrived - firstRound);
-            held.arrive(t, arrived);
-        }
-        arrivedIn.clear();
-        long checkedBefore = checkedTotal;
-        // 2. admit every waiting transaction whose reads all resolve (a stale read resolves to nothing: it is judged below)
-        Admission admission = (held.waitingCount() == 0) ? Admission.none()
-                : Admission.of(held.waiting(), arrival, waitedBefore, held, stale, incarnation::entries);
-        check.admission(admission.heldReads()); // until a set-aside changes the writer index
-        List<Transaction> admitted = admission.admitted();
-        held.stopWaiting(admitted);
-        forced.clear();
-        if (last && !(held.waitingCount() == 0)) {
-            for (Transaction t : held.waiting()) forced.add(t.getId());
-            admitted.addAll(held.takeAllWaiting());
-        }
-        batchCounts = arrival == null ? null : batchCounts(arrival, admission.level(), batchRounds, checkedBefore);
-        List<StaleReads.StaleRead> staleNow = stale.takeAdmitted(admitted);
-        checkedTotal += admitted.size();
-        String pendingNote = null;
-        boolean pendingTooLong = false;
-        if (!(held.waitingCount() == 0)) {
-            Transaction oldest = held.waiting().get(0);
-            long waited = rounds - held.waitingSince().get(oldest.getId());
-            pendingTooLong = waited >= settings.pendingRoundsLimit();
-            pendingNote = pendingTooLong
-                    ? held.waitingCount() + " transactions read writes that have not arrived after " + waited + " rounds (oldest: " + oldest.getId()
-                      + " reads " + held.firstMissingRead(oldest) + (collected.horizonNote() == null ? "" : "; " + collected.horizonNote())
-                      + "); the rest is serializable"
-                    : held.waitingCount() + " wait for writes not yet seen (oldest: " + oldest.getId() + " reads " + held.firstMissingRead(oldest) + ")";
-        }
+        leaveOut(thisRound, roundNo);
+        Admitted in = admit(thisRound, roundNo, firstRound, batchRounds, last);
+        List<Transaction> admitted = in.admitted();
+        List<StaleReads.StaleRead> staleNow = in.staleNow();
         // 3–4. the round's history (retained and admitted, in session order), garbage collection's plan, the check, and
         // what GC may take (on accept). A violation's transactions are set aside and the rest is checked again (and GC
         // planned again), until the check accepts (docs/DESIGN.md §7.10).
-        roundViolations = new ArrayList<>();
+        violations.startRound();
         RoundCheck.Attempt a = attempt(roundNo, admitted, staleNow, oldEpochMax, ended, settings.check(), false);
         long t1 = a.t1();
         Verdict first = a.r() == null ? null : a.r().verdict();
@@ -297,18 +245,18 @@ public final class IncrementalVerifier implements AutoCloseable {
             found.addAll(a.r().moreViolations());
             Set<String> ids = new java.util.LinkedHashSet<>();
             for (Certificate c : found) {
-                if (roundViolations.size() >= MAX_VIOLATIONS_PER_ROUND) break;
+                if (violations.tooManyThisRound()) break;
                 Set<String> named = SetAside.of(c, held);
                 if (named.isEmpty()) continue;
-                roundViolations.add(c);
+                violations.found(c);
                 ids.addAll(named);
             }
             if (ids.isEmpty()) {
-                roundViolations.add(found.get(0));
+                violations.found(found.get(0));
                 return terminal(roundNo, "the violation names no transaction the verifier holds, so none can be set aside", first, thisRound, a.h().size(), t0, t1);
             }
-            if (roundViolations.size() >= MAX_VIOLATIONS_PER_ROUND)
-                return terminal(roundNo, "round " + roundNo + " holds at least " + MAX_VIOLATIONS_PER_ROUND + " violations (more than are set aside one by one)",
+            if (violations.tooManyThisRound())
+                return terminal(roundNo, "round " + roundNo + " holds at least " + Violations.MAX_PER_ROUND + " violations (more than are set aside one by one)",
                         first, thisRound, a.h().size(), t0, t1);
             setAside(ids, roundNo, admitted, staleNow);
             CheckOptions left = RoundCheck.remaining(settings.check(), t1);
@@ -342,7 +290,7 @@ public final class IncrementalVerifier implements AutoCloseable {
         CollectionPlanner.Plan plan = a.plan();
         IncrementalCheck.Result r = a.r();
         Verdict v = r.verdict();
-        Verdict shown = roundViolations.isEmpty() ? v : first;
+        Verdict shown = violations.noneThisRound() ? v : first;
         retain(admitted);
         if (v.outcome() == Verdict.Outcome.UNKNOWN) {
             return result(roundNo, Verdict.Outcome.UNKNOWN, v.unknownReason(), shown, thisRound, h.size(), t0, t1, t2, t2, 0, null);
@@ -375,7 +323,7 @@ public final class IncrementalVerifier implements AutoCloseable {
         StaleReads.Judgement judged = stale.judge(a.stale(), index::get, inc, r.fromBarrier(), held::get);
         boolean staleSetAside = !judged.rejects().isEmpty();
         if (staleSetAside) {
-            roundViolations.addAll(judged.rejects());
+            violations.foundAll(judged.rejects());
             setAside(new java.util.LinkedHashSet<>(judged.readers()), roundNo, admitted, staleNow);
             // checked again without them, so that garbage collection analyses the history it will collect from (the check
             // accepted with them, so it accepts without them unless the budget runs out)
@@ -410,8 +358,8 @@ public final class IncrementalVerifier implements AutoCloseable {
         // snapshot may be restored only if nothing was collected since)
         Verdict.Outcome outcome = Verdict.Outcome.ACCEPT;
         String reason = "serializable" + (settings.check().strict() ? " (strictly)" : "") + ": " + checkedTotal + " transactions";
-        if (pendingNote != null) {
-            if (pendingTooLong) { outcome = Verdict.Outcome.UNKNOWN; reason = pendingNote; } else reason += "; " + pendingNote;
+        if (in.pendingNote() != null) {
+            if (in.pendingTooLong()) { outcome = Verdict.Outcome.UNKNOWN; reason = in.pendingNote(); } else reason += "; " + in.pendingNote();
         }
         if (untestable != null && outcome == Verdict.Outcome.ACCEPT) { outcome = Verdict.Outcome.UNKNOWN; reason = untestable; }
         if (lostProof != null && outcome == Verdict.Outcome.ACCEPT) {
@@ -426,28 +374,9 @@ public final class IncrementalVerifier implements AutoCloseable {
         lastKept = r.gc() == null || r.gc().skipped != null ? null : r.gc().kept;
         lastSettled = 0;
         lastOld = plan == null ? 0 : plan.oldCount();
-        boolean batchFound = batchRounds > 1 && !roundViolations.isEmpty();
-        if (!staleSetAside && !noCollection && !batchFound && plan != null && plan.skip() == null && r.gc() != null && r.gc().skipped == null) {
-            Set<String> cleared = SetAside.clearable(held, h, order, index, r.gc(), inc);
-            Collector.Outcome gone = Collector.collect(h, order, plan, r.gc(), inc, collected, past, roundNo, incarnation.number(), incarnation::visible,
-                    incarnation.keepFrom(roundNo), a.frontier().chainKeys());
-            for (String k : cleared) { held.tainted().clear(k); }
-            collectedNow = gone.gone().size();
-            frontierRecords += r.gc().frontierAsData.length;
-            held.forget(gone.gone());
-            StayingWriters.collectMarkedWrites(h, r.gc(), roundNo, incarnation.number(), settings.gcRules() == GarbageCollection.Rules.CARELESS_MARKS,
-                    held, collected, stale);
-            for (String id : gone.gone()) stale.forget(id);
-            flushSetAside(); // no snapshot from before this collection can be restored now
-            held.partlyRead(gone.partlyRead());
-            for (String id : gone.knownCommitted()) held.knownCommitted(id);
-            if (gone.lostProof() != null && lostProof == null) lostProof = gone.lostProof();
-            if (collectedNow > 0) collections++;
-            collectedTotal += collectedNow;
-            lastSettled = r.gc().settled;
-            settledTotal += lastSettled;
-            collected.writeBehind(); // written while the next round arrives
-        }
+        boolean batchFound = batchRounds > 1 && !violations.noneThisRound();
+        if (!staleSetAside && !noCollection && !batchFound && plan != null && plan.skip() == null && r.gc() != null && r.gc().skipped == null)
+            collectedNow = collect(a, inc, roundNo);
         long t3 = System.nanoTime();
         // why the retained set did not shrink, for whoever watches it grow (the retained-set alert)
         if (gcNote != null && collectedNow == 0 && !(held.retainedCount() == 0)) reason += "; nothing collected: " + gcNote;
@@ -463,6 +392,112 @@ public final class IncrementalVerifier implements AutoCloseable {
     }
 
     /**
+     * Steps 0–1: leaves out of the round what cannot be checked in it. A transaction that follows no fence of its session
+     * (EpochRules rule 5) is unchecked (docs/DESIGN.md §7.6); one that breaks unique writes (A1) makes every later round
+     * unknown. The others' writes become known.
+     */
+    private void leaveOut(List<Transaction> thisRound, long roundNo) {
+        // 0. a transaction that follows no fence of its session (EpochRules rule 5) is not checked: nothing could show that it
+        // follows the collected past, and kept in the graph it would never be old (docs/DESIGN.md §7.6)
+        for (Iterator<Transaction> it = thisRound.iterator(); it.hasNext(); ) {
+            Transaction t = it.next();
+            if (!EpochRules.isUnfenced(t.getEpoch())) continue;
+            it.remove();
+            unchecked.leaveUnfenced(t, held, roundNo, incarnation.number());
+        }
+        // 1. new writes become known (reads of collected writes are found when the new transactions are first admitted).
+        // A transaction that writes a (key, value) a held transaction wrote, or writes one twice, breaks unique writes
+        // (assumption A1): its reads cannot be tied to one writer, and the round's history could not even be built. It
+        // is left out, and no later round can be accepted (the history is not the one checked); rejects still count.
+        for (Iterator<Transaction> it = thisRound.iterator(); it.hasNext(); ) {
+            Transaction t = it.next();
+            String dup = held.recordWrites(t);
+            if (dup == null) continue;
+            it.remove();
+            if (lostProof == null) lostProof = "round " + roundNo + ": " + dup + "; " + t.getId() + " was left out of the checked history";
+        }
+    }
+
+    /** What step 2 admitted: the transactions checked for the first time, their reads of collected writes, and what still waits. */
+    private record Admitted(List<Transaction> admitted, List<StaleReads.StaleRead> staleNow, String pendingNote, boolean pendingTooLong) {}
+
+    /**
+     * Step 2: the round's transactions join the waiting ones, and every waiting transaction whose reads all resolve is admitted
+     * ({@link Admission}; a stale read resolves to nothing: it is judged later); with {@code last}, every one, as it is.
+     */
+    private Admitted admit(List<Transaction> thisRound, long roundNo, long firstRound, int batchRounds, boolean last) {
+        // a waiting transaction's level: the round of the batch from which on it is there (those from before: the first)
+        int waitedBefore = held.waitingCount();
+        int[] arrival = batchRounds > 1 ? new int[waitedBefore + thisRound.size()] : null;
+        for (Transaction t : thisRound) {
+            long arrived = Math.min(roundNo, arrivedIn.getOrDefault(t.getId(), roundNo));
+            if (arrival != null) arrival[held.waitingCount()] = (int) Math.max(0, arrived - firstRound);
+            held.arrive(t, arrived);
+        }
+        arrivedIn.clear();
+        long checkedBefore = checkedTotal;
+        // 2. admit every waiting transaction whose reads all resolve (a stale read resolves to nothing: it is judged below)
+        Admission admission = (held.waitingCount() == 0) ? Admission.none()
+                : Admission.of(held.waiting(), arrival, waitedBefore, held, stale, incarnation::entries);
+        check.admission(admission.heldReads()); // until a set-aside changes the writer index
+        List<Transaction> admitted = admission.admitted();
+        held.stopWaiting(admitted);
+        forced.clear();
+        if (last && !(held.waitingCount() == 0)) {
+            for (Transaction t : held.waiting()) forced.add(t.getId());
+            admitted.addAll(held.takeAllWaiting());
+        }
+        batchCounts = arrival == null ? null : Admission.batchCounts(arrival, admission.level(), batchRounds, checkedBefore);
+        List<StaleReads.StaleRead> staleNow = stale.takeAdmitted(admitted);
+        checkedTotal += admitted.size();
+        String pendingNote = null;
+        boolean pendingTooLong = false;
+        if (!(held.waitingCount() == 0)) {
+            Transaction oldest = held.waiting().get(0);
+            long waited = rounds - held.waitingSince().get(oldest.getId());
+            pendingTooLong = waited >= settings.pendingRoundsLimit();
+            pendingNote = pendingTooLong
+                    ? held.waitingCount() + " transactions read writes that have not arrived after " + waited + " rounds (oldest: " + oldest.getId()
+                      + " reads " + held.firstMissingRead(oldest) + (collected.horizonNote() == null ? "" : "; " + collected.horizonNote())
+                      + "); the rest is serializable"
+                    : held.waitingCount() + " wait for writes not yet seen (oldest: " + oldest.getId() + " reads " + held.firstMissingRead(oldest) + ")";
+        }
+        return new Admitted(admitted, staleNow, pendingNote, pendingTooLong);
+    }
+
+    /**
+     * Step 7: collects what the accepted round's analysis ({@code a}) lets go ({@link Collector}), once the round's outcome
+     * is final; returns how many transactions went.
+     */
+    private int collect(RoundCheck.Attempt a, boolean[] inc, long roundNo) {
+        History h = a.h();
+        List<Transaction> order = a.order();
+        Map<String, Integer> index = a.index();
+        CollectionPlanner.Plan plan = a.plan();
+        IncrementalCheck.Result r = a.r();
+        Set<String> cleared = SetAside.clearable(held, h, order, index, r.gc(), inc);
+        Collector.Outcome gone = Collector.collect(h, order, plan, r.gc(), inc, collected, past, roundNo, incarnation.number(), incarnation::visible,
+                incarnation.keepFrom(roundNo), a.frontier().chainKeys());
+        for (String k : cleared) { held.tainted().clear(k); }
+        int collectedNow = gone.gone().size();
+        frontierRecords += r.gc().frontierAsData.length;
+        held.forget(gone.gone());
+        StayingWriters.collectMarkedWrites(h, r.gc(), roundNo, incarnation.number(), settings.gcRules() == GarbageCollection.Rules.CARELESS_MARKS,
+                held, collected, stale);
+        for (String id : gone.gone()) stale.forget(id);
+        flushSetAside(); // no snapshot from before this collection can be restored now
+        held.partlyRead(gone.partlyRead());
+        for (String id : gone.knownCommitted()) held.knownCommitted(id);
+        if (gone.lostProof() != null && lostProof == null) lostProof = gone.lostProof();
+        if (collectedNow > 0) collections++;
+        collectedTotal += collectedNow;
+        lastSettled = r.gc().settled;
+        settledTotal += lastSettled;
+        collected.writeBehind(); // written while the next round arrives
+        return collectedNow;
+    }
+
+    /**
      * The round checked again with what its first check accepted less what was set aside since (the retained and
      * admitted transactions as they are now), within what is left of the budget since {@code t1}; null when that did not
      * accept (the budget ran out, or an internal error).
@@ -473,9 +508,6 @@ public final class IncrementalVerifier implements AutoCloseable {
         RoundCheck.Attempt again = left == null ? null : attempt(roundNo, admitted, staleNow, oldEpochMax, ended, left, true);
         return again != null && again.accepted() ? again : null;
     }
-
-    /** Violations set aside in one round; past this many, verification stops (the database is broken wholesale). */
-    static final int MAX_VIOLATIONS_PER_ROUND = 256;
 
     /** One build and check of the round's history ({@link RoundCheck#attempt}); a frontier that cannot be judged any more is a lost proof. */
     private RoundCheck.Attempt attempt(long roundNo, List<Transaction> admitted, List<StaleReads.StaleRead> staleNow, long oldEpochMax, Predicate<String> ended,
@@ -514,91 +546,45 @@ public final class IncrementalVerifier implements AutoCloseable {
      * that says its transactions were not checked.
      */
     private RoundResult terminal(long roundNo, String why, Verdict shown, List<Transaction> thisRound, int hSize, long t0, long t1) {
-        rejectedIn = "round " + roundNo + ": " + why;
+        violations.stop(roundNo, why);
         dropState();
         long now = System.nanoTime();
         return result(roundNo, Verdict.Outcome.REJECT, "verification stops: " + why, shown, thisRound, hSize, t0, t1, now, now, 0, null);
     }
 
     private RoundResult afterTerminal(long roundNo, List<Transaction> thisRound) {
-        roundViolations = List.of();
+        violations.takeRound(roundNo); // (none: a stopped verifier checks nothing)
         long now = System.nanoTime();
-        if (rejectedIn != null)
-            return result(roundNo, Verdict.Outcome.UNKNOWN, "not checked: verification stopped in " + rejectedIn, null, thisRound, 0, now, now, now, now, 0, null);
+        if (violations.stoppedIn() != null)
+            return result(roundNo, Verdict.Outcome.UNKNOWN, "not checked: verification stopped in " + violations.stoppedIn(), null, thisRound, 0, now, now, now, now, 0, null);
         return result(roundNo, Verdict.Outcome.UNKNOWN, droppedState + " (round " + roundNo + " was not checked)", null, thisRound, 0, now, now, now, now, 0, null);
     }
 
     /**
      * The round's result. {@code own}, {@code ownReason}: what the round's own transactions came to; a round that found
-     * violations ({@link #roundViolations}) is a reject of its own, and once the history has one, every round's outcome is a
+     * violations ({@link Violations}) is a reject of its own, and once the history has one, every round's outcome is a
      * reject (the history as a whole is not serializable) and its reason says what became of the round's own transactions.
      */
     private RoundResult result(long roundNo, Verdict.Outcome own, String ownReason, Verdict v, List<Transaction> thisRound, int hSize,
                                long t0, long t1, long t2, long t3, int collectedNow, String gcNote) {
         assert held.invariantsHold() : "round " + roundNo + " broke the held transactions' invariants";
-        List<Certificate> found = List.copyOf(roundViolations);
-        roundViolations = List.of();
+        List<Certificate> found = violations.takeRound(roundNo);
         Verdict.Outcome rest = own;
         List<Unchecked> left = unchecked.takeRound();
         if (!left.isEmpty()) ownReason = ownReason + "; " + unchecked.note(left);
-        if (!found.isEmpty()) {
-            own = Verdict.Outcome.REJECT;
-            if (violationsTotal == 0) firstViolationRound = roundNo;
-            violationsTotal += found.size();
-        }
-        boolean violated = violationsTotal > 0 || rejectedIn != null;
-        String reason = ownReason;
-        if (!found.isEmpty()) {
-            StringBuilder b = new StringBuilder();
-            if (found.size() == 1) b.append(found.get(0).summary());
-            else {
-                b.append(found.size()).append(" violations: ");
-                for (int i = 0; i < found.size(); i++) b.append(i == 0 ? "" : " | ").append(i + 1).append(". ").append(found.get(i).summary());
-            }
-            if (violationsTotal > found.size()) b.append(" (").append(historyNote()).append(")");
-            b.append("; their transactions are set aside; the rest of the round: ").append(ownReason);
-            reason = b.toString();
-        } else if (violated) {
-            reason = (own == Verdict.Outcome.ACCEPT ? "no new violation, this round's transactions verified: " : "no new violation found: ") + ownReason
-                    + "; the history is not serializable (" + historyNote() + ")";
-        }
+        if (!found.isEmpty()) own = Verdict.Outcome.REJECT;
+        boolean violated = violations.violated();
+        String reason = violations.reason(found, own, ownReason);
         Certificate cert = found.isEmpty() ? null : found.get(0);
         return new RoundResult(roundNo, violated ? Verdict.Outcome.REJECT : own, reason, cert, v, v == null ? null : v.stats(), thisRound.size() + unchecked.arrivedUnfenced(),
                 checkedTotal, held.waitingCount(), hSize, held.retainedCount(), collectedNow, collectedTotal, t1 - t0, t2 - t1, t3 - t2, gcNote,
-                lastSuperseded, lastOld, lastSettled, batchCounts, lastKept, found, violationsTotal, firstViolationRound, own,
+                lastSuperseded, lastOld, lastSettled, batchCounts, lastKept, found, violations.total(), violations.firstRound(), own,
                 RoundClock.between(roundCpu0, RoundClock.cpuNanos()), RoundClock.between(roundCollector0, RoundClock.collectorMillis()),
                 left, unchecked.total(), rest);
     }
 
     /** {@link RoundClock}'s readings when the round being ended began (observability only). */
     private long roundCpu0 = -1, roundCollector0 = -1;
-
-    /** How many violations the history has had, and the first one's round. */
-    private String historyNote() {
-        if (violationsTotal == 0) return "a violation was found in " + rejectedIn;
-        return violationsTotal + (violationsTotal == 1 ? " violation" : " violations") + " so far, the first in round " + firstViolationRound;
-    }
-
-    /**
-     * Per round {@code i} of a batch: the checked-transaction total and the number waiting after it, had the rounds been
-     * decided one by one. A waiting transaction is checked by round {@code i} when its level is at most {@code i}: its level
-     * is the later of its arrival's and its writers' (a transaction admitted with the batch waits only on writers of
-     * the batch, {@link Admission}); transactions still waiting, or checked as they are on the last round, count as
-     * arrived but not checked.
-     */
-    private static long[][] batchCounts(int[] arrival, int[] admittedLevel, int batchRounds, long checkedBefore) {
-        long[] arrivedBy = new long[batchRounds], checkedBy = new long[batchRounds];
-        for (int a : arrival) arrivedBy[a]++;
-        for (int l : admittedLevel) checkedBy[l]++;
-        long[][] out = new long[batchRounds][];
-        long arrived = 0, checked = 0;
-        for (int i = 0; i < batchRounds; i++) {
-            arrived += arrivedBy[i];
-            checked += checkedBy[i];
-            out[i] = new long[] {checkedBefore + checked, arrived - checked};
-        }
-        return out;
-    }
 
     /** Retains the round's checked transactions; those checked with a read of no held writer lack it from now on. */
     private void retain(List<Transaction> admitted) {
@@ -620,13 +606,13 @@ public final class IncrementalVerifier implements AutoCloseable {
      */
     VerifierState snapshot() {
         return new VerifierState(held.copy(), stale.copy(), past.copy(), new HashMap<>(planner.endedSince()), new HashMap<>(planner.withoutFenceSince()),
-                counters(), rejectedIn, droppedState,
+                counters(), violations.stoppedIn(), droppedState,
                 lostProof, new ArrayList<>(incoming));
     }
 
     private VerifierState.Counters counters() {
         return new VerifierState.Counters(rounds, checkedTotal, collectedTotal, settledTotal, collections, duplicates, frontierRecords,
-                violationsTotal, firstViolationRound, setAsideTotal, uncheckedReads, unchecked.total());
+                violations.total(), violations.firstRound(), setAsideTotal, uncheckedReads, unchecked.total());
     }
 
     /** Returns to a state taken by {@link #snapshot} (no collection may have happened since), or decoded from a checkpoint. */
@@ -639,10 +625,10 @@ public final class IncrementalVerifier implements AutoCloseable {
         VerifierState.Counters n = s.counters();
         rounds = n.rounds(); checkedTotal = n.checked(); collectedTotal = n.collected(); settledTotal = n.settled();
         collections = n.collections(); duplicates = n.duplicates(); frontierRecords = n.frontierRecords();
-        violationsTotal = n.violations(); firstViolationRound = n.firstViolationRound(); setAsideTotal = n.setAside(); uncheckedReads = n.uncheckedReads();
+        setAsideTotal = n.setAside(); uncheckedReads = n.uncheckedReads();
         unchecked.restoreTotal(n.unchecked());
         batchStart = rounds;
-        rejectedIn = s.rejectedIn();
+        violations.restore(n.violations(), n.firstViolationRound(), s.rejectedIn());
         droppedState = s.droppedState();
         lostProof = s.lostProof();
         arrivedIn.clear();
@@ -683,7 +669,7 @@ public final class IncrementalVerifier implements AutoCloseable {
         flushSetAside();
         collected.sync();
         incarnation.checkpointTaken(rounds - 1);
-        return CheckpointCodec.encode(new VerifierState(held, stale, past, planner.endedSince(), planner.withoutFenceSince(), counters(), rejectedIn,
+        return CheckpointCodec.encode(new VerifierState(held, stale, past, planner.endedSince(), planner.withoutFenceSince(), counters(), violations.stoppedIn(),
                 droppedState, lostProof,
                 List.of()), service);
     }
