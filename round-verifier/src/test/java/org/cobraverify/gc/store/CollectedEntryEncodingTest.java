@@ -32,9 +32,9 @@ class CollectedEntryEncodingTest {
                     for (long round : NUMBERS)
                         for (long inc : new long[] {0, 3, -1, Long.MIN_VALUE, Long.MAX_VALUE}) {
                             Entry e = new Entry(w, by, f, round, inc);
-                            byte[] b = RocksDbCollectedWrites.encode(e);
+                            byte[] b = CollectedEntryEncoding.encode(e);
                             assertArrayEquals(asFirstWritten(e), b, e::toString);
-                            assertEquals(e, RocksDbCollectedWrites.decode(b), e::toString);
+                            assertEquals(e, CollectedEntryEncoding.decode(b), e::toString);
                             checked++;
                         }
         assertTrue(checked > 1000);
@@ -44,10 +44,10 @@ class CollectedEntryEncodingTest {
     void decimalLengthsMatchTheJdks() {
         long seed = 20261205L;
         Random r = new Random(seed);
-        for (long v : NUMBERS) assertEquals(Long.toString(v).length(), RocksDbCollectedWrites.decimalLength(v), "v=" + v);
+        for (long v : NUMBERS) assertEquals(Long.toString(v).length(), CollectedEntryEncoding.decimalLength(v), "v=" + v);
         for (int i = 0; i < 100_000; i++) {
             long v = r.nextLong() >> r.nextInt(64);
-            assertEquals(Long.toString(v).length(), RocksDbCollectedWrites.decimalLength(v), "seed " + seed + ", v=" + v);
+            assertEquals(Long.toString(v).length(), CollectedEntryEncoding.decimalLength(v), "seed " + seed + ", v=" + v);
         }
     }
 
@@ -55,6 +55,6 @@ class CollectedEntryEncodingTest {
     void idsAreKeyZeroValueInUtf8() {
         for (String k : NAMES)
             for (String v : NAMES)
-                assertArrayEquals((k + '\0' + v).getBytes(StandardCharsets.UTF_8), RocksDbCollectedWrites.id(k, v), k + " / " + v);
+                assertArrayEquals((k + '\0' + v).getBytes(StandardCharsets.UTF_8), CollectedEntryEncoding.id(k, v), k + " / " + v);
     }
 }

@@ -39,7 +39,7 @@ class CollectedWritesContractTest {
     @ParameterizedTest(name = "seed {0}")
     @ValueSource(longs = {1, 2, 3, 4, 5, 6, 7, 8})
     void everyCollectedWriteIsFoundAsItWasCollected(long seed) {
-        check(seed, RocksDbCollectedWrites.BATCH_PUTS, RocksDbCollectedWrites.MAX_IN_FLIGHT, false);
+        check(seed, WriteBehind.BATCH_PUTS, WriteBehind.MAX_IN_FLIGHT, false);
     }
 
     /**
@@ -59,7 +59,7 @@ class CollectedWritesContractTest {
         Random rnd = new Random(seed);
         java.util.concurrent.CountDownLatch[] held = {null};
         java.util.function.Consumer<RocksDbCollectedWrites> letGo = s -> {
-            s.holdWrites = null;
+            s.holdWrites(null);
             if (held[0] != null) held[0].countDown();
             held[0] = null;
         };
@@ -119,7 +119,7 @@ class CollectedWritesContractTest {
                     disk = new RocksDbCollectedWrites(where0, false, Long.MAX_VALUE / 2, now::get, 4, batchPuts, maxInFlight);
                 }
                 if (hold && rnd.nextInt(10) == 0) { // the writer held back from now on, or let go
-                    if (held[0] == null) { held[0] = new java.util.concurrent.CountDownLatch(1); disk.holdWrites = held[0]; }
+                    if (held[0] == null) { held[0] = new java.util.concurrent.CountDownLatch(1); disk.holdWrites(held[0]); }
                     else letGo.accept(disk);
                 }
                 if (rnd.nextInt(3) == 0) round++;

@@ -26,7 +26,7 @@ class RocksDbCollectedWritesTest {
     @TempDir
     Path dir;
 
-    static final long HORIZON = 8_000, SPAN = HORIZON / RocksDbCollectedWrites.GENERATIONS;
+    static final long HORIZON = 8_000, SPAN = HORIZON / Generations.COUNT;
 
     static Entry entry(String writer, long round) { return new Entry(writer, "later", Fate.SUPERSEDED, round, 0); }
 
@@ -37,18 +37,18 @@ class RocksDbCollectedWritesTest {
             s.put("x", "old", entry("T1", 1));
             assertNull(s.horizonNote(), "nothing forgotten yet");
             // a write every half generation for a horizon and a half
-            for (int i = 0; i < 3 * RocksDbCollectedWrites.GENERATIONS; i++) {
+            for (int i = 0; i < 3 * Generations.COUNT; i++) {
                 now.addAndGet(SPAN / 2);
                 s.put("y", "v" + i, entry("U" + i, 2 + i));
-                assertTrue(s.generationCount() <= RocksDbCollectedWrites.GENERATIONS + 2, "generations: " + s.generationCount());
+                assertTrue(s.generationCount() <= Generations.COUNT + 2, "generations: " + s.generationCount());
             }
             assertNull(s.get("x", "old"), "collected more than a horizon ago: forgotten");
             assertEquals(25, s.size(), "size counts every write collected");
             assertTrue(s.forgotten() >= 1, "forgotten: " + s.forgotten());
             assertNotNull(s.horizonNote());
             // within the horizon: every one of them
-            for (int i = 3 * RocksDbCollectedWrites.GENERATIONS - 1; i >= 0; i--) {
-                long age = (3L * RocksDbCollectedWrites.GENERATIONS - 1 - i) * SPAN / 2;
+            for (int i = 3 * Generations.COUNT - 1; i >= 0; i--) {
+                long age = (3L * Generations.COUNT - 1 - i) * SPAN / 2;
                 if (age <= HORIZON) assertEquals("U" + i, s.get("y", "v" + i).writer(), "collected " + age + " ms ago");
             }
         }
@@ -106,14 +106,14 @@ class RocksDbCollectedWritesTest {
     void frontierLogsOutliveTheHorizonAndAReopenWithABoundedCache() {
         AtomicLong now = new AtomicLong(1_000_000);
         java.util.function.Predicate<CollectedWrites.FrontierEntry> all = e -> true;
-        int keys = RocksDbCollectedWrites.FRONTIER_CACHE + 1000;
+        int keys = FrontierLogs.CACHE + 1000;
         try (RocksDbCollectedWrites s = new RocksDbCollectedWrites(dir.resolve("f"), false, HORIZON, now::get)) {
             assertFalse(s.hasFrontiers());
             for (int k = 0; k < keys; k++) s.appendFrontier("k" + k, new CollectedWrites.FrontierEntry("v" + k, "T" + k, 1, 0), all, 1);
             s.appendFrontier("k0", new CollectedWrites.FrontierEntry("v0'", "U0", 2, 0), all, 2);
-            assertTrue(s.frontierCacheSize() <= RocksDbCollectedWrites.FRONTIER_CACHE, "cached " + s.frontierCacheSize());
+            assertTrue(s.frontierCacheSize() <= FrontierLogs.CACHE, "cached " + s.frontierCacheSize());
             // three horizons pass: every generation is dropped, the frontier logs are not
-            for (int i = 0; i < 3 * RocksDbCollectedWrites.GENERATIONS; i++) {
+            for (int i = 0; i < 3 * Generations.COUNT; i++) {
                 now.addAndGet(SPAN);
                 s.put("y", "v" + i, entry("U" + i, 3 + i));
             }
@@ -132,7 +132,7 @@ class RocksDbCollectedWritesTest {
             for (int k = 0; k < keys; k += 3) ask.add("k" + k);
             ask.add("never");
             s.prefetchFrontierLogs(ask);
-            assertTrue(s.frontierCacheSize() <= RocksDbCollectedWrites.FRONTIER_CACHE, "cached " + s.frontierCacheSize());
+            assertTrue(s.frontierCacheSize() <= FrontierLogs.CACHE, "cached " + s.frontierCacheSize());
             assertEquals("T" + (keys - 1) / 3 * 3, s.frontierLog("k" + (keys - 1) / 3 * 3).get(0).writer());
             assertTrue(s.frontierLog("never").isEmpty());
             // the logs of many keys at once, more than the cache holds: each what a single lookup reads
@@ -197,9 +197,9 @@ class RocksDbCollectedWritesTest {
      */
     private static void evictAll(RocksDbCollectedWrites s) {
         java.util.List<String> absent = new java.util.ArrayList<>();
-        for (int k = 0; k < 2 * RocksDbCollectedWrites.FRONTIER_CACHE + 10; k++) absent.add("absent" + k);
-        for (int from = 0; from < absent.size(); from += RocksDbCollectedWrites.PREFETCH_BATCH)
-            s.prefetchFrontierLogs(absent.subList(from, Math.min(absent.size(), from + RocksDbCollectedWrites.PREFETCH_BATCH)));
+        for (int k = 0; k < 2 * FrontierLogs.CACHE + 10; k++) absent.add("absent" + k);
+        for (int from = 0; from < absent.size(); from += FrontierLogs.PREFETCH_BATCH)
+            s.prefetchFrontierLogs(absent.subList(from, Math.min(absent.size(), from + FrontierLogs.PREFETCH_BATCH)));
     }
 
     /**
@@ -211,7 +211,7 @@ class RocksDbCollectedWritesTest {
         AtomicLong now = new AtomicLong(1_000_000);
         try (RocksDbCollectedWrites s = new RocksDbCollectedWrites(dir.resolve("b"), false, HORIZON, now::get)) {
             java.util.List<String> keys = new java.util.ArrayList<>(), values = new java.util.ArrayList<>();
-            int n = RocksDbCollectedWrites.PREFETCH_BATCH + 500;
+            int n = FrontierLogs.PREFETCH_BATCH + 500;
             for (int i = 0; i < n; i++) {
                 if (i == n / 2) now.addAndGet(SPAN); // the second half in a newer generation
                 if (i % 7 != 3) s.put("k" + (i % 100), "v" + i, entry("T" + i, i));
