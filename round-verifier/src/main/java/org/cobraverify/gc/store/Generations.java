@@ -102,15 +102,15 @@ final class Generations {
      * Looks up the pairs {@code ask} indexes in {@code keys} and {@code values}, and sets {@code out} at the index of each
      * one found; returns the indexes of those not found, in order. Per generation (newest first, then the default family):
      * from a batch not yet written ({@link WriteBehind#pending}), else one {@code multiGet} for the pairs not found yet,
-     * {@link FrontierLogs#PREFETCH_BATCH} at a time.
+     * {@link FrontierLogStore#PREFETCH_BATCH} at a time.
      */
     List<Integer> getAll(List<String> keys, List<String> values, List<Integer> ask, Entry[] out) throws RocksDBException {
         List<ColumnFamilyHandle> families = new ArrayList<>(generations.size() + 1);
         for (int g = generations.size() - 1; g >= 0; g--) families.add(generations.get(g).handle());
         families.add(store.defaultFamily()); // a store written before generations existed
         List<Integer> notFound = new ArrayList<>();
-        for (int from = 0; from < ask.size(); from += FrontierLogs.PREFETCH_BATCH) {
-            int to = Math.min(ask.size(), from + FrontierLogs.PREFETCH_BATCH);
+        for (int from = 0; from < ask.size(); from += FrontierLogStore.PREFETCH_BATCH) {
+            int to = Math.min(ask.size(), from + FrontierLogStore.PREFETCH_BATCH);
             byte[][] ids = new byte[to - from][];
             for (int a = from; a < to; a++) ids[a - from] = CollectedEntryEncoding.id(keys.get(ask.get(a)), values.get(ask.get(a)));
             List<Integer> missing = new ArrayList<>(to - from);

@@ -28,7 +28,7 @@ import org.rocksdb.RocksDBException;
  * <li>{@link Generations}: the column families collected writes go to, one started every {@code horizon / GENERATIONS},
  *     dropped whole once past the horizon;
  * <li>{@link WriteBehind}: the puts, batched and written behind by a thread of their own, seen by reads before they are written;
- * <li>{@link FrontierLogs}: the frontier logs ({@link #frontierLog}), in a column family never dropped, cached on the heap
+ * <li>{@link FrontierLogStore}: the frontier logs ({@link #frontierLog}), in a column family never dropped, cached on the heap
  *     and written back by {@link #sync}, {@link #markCheckpoint} and {@link #close} at the latest;
  * <li>{@link CheckpointMark} and {@link CollectedEntryEncoding}: the checkpoint mark, and the bytes of a collected write.
  * </ul>
@@ -45,7 +45,7 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
     private final boolean deleteOnClose;
     private final Generations generations;
     private final WriteBehind writes;
-    private final FrontierLogs frontiers;
+    private final FrontierLogStore frontiers;
     /** Null before the first write of a temporary store, and once closed. */
     private StoreDatabase store;
     private long size;
@@ -55,7 +55,7 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
 
     /** As above, forgetting writes collected more than {@code horizonMillis} ago by {@code clock} (milliseconds). */
     public RocksDbCollectedWrites(Path dir, boolean deleteOnClose, long horizonMillis, LongSupplier clock) {
-        this(dir, deleteOnClose, horizonMillis, clock, FrontierLogs.CACHE);
+        this(dir, deleteOnClose, horizonMillis, clock, FrontierLogStore.CACHE);
     }
 
     /** As above, with at most {@code frontierCache} frontier logs on the heap (tests: a small cache reads logs from disk). */
@@ -67,7 +67,7 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
     RocksDbCollectedWrites(Path dir, boolean deleteOnClose, long horizonMillis, LongSupplier clock, int frontierCache, int batchPuts, int maxInFlight) {
         this.generations = new Generations(horizonMillis, clock);
         this.writes = new WriteBehind(batchPuts, maxInFlight);
-        this.frontiers = new FrontierLogs(frontierCache, writes);
+        this.frontiers = new FrontierLogStore(frontierCache, writes);
         this.dir = dir;
         this.deleteOnClose = deleteOnClose;
         if (dir != null) open();
@@ -120,7 +120,7 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
      * (not put) while the log names it, and an entry of a dropped generation is still known this way. The rest, per
      * generation (newest first, then the default family): from a batch not yet written ({@link WriteBehind#pending}), else one
      * {@code multiGet} for the pairs not
-     * found yet, {@link FrontierLogs#PREFETCH_BATCH} at a time, and last the logs of the keys still not found (read in one batch, as
+     * found yet, {@link FrontierLogStore#PREFETCH_BATCH} at a time, and last the logs of the keys still not found (read in one batch, as
      * {@link #frontierLogs} reads them).
      */
     @Override
@@ -168,7 +168,7 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
     @Override
     public List<FrontierEntry> frontierLog(String key) { return frontiers.log(key); }
 
-    /** Reads the logs of {@code keys} that are not cached, in batches, and caches them ({@link FrontierLogs#prefetch}). */
+    /** Reads the logs of {@code keys} that are not cached, in batches, and caches them ({@link FrontierLogStore#prefetch}). */
     @Override
     public void prefetchFrontierLogs(Collection<String> keys) { frontiers.prefetch(keys); }
 
@@ -259,7 +259,7 @@ public final class RocksDbCollectedWrites implements CollectedWrites {
         if (deleteOnClose) StoreDatabase.delete(dir);
     }
 
-    /** Frontier logs on the heap now (tests: bounded by {@link FrontierLogs#CACHE}). */
+    /** Frontier logs on the heap now (tests: bounded by {@link FrontierLogStore#CACHE}). */
     int frontierCacheSize() { return frontiers.cacheSize(); }
 
     /** Whether {@code key}'s log is on the heap now (tests). */

@@ -23,7 +23,7 @@ import org.rocksdb.RocksDBException;
 /**
  * The RocksDB database in a store's directory, with its options and the two column families every store has: the
  * default family (the {@link CheckpointMark}, and the collected writes of a store written before generations existed)
- * and the frontier logs' family ({@link FrontierLogs}), never dropped. Every other family found at open is a
+ * and the frontier logs' family ({@link FrontierLogStore}), never dropped. Every other family found at open is a
  * generation's ({@link #found}); {@link Generations} takes, closes and drops those.
  *
  * <p>Contract: opened by {@link #open}, closed once by {@link #close}, after every generation's handle is closed and

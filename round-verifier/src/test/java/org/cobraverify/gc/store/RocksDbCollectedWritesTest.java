@@ -106,12 +106,12 @@ class RocksDbCollectedWritesTest {
     void frontierLogsOutliveTheHorizonAndAReopenWithABoundedCache() {
         AtomicLong now = new AtomicLong(1_000_000);
         java.util.function.Predicate<CollectedWrites.FrontierEntry> all = e -> true;
-        int keys = FrontierLogs.CACHE + 1000;
+        int keys = FrontierLogStore.CACHE + 1000;
         try (RocksDbCollectedWrites s = new RocksDbCollectedWrites(dir.resolve("f"), false, HORIZON, now::get)) {
             assertFalse(s.hasFrontiers());
             for (int k = 0; k < keys; k++) s.appendFrontier("k" + k, new CollectedWrites.FrontierEntry("v" + k, "T" + k, 1, 0), all, 1);
             s.appendFrontier("k0", new CollectedWrites.FrontierEntry("v0'", "U0", 2, 0), all, 2);
-            assertTrue(s.frontierCacheSize() <= FrontierLogs.CACHE, "cached " + s.frontierCacheSize());
+            assertTrue(s.frontierCacheSize() <= FrontierLogStore.CACHE, "cached " + s.frontierCacheSize());
             // three horizons pass: every generation is dropped, the frontier logs are not
             for (int i = 0; i < 3 * Generations.COUNT; i++) {
                 now.addAndGet(SPAN);
@@ -132,7 +132,7 @@ class RocksDbCollectedWritesTest {
             for (int k = 0; k < keys; k += 3) ask.add("k" + k);
             ask.add("never");
             s.prefetchFrontierLogs(ask);
-            assertTrue(s.frontierCacheSize() <= FrontierLogs.CACHE, "cached " + s.frontierCacheSize());
+            assertTrue(s.frontierCacheSize() <= FrontierLogStore.CACHE, "cached " + s.frontierCacheSize());
             assertEquals("T" + (keys - 1) / 3 * 3, s.frontierLog("k" + (keys - 1) / 3 * 3).get(0).writer());
             assertTrue(s.frontierLog("never").isEmpty());
             // the logs of many keys at once, more than the cache holds: each what a single lookup reads
@@ -197,9 +197,9 @@ class RocksDbCollectedWritesTest {
      */
     private static void evictAll(RocksDbCollectedWrites s) {
         java.util.List<String> absent = new java.util.ArrayList<>();
-        for (int k = 0; k < 2 * FrontierLogs.CACHE + 10; k++) absent.add("absent" + k);
-        for (int from = 0; from < absent.size(); from += FrontierLogs.PREFETCH_BATCH)
-            s.prefetchFrontierLogs(absent.subList(from, Math.min(absent.size(), from + FrontierLogs.PREFETCH_BATCH)));
+        for (int k = 0; k < 2 * FrontierLogStore.CACHE + 10; k++) absent.add("absent" + k);
+        for (int from = 0; from < absent.size(); from += FrontierLogStore.PREFETCH_BATCH)
+            s.prefetchFrontierLogs(absent.subList(from, Math.min(absent.size(), from + FrontierLogStore.PREFETCH_BATCH)));
     }
 
     /**
@@ -211,7 +211,7 @@ class RocksDbCollectedWritesTest {
         AtomicLong now = new AtomicLong(1_000_000);
         try (RocksDbCollectedWrites s = new RocksDbCollectedWrites(dir.resolve("b"), false, HORIZON, now::get)) {
             java.util.List<String> keys = new java.util.ArrayList<>(), values = new java.util.ArrayList<>();
-            int n = FrontierLogs.PREFETCH_BATCH + 500;
+            int n = FrontierLogStore.PREFETCH_BATCH + 500;
             for (int i = 0; i < n; i++) {
                 if (i == n / 2) now.addAndGet(SPAN); // the second half in a newer generation
                 if (i % 7 != 3) s.put("k" + (i % 100), "v" + i, entry("T" + i, i));

@@ -33,7 +33,7 @@ import org.rocksdb.RocksIterator;
  * log (cache, then the write-behind's pending puts, then RocksDB); {@code frontierKeys} is zero only while no key has a
  * log (it counts the keys given one since open, plus one when the family held any at open).
  */
-final class FrontierLogs {
+final class FrontierLogStore {
     /**
      * Frontier logs cached on the heap (by the CLOCK rule: those not looked up since the last sweep are evicted): about 270 bytes a log of one entry, so
      * 70 MB at most. A TPC-C round looks up some 30k keys and its collection appends to 20k others: 65,536 thrashed.
@@ -52,7 +52,7 @@ final class FrontierLogs {
     private Set<String> changedFrontiers;
 
     /** Logs cached {@code cacheSize} at most, written back through {@code writes}. */
-    FrontierLogs(int cacheSize, WriteBehind writes) {
+    FrontierLogStore(int cacheSize, WriteBehind writes) {
         this.writes = writes;
         this.cache = new FrontierLogCache(cacheSize, this::put);
     }
