@@ -3,7 +3,6 @@ package org.cobraverify.topology;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -14,7 +13,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import org.apache.avro.Schema;
-import org.apache.avro.SchemaNormalization;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.PunctuationType;
@@ -72,7 +70,6 @@ final class RoundCutter implements Processor<String, byte[], String, byte[]> {
             "{\"type\":\"record\",\"name\":\"Transaction\",\"namespace\":\"org.cobraverify.schemas\",\"fields\":["
             + "{\"name\":\"session\",\"type\":\"string\"},{\"name\":\"sessionIndex\",\"type\":\"long\",\"default\":-1},"
             + "{\"name\":\"fence\",\"type\":\"boolean\",\"default\":false}]}");
-    private static final long TRANSACTION_FINGERPRINT = SchemaNormalization.parsingFingerprint64(Transaction.getClassSchema());
 
     /** A transaction in the buffer: its store key (arrival order), its bytes as they came, and what the cutter needs. */
     private static final class Entry {
@@ -363,7 +360,7 @@ final class RoundCutter implements Processor<String, byte[], String, byte[]> {
         for (List<Entry> l : cut.values()) {
             l.sort(BY_ARRIVAL); // within an epoch, in arrival order: the order a restart restores, whatever the order of stamping
             for (Entry e : l) {
-                ctx.forward(new Record<>(roundKey, withEpoch(wire, e.value, e.epoch), now), PipelineTopology.TO_ROUNDS);
+                ctx.forward(new Record<>(roundKey, EpochStamp.withEpoch(wire, e.value, e.epoch), now), PipelineTopology.TO_ROUNDS);
                 buffer.delete(e.key);
                 cutUpTo.merge(e.session, e.index, Math::max);
                 n++;
@@ -420,29 +417,6 @@ final class RoundCutter implements Processor<String, byte[], String, byte[]> {
         ctx.forward(new Record<>(roundKey, wire.encode(Topics.ROUNDS, end), now), PipelineTopology.TO_ROUNDS);
         nextRound = round + 1;
         meta.put(META_KEY, new CutterMeta(nextRound));
-    }
-
-    /**
-     * The transaction's bytes with its epoch. The assembler writes this build's schema with epoch and round -1, the
-     * record's last two fields: each one byte ({@code 01}, zig-zag) after the boolean {@code fence} (00 or 01), so the
-     * epoch is spliced in without decoding; anything else (another writer schema) is decoded and re-encoded.
-     */
-    static byte[] withEpoch(WireFormat wire, byte[] v, long epoch) {
-        int n = v.length;
-        if (n >= WireFormat.headerLength(v) + 3 && v[n - 1] == 1 && v[n - 2] == 1 && (v[n - 3] == 0 || v[n - 3] == 1)
-                && wire.writerFingerprint(v) == TRANSACTION_FINGERPRINT) {
-            byte[] out = new byte[n - 2 + 10 + 1];
-            System.arraycopy(v, 0, out, 0, n - 2);
-            int at = n - 2;
-            long z = (epoch << 1) ^ (epoch >> 63);
-            while ((z & ~0x7FL) != 0) { out[at++] = (byte) ((z & 0x7F) | 0x80); z >>>= 7; }
-            out[at++] = (byte) z;
-            out[at++] = 1; // round: -1
-            return Arrays.copyOf(out, at);
-        }
-        Transaction t = wire.decode(v, Transaction.class);
-        t.setEpoch(epoch);
-        return wire.encode(Topics.ROUNDS, t);
     }
 
     /**

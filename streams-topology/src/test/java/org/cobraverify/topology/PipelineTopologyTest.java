@@ -551,11 +551,11 @@ class PipelineTopologyTest {
                         .setOps(List.of(new TxnOp(true, "EPOCH", "w1"))).setSessionIndex(7L).setFence(fence).build();
                 byte[] unstamped = WIRE.encode(t);
                 t.setEpoch(epoch);
-                assertArrayEquals(WIRE.encode(t), RoundCutter.withEpoch(WIRE, unstamped, epoch), "epoch " + epoch + ", fence " + fence);
+                assertArrayEquals(WIRE.encode(t), EpochStamp.withEpoch(WIRE, unstamped, epoch), "epoch " + epoch + ", fence " + fence);
                 // an already stamped transaction (its last bytes may look like -1, -1: 64 is 80 01) is decoded and re-encoded
                 byte[] stamped = WIRE.encode(t);
                 t.setEpoch(epoch + 1);
-                assertArrayEquals(WIRE.encode(t), RoundCutter.withEpoch(WIRE, stamped, epoch + 1), "re-stamped " + epoch);
+                assertArrayEquals(WIRE.encode(t), EpochStamp.withEpoch(WIRE, stamped, epoch + 1), "re-stamped " + epoch);
             }
     }
 
