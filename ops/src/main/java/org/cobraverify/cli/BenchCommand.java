@@ -1,6 +1,5 @@
 package org.cobraverify.cli;
 
-import org.cobraverify.verifier.Verifier;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
@@ -20,6 +19,7 @@ import org.cobraverify.checker.Verdict;
 import org.cobraverify.history.History;
 import org.cobraverify.io.HistoryReaders;
 import org.cobraverify.synth.SyntheticWorkloads;
+import org.cobraverify.verifier.Verifier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 

@@ -1,6 +1,5 @@
 package org.cobraverify.cli;
 
-import org.cobraverify.rounds.RoundSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -20,6 +19,7 @@ import org.cobraverify.ops.kafka.EmbeddedKafka;
 import org.cobraverify.ops.pipeline.LagProbe;
 import org.cobraverify.ops.pipeline.Pipeline;
 import org.cobraverify.ops.pipeline.StateProbe;
+import org.cobraverify.rounds.RoundSettings;
 import org.cobraverify.schemas.Outcome;
 import org.cobraverify.schemas.Verdict;
 import org.cobraverify.schemas.kafka.KafkaConnection;

@@ -1,6 +1,5 @@
 package org.cobraverify.cli;
 
-import org.cobraverify.verifier.Verifier;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
@@ -8,6 +7,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.cobraverify.rounds.RoundsDifferential;
+import org.cobraverify.verifier.Verifier;
 
 /**
  * {@code cobra bench --differential N}: {@link RoundsDifferential} over seeds {@code seed .. seed + N − 1}, on every

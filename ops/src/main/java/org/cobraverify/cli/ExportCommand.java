@@ -1,6 +1,5 @@
 package org.cobraverify.cli;
 
-import org.cobraverify.verifier.Verifier;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.OutputStreamWriter;
@@ -28,6 +27,7 @@ import org.cobraverify.schemas.serde.SchemaCatalog;
 import org.cobraverify.schemas.serde.TopicScan;
 import org.cobraverify.schemas.serde.WireFormat;
 import org.cobraverify.topology.Topics;
+import org.cobraverify.verifier.Verifier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 

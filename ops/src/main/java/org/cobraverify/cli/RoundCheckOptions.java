@@ -1,7 +1,8 @@
 package org.cobraverify.cli;
 
-import org.cobraverify.rounds.RoundSettings;
 import org.cobraverify.checker.CheckOptions;
+import org.cobraverify.rounds.RoundSettings;
+import org.cobraverify.verifier.RoundsOptions;
 import picocli.CommandLine.Option;
 
 /** How rounds are checked: the options {@code cobra verifier} and {@code cobra replay} share (a picocli mixin). */
@@ -24,5 +25,9 @@ final class RoundCheckOptions {
         return strict ? co.withStrict(driftMs * 1_000_000L) : co;
     }
 
-    RoundSettings settings(CheckOptions base) { return RoundSettings.defaults().withCheck(check(base)).withPendingRoundsLimit(pendingRounds); }
+    /** The rounds' options: these check options, and {@code --pending-rounds}. */
+    RoundsOptions options(CheckOptions base) { return RoundsOptions.defaults().withCheck(check(base)).withPendingRounds(pendingRounds); }
+
+    /** The verifier's settings the options make (for the service). */
+    RoundSettings settings(CheckOptions base) { return options(base).settings(); }
 }

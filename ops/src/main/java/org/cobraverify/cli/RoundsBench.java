@@ -1,8 +1,5 @@
 package org.cobraverify.cli;
 
-import org.cobraverify.rounds.RoundsRun;
-import org.cobraverify.verifier.RoundsOptions;
-import org.cobraverify.verifier.Verifier;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,8 +13,11 @@ import org.cobraverify.collector.Recorder;
 import org.cobraverify.collector.RocksDbStore;
 import org.cobraverify.history.History;
 import org.cobraverify.io.HistoryReaders;
+import org.cobraverify.rounds.RoundsRun;
 import org.cobraverify.schemas.Transaction;
 import org.cobraverify.schemas.serde.WireFormat;
+import org.cobraverify.verifier.RoundsOptions;
+import org.cobraverify.verifier.Verifier;
 import org.cobraverify.workloads.Workload;
 import org.cobraverify.workloads.WorkloadRunner;
 

@@ -1,13 +1,13 @@
 package org.cobraverify.cli;
 
-import org.cobraverify.rounds.RoundsRun;
-import org.cobraverify.verifier.Verifier;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.cobraverify.checker.Verdict;
 import org.cobraverify.rounds.RoundResult;
+import org.cobraverify.rounds.RoundsRun;
+import org.cobraverify.verifier.Verifier;
 
 /**
  * What verification in rounds of one history found, for {@code verify --rounds} and {@code bench

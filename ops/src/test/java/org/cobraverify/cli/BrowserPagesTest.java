@@ -1,8 +1,5 @@
 package org.cobraverify.cli;
 
-import org.cobraverify.rounds.RoundSettings;
-import static org.junit.jupiter.api.Assertions.*;
-
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayInputStream;
 import java.nio.file.Files;
@@ -21,6 +18,7 @@ import org.cobraverify.collector.Recorder;
 import org.cobraverify.collector.RocksDbStore;
 import org.cobraverify.ops.kafka.EmbeddedKafka;
 import org.cobraverify.ops.pipeline.Pipeline;
+import org.cobraverify.rounds.RoundSettings;
 import org.cobraverify.schemas.CertTxn;
 import org.cobraverify.schemas.Certificate;
 import org.cobraverify.schemas.CycleEdge;
@@ -44,6 +42,7 @@ import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import static org.junit.jupiter.api.Assertions.*;
 
 /**
  * The web pages in a real browser: headless Chromium (Debian's chromium and chromium-driver; ops/install-browser.sh

@@ -36,11 +36,9 @@ class CliImportsTest {
             Map.entry("rounds.RoundResult", "one round's outcome"),
             Map.entry("rounds.RoundSettings", "the rounds' settings, which the service and demo take"),
             Map.entry("rounds.RoundsRun", "a whole run in rounds"),
-            Map.entry("rounds.RoundVerifier", "the service's rounds, which replay drives (made by Verifier.roundVerifier)"),
             Map.entry("rounds.RoundsDifferential", "its Result and Totals, summed by bench --differential"),
             Map.entry("service.VerifierService", "the service the verifier command and the demo run"),
-            Map.entry("service.Checkpoints", "replay reads the checkpoint topic to resume"),
-            Map.entry("service.FrontierLogs", "replay imports published frontier logs"),
+            Map.entry("service.Replay", "a past window decided again (made by Verifier.replay)"),
             Map.entry("synth.SyntheticWorkloads", "bench's generated histories"),
             Map.entry("synth.PlantedAnomalies", "cobra plant's anomalies"));
 

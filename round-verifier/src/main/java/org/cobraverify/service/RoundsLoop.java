@@ -1,6 +1,5 @@
 package org.cobraverify.service;
 
-import org.cobraverify.rounds.RoundSettings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,6 +15,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.cobraverify.gc.CollectedWrites;
+import org.cobraverify.rounds.RoundSettings;
 import org.cobraverify.rounds.RoundVerifier;
 import org.cobraverify.schemas.RoundEnd;
 import org.cobraverify.schemas.Transaction;

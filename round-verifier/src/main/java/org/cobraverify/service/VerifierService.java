@@ -1,6 +1,5 @@
 package org.cobraverify.service;
 
-import org.cobraverify.rounds.RoundSettings;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -16,6 +15,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.cobraverify.gc.store.RocksDbCollectedWrites;
+import org.cobraverify.rounds.RoundSettings;
 import org.cobraverify.rounds.RoundVerifier;
 import org.cobraverify.schemas.DeadLetter;
 import org.cobraverify.schemas.Verdict;

@@ -1,7 +1,7 @@
 package org.cobraverify.verifier;
 
-import org.cobraverify.rounds.RoundSettings;
 import org.cobraverify.checker.CheckOptions;
+import org.cobraverify.rounds.RoundSettings;
 
 /**
  * How rounds are verified: the check's options, the round size, the fence key, and how long a transaction may wait for a

@@ -1,7 +1,7 @@
 package org.cobraverify.verifier;
 
-import org.cobraverify.rounds.RoundsRun;
 import org.cobraverify.rounds.IncrementalVerifier;
+import org.cobraverify.rounds.RoundsRun;
 import org.cobraverify.rounds.StreamingRounds;
 import org.cobraverify.schemas.Transaction;
 

@@ -1,16 +1,15 @@
 package org.cobraverify.verifier;
 
-import org.cobraverify.rounds.RoundsRun;
-import org.cobraverify.rounds.RoundResult;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 import org.cobraverify.checker.AllViolations;
 import org.cobraverify.checker.Certificate;
 import org.cobraverify.checker.CheckOptions;
-import org.cobraverify.checker.GarbageCollection;
 import org.cobraverify.checker.Checker;
+import org.cobraverify.checker.GarbageCollection;
 import org.cobraverify.checker.Isolation;
 import org.cobraverify.checker.IsolationLevel;
 import org.cobraverify.checker.Verdict;
@@ -19,11 +18,15 @@ import org.cobraverify.history.History;
 import org.cobraverify.rounds.EpochAssigner;
 import org.cobraverify.rounds.HistoryRounds;
 import org.cobraverify.rounds.IncrementalVerifier;
-import org.cobraverify.rounds.RoundVerifier;
+import org.cobraverify.rounds.RoundResult;
 import org.cobraverify.rounds.RoundsDifferential;
+import org.cobraverify.rounds.RoundsRun;
 import org.cobraverify.rounds.SessionOrder;
 import org.cobraverify.rounds.StreamingRounds;
 import org.cobraverify.schemas.Transaction;
+import org.cobraverify.schemas.kafka.KafkaConnection;
+import org.cobraverify.schemas.serde.WireFormat;
+import org.cobraverify.service.Replay;
 
 /**
  * The verifier's entrance: everything a caller (the CLI, the demo, an embedding program) does with the verifier starts
@@ -34,8 +37,8 @@ import org.cobraverify.schemas.Transaction;
  *       once ({@link #checkAll}), every violation after the first ({@link #allViolations}). Pure: history in, verdict out.</li>
  *   <li><b>Verify a history in rounds</b>, as the service would, with garbage collection: a whole history
  *       ({@link #inRounds}), or a file read one transaction at a time ({@link #streamRounds}).</li>
- *   <li><b>The service's rounds</b>: {@link #roundVerifier}, which the service ({@code org.cobraverify.service}) and
- *       {@code cobra replay} drive, restore from checkpoints and replay.</li>
+ *   <li><b>The service</b> ({@link org.cobraverify.service.VerifierService}: rounds from Kafka, checkpoints, restarts) and
+ *       <b>replay</b> of a past window from its checkpoints ({@link #replay}).</li>
  *   <li><b>Hold rounds to one-shot checking</b>: {@link #differential}, one generated history through the service's path.</li>
  * </ol>
  *
@@ -106,10 +109,15 @@ public final class Verifier {
     }
 
     /**
-     * The rounds the service decides, without I/O ({@link RoundVerifier}: add transactions, close rounds, decide,
-     * checkpoint, restore); the collected writes in memory. The service itself creates one with its store on disk.
+     * Rounds {@code from..to} of the rounds topic decided again from the checkpoint {@code verifierId} published before
+     * {@code from} ({@link Replay}; docs/DESIGN.md §8.4); {@code notes} hears what it does, one line each.
+     *
+     * @throws Replay.Refused when no retained checkpoint and no retained input can start the window
      */
-    public static RoundVerifier roundVerifier(RoundsOptions options) { return new RoundVerifier(options.settings()); }
+    public static Replay replay(KafkaConnection kafka, WireFormat wire, Replay.Topics topics, String verifierId, RoundsOptions options,
+                                long from, Long to, Consumer<String> notes) {
+        return Replay.open(kafka, wire, topics, verifierId, options.settings(), from, to, notes);
+    }
 
     /** Transactions in session order (each session's by index, sessions in first appearance), as rounds deliver them. */
     public static List<Transaction> sessionOrder(List<Transaction> txns) { return SessionOrder.of(txns); }

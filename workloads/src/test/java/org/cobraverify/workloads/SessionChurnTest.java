@@ -1,10 +1,5 @@
 package org.cobraverify.workloads;
 
-import org.cobraverify.rounds.RoundsRun;
-import org.cobraverify.rounds.RoundSettings;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.cobraverify.checker.Verdict;
@@ -17,8 +12,12 @@ import org.cobraverify.io.HistoryReaders;
 import org.cobraverify.rounds.EpochAssigner;
 import org.cobraverify.rounds.HistoryRounds;
 import org.cobraverify.rounds.IncrementalVerifier;
+import org.cobraverify.rounds.RoundSettings;
+import org.cobraverify.rounds.RoundsRun;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Clients whose sessions come and go (a connection pool, short-lived workers): every session starts with a

@@ -1,6 +1,5 @@
 package org.cobraverify.ops.pipeline;
 
-import org.cobraverify.rounds.RoundSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -21,6 +20,7 @@ import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+import org.cobraverify.rounds.RoundSettings;
 import org.cobraverify.schemas.FenceChainHead;
 import org.cobraverify.schemas.Verdict;
 import org.cobraverify.schemas.kafka.KafkaConnection;

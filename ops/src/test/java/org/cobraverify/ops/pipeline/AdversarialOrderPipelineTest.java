@@ -1,10 +1,5 @@
 package org.cobraverify.ops.pipeline;
 
-import org.cobraverify.rounds.RoundSettings;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -20,6 +15,7 @@ import org.cobraverify.collector.KvStore;
 import org.cobraverify.collector.Recorder;
 import org.cobraverify.collector.RocksDbStore;
 import org.cobraverify.collector.TxnRecord;
+import org.cobraverify.rounds.RoundSettings;
 import org.cobraverify.schemas.Outcome;
 import org.cobraverify.schemas.Verdict;
 import org.cobraverify.topology.Topics;
@@ -28,6 +24,9 @@ import org.cobraverify.workloads.FaultyStore;
 import org.cobraverify.workloads.Workload;
 import org.cobraverify.workloads.WorkloadRunner;
 import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The pipeline on a real broker, fed in an adversarial order: a workload is recorded on embedded RocksDB, then its

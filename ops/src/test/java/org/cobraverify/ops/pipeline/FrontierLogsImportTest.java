@@ -1,9 +1,5 @@
 package org.cobraverify.ops.pipeline;
 
-import org.cobraverify.rounds.RoundSettings;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -14,10 +10,13 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.cobraverify.gc.CollectedWrites;
 import org.cobraverify.gc.InMemoryCollectedWrites;
 import org.cobraverify.rounds.IncrementalVerifier;
+import org.cobraverify.rounds.RoundSettings;
 import org.cobraverify.schemas.kafka.KafkaConnection;
 import org.cobraverify.service.FrontierLogs;
 import org.cobraverify.topology.Topics;
 import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * What a replay imports of {@code cobra.frontier-logs} (docs/DESIGN.md §8.4): only the keys it is given, and of each the

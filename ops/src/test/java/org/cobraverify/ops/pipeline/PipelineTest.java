@@ -1,8 +1,5 @@
 package org.cobraverify.ops.pipeline;
 
-import org.cobraverify.rounds.RoundSettings;
-import static org.junit.jupiter.api.Assertions.*;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
@@ -26,11 +23,12 @@ import org.cobraverify.cli.VerifyCommandTest;
 import org.cobraverify.collector.JdbcStore;
 import org.cobraverify.collector.KafkaSink;
 import org.cobraverify.collector.KvStore;
+import org.cobraverify.collector.KvTransaction;
 import org.cobraverify.collector.Recorder;
 import org.cobraverify.collector.RocksDbStore;
 import org.cobraverify.collector.Session;
-import org.cobraverify.collector.KvTransaction;
 import org.cobraverify.collector.StoreException;
+import org.cobraverify.rounds.RoundSettings;
 import org.cobraverify.rounds.RoundVerifier;
 import org.cobraverify.schemas.DeadLetter;
 import org.cobraverify.schemas.Outcome;
@@ -47,6 +45,7 @@ import org.cobraverify.workloads.WorkloadRunner;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import static org.junit.jupiter.api.Assertions.*;
 
 /**
  * The whole pipeline on a real in-process KRaft broker (a fresh one per test): the interceptor on

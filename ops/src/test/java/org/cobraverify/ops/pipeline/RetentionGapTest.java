@@ -1,9 +1,5 @@
 package org.cobraverify.ops.pipeline;
 
-import org.cobraverify.rounds.RoundSettings;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -17,6 +13,7 @@ import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.cobraverify.rounds.RoundSettings;
 import org.cobraverify.schemas.Outcome;
 import org.cobraverify.schemas.RoundEnd;
 import org.cobraverify.schemas.Transaction;
@@ -27,6 +24,8 @@ import org.cobraverify.schemas.serde.WireFormat;
 import org.cobraverify.service.VerifierService;
 import org.cobraverify.topology.Topics;
 import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A verifier whose input retention has partly deleted rebuilds from a suffix of the history, and must say so: it

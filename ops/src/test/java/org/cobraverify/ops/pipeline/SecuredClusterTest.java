@@ -1,8 +1,5 @@
 package org.cobraverify.ops.pipeline;
 
-import org.cobraverify.rounds.RoundSettings;
-import static org.junit.jupiter.api.Assertions.*;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,6 +18,7 @@ import org.cobraverify.collector.Recorder;
 import org.cobraverify.collector.RocksDbStore;
 import org.cobraverify.collector.TxnRecord;
 import org.cobraverify.ops.kafka.EmbeddedKafka;
+import org.cobraverify.rounds.RoundSettings;
 import org.cobraverify.schemas.Outcome;
 import org.cobraverify.schemas.Verdict;
 import org.cobraverify.schemas.kafka.KafkaConnection;
@@ -37,6 +35,7 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
+import static org.junit.jupiter.api.Assertions.*;
 
 /**
  * The pipeline on a real secured broker: SASL_PLAINTEXT with SCRAM-SHA-256, {@code StandardAuthorizer}, no access

@@ -1,8 +1,5 @@
 package org.cobraverify.ops.pipeline;
 
-import org.cobraverify.rounds.RoundSettings;
-import static org.junit.jupiter.api.Assertions.*;
-
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,12 +7,14 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.cobraverify.checker.CheckOptions;
 import org.cobraverify.gc.store.RocksDbCollectedWrites;
+import org.cobraverify.rounds.RoundSettings;
 import org.cobraverify.schemas.Outcome;
 import org.cobraverify.schemas.Verdict;
 import org.cobraverify.service.VerifierService;
 import org.cobraverify.topology.TopologySettings;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import static org.junit.jupiter.api.Assertions.*;
 
 /**
  * Two verifiers with one id on a real broker: one works, the other stands by and publishes nothing; when the working

@@ -11,15 +11,15 @@ import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
-import org.cobraverify.gc.CollectedWrites;
 import org.cobraverify.gc.CollectedWrites.Entry;
 import org.cobraverify.gc.CollectedWrites.Fate;
 import org.cobraverify.gc.CollectedWrites.FrontierEntry;
+import org.cobraverify.gc.CollectedWrites;
 import org.cobraverify.gc.FrontierLog;
 import org.cobraverify.gc.InMemoryCollectedWrites;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Every collected write stays found, whichever way it was recorded: put, or appended to its key's frontier log as a

@@ -1,22 +1,18 @@
 package org.cobraverify.gc.store;
 
-import org.cobraverify.rounds.RoundResult;
-import org.cobraverify.rounds.RoundSettings;
-import static org.cobraverify.testkit.Txns.txn;
-import static org.junit.jupiter.api.Assertions.*;
-
 import java.nio.file.Path;
-
-
 import java.util.concurrent.atomic.AtomicLong;
 import org.cobraverify.checker.Verdict;
 import org.cobraverify.gc.CollectedWrites.Entry;
 import org.cobraverify.gc.CollectedWrites.Fate;
 import org.cobraverify.gc.CollectedWrites;
 import org.cobraverify.rounds.IncrementalVerifier;
-
+import org.cobraverify.rounds.RoundResult;
+import org.cobraverify.rounds.RoundSettings;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import static org.cobraverify.testkit.Txns.txn;
+import static org.junit.jupiter.api.Assertions.*;
 
 /**
  * The on-disk collected writes: exact within the horizon, bounded beyond it (whole generations dropped), kept
