@@ -181,6 +181,8 @@ public final class SurveyCommand implements Callable<Integer> {
                 for (Survey.Seen a : r.anomalies()) {
                     g.writeStartObject();
                     g.writeStringField("anomaly", a.anomaly());
+                    g.writeStringField("adya", a.kind().adyaClass());
+                    g.writeStringField("meaning", a.kind().meaning());
                     g.writeStringField("breaks", a.breaks().longName());
                     g.writeNumberField("recordings", a.recordings());
                     g.writeStringField("certificate", a.page().toString());

@@ -19,6 +19,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.zip.GZIPOutputStream;
+import org.cobraverify.checker.AnomalyKind;
 import org.cobraverify.history.History;
 import org.cobraverify.io.HistoryReaders;
 import org.cobraverify.testkit.WitnessReplayer;
@@ -155,6 +156,8 @@ public class VerifyCommandTest {
                 assertTrue(t.get("line").asInt() > 0, "the certificate names each transaction's line in the file: " + t);
         }
         assertEquals("G1c (circular information flow)", vs.get(1).get("anomaly").asText());
+        assertEquals("G1c", vs.get(1).get("certificate").get("adya").asText(), "each certificate carries its anomaly's class");
+        assertEquals(AnomalyKind.G1C.meaning(), vs.get(1).get("certificate").get("meaning").asText());
         assertTrue(j.get("roundsCleanAfterViolation").asLong() >= 5, j.toString());
         assertEquals(0, j.get("roundsUnknownAfterViolation").asLong(), j.toString());
         // the text report lists them too

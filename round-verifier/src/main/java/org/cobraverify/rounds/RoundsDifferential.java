@@ -742,8 +742,8 @@ public final class RoundsDifferential {
         for (org.cobraverify.checker.AnomalyKind k : List.of(org.cobraverify.checker.AnomalyKind.G1A, org.cobraverify.checker.AnomalyKind.G1B,
                 org.cobraverify.checker.AnomalyKind.UNWRITTEN_READ, org.cobraverify.checker.AnomalyKind.INTERNAL,
                 org.cobraverify.checker.AnomalyKind.NON_REPEATABLE_READ))
-            if (k.title().equals(a)) return ids.isEmpty() ? ids : List.of(ids.get(ids.size() - 1));
-        if (org.cobraverify.checker.AnomalyKind.STALE_READ.title().equals(a)) return ids.isEmpty() ? ids : List.of(ids.get(0));
+            if (k.displayName().equals(a)) return ids.isEmpty() ? ids : List.of(ids.get(ids.size() - 1));
+        if (org.cobraverify.checker.AnomalyKind.STALE_READ.displayName().equals(a)) return ids.isEmpty() ? ids : List.of(ids.get(0));
         for (org.cobraverify.schemas.CycleEdge e : c.getCycle()) { ids.add(e.getFrom().toString()); ids.add(e.getTo().toString()); }
         return ids;
     }
