@@ -241,7 +241,7 @@ public final class BenchCommand implements Callable<Integer> {
         System.out.printf("%-34s %7d %8.0f %9.0f %8.0f %8.0f %8.0f %9d %9d %7d %8d  %s%n", name, h.size(), parseMillis,
                 s.constructMillis(), s.pruneMillis(), s.solveMillis(), parseMillis + bestMillis, s.constraintsBefore,
                 s.constraintsAfterPrune, s.constraintsToSolver, peak >> 20,
-                best.outcome().word() + (best.certificate() != null ? " (" + best.certificate().kind().title() + ")" : "")
+                best.outcome().word() + (best.certificate() != null ? " (" + best.certificate().kind().displayName() + ")" : "")
                         + (best.certificate() != null && best.certificate().reduction() != null
                             ? String.format(" decided in %.0f ms; certificate %s", s.decisionMillis(), best.certificate().reduction().describe()) : "")
                         + (best.unknownReason() != null ? " (" + best.unknownReason() + ")" : ""));

@@ -35,7 +35,7 @@ final class IsolationVerification {
         if (json) out.println(JsonReport.renderLevel(name, format, v, weakest, h.size(), millis, (t1 - t0) / 1e6));
         else {
             if (v.outcome() == Verdict.Outcome.REJECT) {
-                out.printf("%s: REJECT: %s: not %s%s (%d transactions, %.0f ms)%n", name, v.certificate().kind().title(), TextReport.satisfies(level),
+                out.printf("%s: REJECT: %s: not %s%s (%d transactions, %.0f ms)%n", name, v.certificate().kind().displayName(), TextReport.satisfies(level),
                         weakest == null ? "" : weakest == level ? "; every weaker level holds" : "; not even " + TextReport.satisfies(weakest),
                         h.size(), millis);
                 out.print(TextReport.render(name, v, h.size(), millis, false));
@@ -59,7 +59,7 @@ final class IsolationVerification {
             Verdict v = e.getValue();
             String what = switch (v.outcome()) {
                 case ACCEPT -> "accept";
-                case REJECT -> "REJECT   " + v.certificate().kind().title();
+                case REJECT -> "REJECT   " + v.certificate().kind().displayName();
                 case UNKNOWN -> "unknown  " + v.unknownReason();
             };
             out.printf("  %-20s %s%n", e.getKey().longName(), what);

@@ -201,7 +201,7 @@ record RoundsSummary(RoundsRun run, int transactions) {
         if (!vs.isEmpty()) {
             found.append(String.format("  violations: %d (first in round %d)%n", vs.size(), vs.get(0).round()));
             for (int i = 0; i < vs.size(); i++)
-                found.append(String.format("    %d. round %d: %s: %s%n", i + 1, vs.get(i).round(), vs.get(i).certificate().kind().title(),
+                found.append(String.format("    %d. round %d: %s: %s%n", i + 1, vs.get(i).round(), vs.get(i).certificate().kind().displayName(),
                         vs.get(i).certificate().summary()));
         }
         long uncheckedTotal = run.last().uncheckedTotal();

@@ -43,7 +43,7 @@ final class Survey {
 
     /** An anomaly seen: its kind, the weakest level it was first seen breaking, in how many recordings, and the page of one certificate. */
     record Seen(AnomalyKind kind, IsolationLevel breaks, int recordings, Path page) {
-        String anomaly() { return kind.title(); }
+        String anomaly() { return kind.displayName(); }
     }
 
     /**

@@ -6,9 +6,9 @@ import java.io.IOException;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.time.LocalDate;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -181,6 +181,8 @@ public final class SurveyCommand implements Callable<Integer> {
                 for (Survey.Seen a : r.anomalies()) {
                     g.writeStartObject();
                     g.writeStringField("anomaly", a.anomaly());
+                    g.writeStringField("adya", a.kind().adyaClass());
+                    g.writeStringField("meaning", a.kind().meaning());
                     g.writeStringField("breaks", a.breaks().longName());
                     g.writeNumberField("recordings", a.recordings());
                     g.writeStringField("certificate", a.page().toString());

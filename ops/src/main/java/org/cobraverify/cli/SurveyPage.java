@@ -37,7 +37,7 @@ final class SurveyPage {
             else {
                 b.append("<ul>");
                 for (Survey.Seen a : r.anomalies())
-                    b.append("<li><a href=\"").append(esc(link(base, a.page()))).append("\" title=\"").append(esc(HtmlReport.meaning(a.kind())))
+                    b.append("<li><a href=\"").append(esc(link(base, a.page()))).append("\" title=\"").append(esc(a.kind().meaning()))
                             .append("\">").append(esc(a.anomaly())).append("</a> (").append(a.recordings()).append("; breaks ")
                             .append(esc(a.breaks().longName())).append(")</li>");
                 b.append("</ul>");

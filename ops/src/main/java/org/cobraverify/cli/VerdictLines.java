@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
+import org.cobraverify.checker.AnomalyKind;
 import org.cobraverify.schemas.CertTxn;
 import org.cobraverify.schemas.Certificate;
 import org.cobraverify.schemas.CycleEdge;
@@ -49,7 +50,7 @@ final class VerdictLines {
      * {@code pending}, {@code retained} (-1: not reported), {@code collected}, {@code millis}, the epochs,
      * {@code lagSeconds} (when known), {@code verifierRestarts}, {@code uncheckedNow} and {@code uncheckedTotal} with the
      * {@code unchecked} transactions named (id, reason) when the round left some, and on a reject the {@code certificate}
-     * (anomaly, summary, cycle edges, transactions, text).
+     * (anomaly, with {@code adya} and {@code meaning} when it names a known kind; summary, cycle edges, transactions, text).
      */
     static String json(Verdict v) {
         StringWriter w = new StringWriter();
@@ -103,10 +104,15 @@ final class VerdictLines {
         return w.toString();
     }
 
-    /** A certificate as one JSON object: anomaly, summary, cycle edges, transactions, text. */
+    /** A certificate as one JSON object: anomaly (with its Adya class and meaning when it names a known kind), summary, cycle edges, transactions, text. */
     private static void certificate(JsonGenerator g, Certificate c) throws IOException {
         g.writeStartObject();
         g.writeStringField("anomaly", c.getAnomaly());
+        AnomalyKind kind = AnomalyKind.named(c.getAnomaly());
+        if (kind != null) {
+            g.writeStringField("adya", kind.adyaClass());
+            g.writeStringField("meaning", kind.meaning());
+        }
         g.writeStringField("summary", c.getSummary());
         g.writeArrayFieldStart("cycle");
         for (CycleEdge e : c.getCycle()) {

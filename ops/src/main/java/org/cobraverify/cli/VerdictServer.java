@@ -25,7 +25,8 @@ import org.cobraverify.schemas.Verdict;
  * the JDK's HTTP server:
  * <ul>
  *   <li>{@code /}: the page: rounds as they arrive (verdict, transactions, lag), charts over time of verdict lag,
- *       retained transactions and throughput, and the violations, each linking to its certificate's page;</li>
+ *       retained transactions and throughput, and the violations, each linking to its certificate's page (the anomaly's
+ *       meaning on hover);</li>
  *   <li>{@code /api/verdicts?from=N}: the verdicts from the N-th on, as JSON (the objects of {@code verdicts --json});</li>
  *   <li>{@code /violation?round=R[&i=K]}: the certificate of round R's violation (its K-th further one) as the page of {@code verify --html}.</li>
  * </ul>
@@ -109,8 +110,7 @@ final class VerdictServer implements AutoCloseable {
 
     /** A certificate as a verdict carries it, for the page of {@code verify --html} (statuses and lines are not carried). */
     static Certificate certificate(org.cobraverify.schemas.Certificate c) {
-        AnomalyKind kind = AnomalyKind.UNSERIALIZABLE;
-        for (AnomalyKind k : AnomalyKind.values()) if (k.title().equals(c.getAnomaly()) || k.name().equals(c.getAnomaly())) kind = k;
+        AnomalyKind named = AnomalyKind.named(c.getAnomaly()), kind = named == null ? AnomalyKind.UNSERIALIZABLE : named;
         List<Certificate.Edge> edges = new ArrayList<>();
         for (CycleEdge e : c.getCycle()) edges.add(new Certificate.Edge(e.getFrom(), e.getTo(), e.getKind(), e.getKey(), e.getWhy()));
         List<Certificate.Txn> txns = new ArrayList<>();
@@ -214,12 +214,14 @@ final class VerdictServer implements AutoCloseable {
                   const li = document.createElement('li'); const a = document.createElement('a');
                   a.href = '/violation?round=' + encodeURIComponent(v.round);
                   a.textContent = 'round ' + v.round + ': ' + v.certificate.anomaly + ' \\u2014 ' + v.certificate.summary;
+                  if (v.certificate.meaning) a.title = v.certificate.meaning;
                   li.appendChild(a); document.getElementById('violations').appendChild(li);
                   // every further violation of the round, each linked to its own certificate
                   (v.moreCertificates || []).forEach((c, k) => {
                     const li2 = document.createElement('li'); const a2 = document.createElement('a');
                     a2.href = '/violation?round=' + encodeURIComponent(v.round) + '&i=' + (k + 1);
                     a2.textContent = 'round ' + v.round + ', violation ' + (k + 2) + ': ' + c.anomaly + ' \\u2014 ' + c.summary;
+                    if (c.meaning) a2.title = c.meaning;
                     li2.appendChild(a2); document.getElementById('violations').appendChild(li2);
                   });
                 }

@@ -335,7 +335,7 @@ public final class VerifyCommand implements Callable<Integer> {
         } else {
             out.print(TextReport.render(name, v, h.size(), millis, !headlinePrinted[0]));
             for (int i = 0; i < more.size(); i++)
-                out.print("  violation " + (i + 2) + ": " + more.get(i).certificate().kind().title() + "\n" + TextReport.certificate(more.get(i).certificate()));
+                out.print("  violation " + (i + 2) + ": " + more.get(i).certificate().kind().displayName() + "\n" + TextReport.certificate(more.get(i).certificate()));
         }
         if (v.outcome() == Verdict.Outcome.ACCEPT && witness != null && !writeWitness(h, v)) return 2;
         return writeDot(v) && writeHtml(v, name, strict ? IsolationLevel.STRICT_SERIALIZABLE : IsolationLevel.SERIALIZABLE, null, h.size()) ? v.outcome().exitCode() : 2;

@@ -13,6 +13,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.util.HashSet;
 import java.util.Set;
+import org.cobraverify.checker.AnomalyKind;
 import org.cobraverify.checker.IsolationLevel;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -40,7 +41,12 @@ class SurveyCommandTest {
 
     private static Set<String> anomalies(JsonNode level) {
         Set<String> r = new HashSet<>();
-        for (JsonNode a : level.get("anomalies")) r.add(a.get("anomaly").asText());
+        for (JsonNode a : level.get("anomalies")) {
+            r.add(a.get("anomaly").asText());
+            AnomalyKind k = AnomalyKind.named(a.get("anomaly").asText());
+            assertEquals(k.adyaClass(), a.get("adya").asText(), a.toString());
+            assertEquals(k.meaning(), a.get("meaning").asText(), a.toString());
+        }
         return r;
     }
 

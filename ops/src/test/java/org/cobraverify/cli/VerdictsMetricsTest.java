@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.*;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.List;
+import org.cobraverify.checker.AnomalyKind;
 import org.cobraverify.schemas.CertTxn;
 import org.cobraverify.schemas.Certificate;
 import org.cobraverify.schemas.CycleEdge;
@@ -143,5 +144,11 @@ class VerdictsMetricsTest {
         assertEquals("x", cert.get("cycle").get(0).get("key").asText());
         assertEquals("T2", cert.get("transactions").get(1).get("id").asText());
         assertEquals("the text", cert.get("text").asText());
+        assertNull(cert.get("meaning"), "an anomaly that names no kind has no meaning to add");
+        // the live page and the JSON lines take an anomaly's class and meaning from its kind
+        r.getCertificate().setAnomaly(AnomalyKind.WRITE_SKEW.displayName());
+        JsonNode known = json.readTree(VerdictLines.json(r)).get("certificate");
+        assertEquals("G2-item", known.get("adya").asText());
+        assertEquals(AnomalyKind.WRITE_SKEW.meaning(), known.get("meaning").asText());
     }
 }

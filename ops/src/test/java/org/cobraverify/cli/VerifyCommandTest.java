@@ -2,12 +2,6 @@ package org.cobraverify.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -19,11 +13,16 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.zip.GZIPOutputStream;
+import org.cobraverify.checker.AnomalyKind;
 import org.cobraverify.history.History;
 import org.cobraverify.io.HistoryReaders;
 import org.cobraverify.testkit.WitnessReplayer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** {@code cobra verify} as a user runs it: exit codes, text and JSON output, witnesses, several files. */
 public class VerifyCommandTest {
@@ -155,6 +154,8 @@ public class VerifyCommandTest {
                 assertTrue(t.get("line").asInt() > 0, "the certificate names each transaction's line in the file: " + t);
         }
         assertEquals("G1c (circular information flow)", vs.get(1).get("anomaly").asText());
+        assertEquals("G1c", vs.get(1).get("certificate").get("adya").asText(), "each certificate carries its anomaly's class");
+        assertEquals(AnomalyKind.G1C.meaning(), vs.get(1).get("certificate").get("meaning").asText());
         assertTrue(j.get("roundsCleanAfterViolation").asLong() >= 5, j.toString());
         assertEquals(0, j.get("roundsUnknownAfterViolation").asLong(), j.toString());
         // the text report lists them too

@@ -48,7 +48,7 @@ final class CertificateBuilder {
         List<Certificate.Txn> txns = new ArrayList<>();
         for (int t : ts) txns.add(txn(t));
         List<String> also = new ArrayList<>();
-        for (int i = 1; i < found.size(); i++) also.add(found.get(i).kind().title() + ": " + found.get(i).explanation());
+        for (int i = 1; i < found.size(); i++) also.add(found.get(i).kind().displayName() + ": " + found.get(i).explanation());
         return new Certificate(a.kind(), a.explanation(), List.of(), txns, List.of(), List.of(), also);
     }
 
@@ -96,7 +96,7 @@ final class CertificateBuilder {
     /** One line: the anomaly's name, the cycle ({@code *} marks a derived edge), and what closes it. */
     static String summary(AnomalyKind kind, List<Certificate.Edge> edges) {
         StringBuilder sb = new StringBuilder();
-        sb.append(kind.title()).append(": ");
+        sb.append(kind.displayName()).append(": ");
         boolean so = false, rt = false, past = false;
         for (Certificate.Edge e : edges) {
             sb.append(e.from()).append(" -").append(e.label()).append(e.derivedBecause() != null && !e.kind().equals("rt") ? "*" : "").append("-> ");

@@ -390,7 +390,7 @@ final class SaturationCheck {
         List<Certificate.Txn> txns = new ArrayList<>();
         CertificateBuilder b = new CertificateBuilder(h, null);
         for (int t : ts) txns.add(b.txn(t));
-        return new Certificate(kind, kind.title() + ": " + why, List.of(), txns, List.of(), List.of(), List.of());
+        return new Certificate(kind, kind.displayName() + ": " + why, List.of(), txns, List.of(), List.of(), List.of());
     }
 
     private Certificate cycleCertificate() {

@@ -12,7 +12,7 @@ public final class DotReport {
 
     public static String render(Certificate c) {
         StringBuilder sb = new StringBuilder("digraph certificate {\n");
-        sb.append("  label=").append(q(c.kind().title() + "\\n" + c.summary())).append(";\n  labelloc=t;\n");
+        sb.append("  label=").append(q(c.kind().displayName() + "\\n" + c.summary())).append(";\n  labelloc=t;\n");
         sb.append("  node [shape=box, fontname=\"monospace\", fontsize=10];\n  edge [fontname=\"monospace\", fontsize=10];\n");
         for (Certificate.Txn t : c.transactions())
             sb.append("  ").append(q(t.label())).append(" [label=").append(q(t.label() + "  (session " + t.session() + ", " + t.status() + ")\\n" + t.ops())).append("];\n");

@@ -13,7 +13,8 @@ import org.cobraverify.checker.Verdict;
 
 /**
  * A certificate as one self-contained HTML page: inline SVG and CSS, no script and nothing fetched, so it opens from
- * an attachment or an air-gapped laptop. The page shows the anomaly with a sentence on what it means; the cycle as a
+ * an attachment or an air-gapped laptop. The page shows the anomaly with what it means and its class
+ * ({@link AnomalyKind#meaning}, {@link AnomalyKind#adyaClass}); the cycle as a
  * graph (our own circular layout: a certificate's cycle is a simple cycle, so a circle never crosses edges, and its
  * radius grows with the cycle so nodes never overlap), each edge labelled ({@code wr(x)}, {@code ww(x)}, {@code rw(x)},
  * {@code so}, {@code rt}), derived edges dashed, each edge's reason on hover and listed below; each transaction's
@@ -26,31 +27,6 @@ import org.cobraverify.checker.Verdict;
 public final class HtmlReport {
     private HtmlReport() {}
 
-    /** What each anomaly means, in one sentence for the person reading the page. */
-    static final Map<AnomalyKind, String> MEANING = new HashMap<>();
-    static {
-        MEANING.put(AnomalyKind.UNWRITTEN_READ, "A transaction read a value that no transaction ever wrote: the database returned data from nowhere.");
-        MEANING.put(AnomalyKind.G1A, "A transaction read a write of a transaction that aborted: it saw data that never existed (dirty read).");
-        MEANING.put(AnomalyKind.G1B, "A transaction read a value that its writer later overwrote in the same transaction: it saw an intermediate state.");
-        MEANING.put(AnomalyKind.STALE_READ, "A transaction read a value that had already been overwritten before it started: a stale read.");
-        MEANING.put(AnomalyKind.INTERNAL, "A transaction did not see its own write.");
-        MEANING.put(AnomalyKind.NON_REPEATABLE_READ, "A transaction read one key twice and got two versions: allowed at read committed, at no level above it.");
-        MEANING.put(AnomalyKind.NON_MONOTONIC_READ, "A read went back in time: it saw a version older than one its transaction had already seen, or than its session's own or already seen writes.");
-        MEANING.put(AnomalyKind.FRACTURED_READ, "A transaction saw some of another transaction's writes and an older version of a key that one also wrote: it saw half of a transaction.");
-        MEANING.put(AnomalyKind.CAUSALITY_VIOLATION, "A transaction missed a write that its causal past (its session's earlier work and what it read, transitively) had already seen.");
-        MEANING.put(AnomalyKind.NOT_SNAPSHOT_ISOLATED, "No order of the writes lets every transaction read from one snapshot with no two concurrent writers of a key; proved by exhausting them.");
-        MEANING.put(AnomalyKind.LOST_UPDATE, "Two transactions read the same version of a key and both wrote it: one update was lost.");
-        MEANING.put(AnomalyKind.INCOMPATIBLE_ORDER, "Reads disagree on the order of a key's versions: no single history of that key explains them.");
-        MEANING.put(AnomalyKind.G0, "Writes of two or more transactions interleave in a cycle: no order of the transactions explains the final values.");
-        MEANING.put(AnomalyKind.G1C, "Information flows in a circle: each transaction saw (or overwrote) the next one's effects.");
-        MEANING.put(AnomalyKind.G_SINGLE, "A transaction saw some effects of another transaction but missed others (read skew).");
-        MEANING.put(AnomalyKind.WRITE_SKEW, "Two transactions each read what the other then changed, and both committed: together they broke what each checked.");
-        MEANING.put(AnomalyKind.LONG_FORK, "Two readers saw two independent writes in opposite orders: the database forked.");
-        MEANING.put(AnomalyKind.G2, "A cycle of dependencies with anti-dependencies (a read followed by another's overwrite): no serial order exists.");
-        MEANING.put(AnomalyKind.SESSION_CYCLE, "The dependencies close a cycle through a session's own order: a client saw its own later work undone.");
-        MEANING.put(AnomalyKind.UNSERIALIZABLE, "No serial order of these transactions exists; proved by exhausting every order of the writes.");
-    }
-
     /** The page for {@code c}; {@code source} names the history (a file), shown in the title. */
     public static String render(Certificate c, String source) { return render(c, source, IsolationLevel.SERIALIZABLE, null); }
 
@@ -60,10 +36,11 @@ public final class HtmlReport {
      */
     public static String render(Certificate c, String source, IsolationLevel level, IsolationLevel weakest) {
         StringBuilder b = new StringBuilder(16_384);
-        String title = c.kind().title();
+        String title = c.kind().displayName();
         head(b, "cobra: " + title + " in " + source, CSS);
         b.append("<h1>Not ").append(esc(TextReport.satisfies(level))).append(": ").append(esc(title)).append("</h1>\n");
-        b.append("<p class=\"meaning\">").append(esc(MEANING.getOrDefault(c.kind(), ""))).append("</p>\n");
+        b.append("<p class=\"meaning\">").append(esc(c.kind().meaning())).append("</p>\n");
+        b.append("<p class=\"adya\">").append(esc(adyaLine(c.kind()))).append("</p>\n");
         if (weakest != null && weakest != level)
             b.append("<p class=\"level\">The history breaks every level from ").append(esc(weakest.longName())).append(" up: it is not even ")
                     .append(esc(TextReport.satisfies(weakest))).append(".</p>\n");
@@ -178,7 +155,7 @@ public final class HtmlReport {
             at.put(nodes.get(i), new double[] {cx + r * Math.cos(a), cy + r * Math.sin(a)});
         }
         b.append(String.format(Locale.ROOT, "<svg class=\"cycle\" viewBox=\"0 0 %.0f %.0f\" width=\"%.0f\" height=\"%.0f\" role=\"img\" aria-label=\"%s\">%n",
-                w, h, Math.min(w, 1100), Math.min(w, 1100) * h / w, esc("the cycle of " + c.kind().title())));
+                w, h, Math.min(w, 1100), Math.min(w, 1100) * h / w, esc("the cycle of " + c.kind().displayName())));
         b.append("<defs>");
         for (String k : List.of("wr", "ww", "rw", "so", "rt", "other"))
             b.append("<marker id=\"arrow-").append(k).append("\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" orient=\"auto-start-reverse\">")
@@ -343,8 +320,10 @@ public final class HtmlReport {
                 .append(css).append("</style>\n</head><body>\n");
     }
 
-    /** What an anomaly of kind {@code k} means, in one sentence (empty when the kind has no entry). */
-    public static String meaning(AnomalyKind k) { return MEANING.getOrDefault(k, ""); }
+    /** The anomaly's class, in words: Adya's phenomenon, or that it is a class of cobra's own. */
+    static String adyaLine(AnomalyKind k) {
+        return k.isAdyaClass() ? "Adya's class: " + k.adyaClass() + "." : "Class: " + k.adyaClass() + " (Adya's taxonomy has none).";
+    }
 
     /** HTML-escapes text for element content and attribute values. */
     public static String esc(String s) {
@@ -373,7 +352,7 @@ public final class HtmlReport {
     private static final String CSS = """
             body { font: 15px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 1150px; padding: 0 1em; color: #222; }
             h1 { color: #a40000; font-size: 1.5em; } h2 { margin-top: 1.6em; border-bottom: 1px solid #ddd; }
-            .meaning { font-size: 1.1em; } .summary, .source, .note { color: #555; }
+            .meaning { font-size: 1.1em; } .summary, .source, .note, .adya { color: #555; }
             svg.cycle { display: block; margin: 1em 0; max-width: 100%; height: auto; background: #fcfcfc; border: 1px solid #eee; }
             .node rect { fill: #fff; stroke: #333; stroke-width: 1.2; } .nlabel { font: 12px monospace; text-anchor: middle; }
             .edge path { fill: none; stroke-width: 2; } .edge.derived path { stroke-dasharray: 6 4; }

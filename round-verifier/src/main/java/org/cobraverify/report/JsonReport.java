@@ -15,7 +15,9 @@ import org.cobraverify.checker.Verdict;
 
 /**
  * Renders a verdict as one JSON object (one line): at least {@code verdict}, {@code transactions} and
- * {@code millis}, as {@code docs/history-format.md} requires, plus the certificate on reject.
+ * {@code millis}, as {@code docs/history-format.md} requires, plus the certificate on reject: its {@code kind} and
+ * {@code anomaly} (the {@link org.cobraverify.checker.AnomalyKind} and its name), the anomaly's {@code adya} class and
+ * {@code meaning}, the summary, cycle and transactions.
  */
 public final class JsonReport {
     private static final JsonFactory JSON = new JsonFactory();
@@ -133,7 +135,7 @@ public final class JsonReport {
             for (Found f : violations) {
                 g.writeStartObject();
                 if (f.round() >= 0) g.writeNumberField("round", f.round());
-                g.writeStringField("anomaly", f.certificate().kind().title());
+                g.writeStringField("anomaly", f.certificate().kind().displayName());
                 g.writeStringField("kind", f.certificate().kind().name());
                 certificate(g, f.certificate());
                 g.writeEndObject();
@@ -205,7 +207,9 @@ public final class JsonReport {
     private static void certificate(JsonGenerator g, Certificate c) throws IOException {
         g.writeObjectFieldStart("certificate");
         g.writeStringField("kind", c.kind().name());
-        g.writeStringField("anomaly", c.kind().title());
+        g.writeStringField("anomaly", c.kind().displayName());
+        g.writeStringField("adya", c.kind().adyaClass());
+        g.writeStringField("meaning", c.kind().meaning());
         g.writeStringField("summary", c.summary());
         g.writeArrayFieldStart("cycle");
         for (Certificate.Edge e : c.cycle()) {

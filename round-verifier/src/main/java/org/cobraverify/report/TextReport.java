@@ -18,7 +18,7 @@ public final class TextReport {
      */
     public static String decided(String source, Verdict v, int transactions, double certificateSeconds) {
         return String.format("%s: REJECT: %s (%d transactions, decided in %.0f ms; shrinking the certificate for up to %s s)%n", source,
-                v.certificate().kind().title(), transactions, v.stats().decisionMillis(), trim(certificateSeconds));
+                v.certificate().kind().displayName(), transactions, v.stats().decisionMillis(), trim(certificateSeconds));
     }
 
     /** How an accept names the level it satisfies. */
@@ -41,7 +41,7 @@ public final class TextReport {
             case UNKNOWN -> sb.append(String.format("%s: UNKNOWN: %s before a decision (%d transactions, %.0f ms)%n", source, v.unknownReason(), transactions, millis));
             case REJECT -> {
                 Certificate c = v.certificate();
-                if (headline) sb.append(String.format("%s: REJECT: %s (%d transactions, %.0f ms)%n", source, c.kind().title(), transactions, millis));
+                if (headline) sb.append(String.format("%s: REJECT: %s (%d transactions, %.0f ms)%n", source, c.kind().displayName(), transactions, millis));
                 String reduction = c.reduction() == null ? null
                         : String.format("  decided in %.0f ms; certificate %s%n", v.stats().decisionMillis(), c.reduction().describe());
                 sb.append(certificate(c, reduction));

@@ -211,7 +211,7 @@ public final class RoundVerifier implements AutoCloseable {
         for (Certificate x : r.violations()) {
             String text = r.verdict() != null && r.verdict().certificate() == x
                     ? TextReport.render("round " + c.roundNo(), r.verdict(), r.historySize(), r.millis())
-                    : "round " + c.roundNo() + ": REJECT: " + x.kind().title() + "\n" + TextReport.certificate(x);
+                    : "round " + c.roundNo() + ": REJECT: " + x.kind().displayName() + "\n" + TextReport.certificate(x);
             certs.add(toAvro(x, text));
         }
         Verdict v = base(c, o, r.reason(), r, certs.isEmpty() ? null : certs.get(0), false);
@@ -284,7 +284,7 @@ public final class RoundVerifier implements AutoCloseable {
         for (Certificate.Edge e : c.cycle()) cycle.add(new CycleEdge(e.from(), e.to(), e.kind(), e.key(), e.derivedBecause()));
         List<CertTxn> txns = new ArrayList<>();
         for (Certificate.Txn t : c.transactions()) txns.add(new CertTxn(t.label(), t.session(), t.ops()));
-        return org.cobraverify.schemas.Certificate.newBuilder().setAnomaly(c.kind().title()).setSummary(c.summary())
+        return org.cobraverify.schemas.Certificate.newBuilder().setAnomaly(c.kind().displayName()).setSummary(c.summary())
                 .setCycle(cycle).setTransactions(txns).setText(text).build();
     }
 

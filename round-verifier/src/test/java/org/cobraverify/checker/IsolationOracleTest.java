@@ -377,7 +377,7 @@ class IsolationOracleTest {
      * times on about half of the histories ({@link #assignTimes}), in the execution's commit order or (a quarter of
      * them) in history order.
      */
-    private static History generate(Random rnd) {
+    static History generate(Random rnd) {
         int n = 2 + Math.max(rnd.nextInt(5), rnd.nextInt(5)), sessions = 1 + rnd.nextInt(Math.min(3, n)), keys = 1 + rnd.nextInt(3);
         boolean lists = rnd.nextInt(3) == 0 && LISTS;
         Txn[] txns = new Txn[n];
@@ -822,7 +822,7 @@ class IsolationOracleTest {
     private static String context(long seed, History h) { return Seeds.rerun(seed) + ", history:\n" + describe(h); }
 
     /** The history as text, one transaction a line: label, session, status, times, operations. */
-    private static String describe(History h) {
+    static String describe(History h) {
         StringBuilder sb = new StringBuilder();
         for (int t = 0; t < h.size(); t++) {
             String times = h.start(t) == History.NO_TIME && h.end(t) == History.NO_TIME ? "untimed"
