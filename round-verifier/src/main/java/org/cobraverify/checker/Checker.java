@@ -365,7 +365,7 @@ public final class Checker {
         }
         if (options.onDecision() != null) options.onDecision().accept(reject(found));
         long t = System.nanoTime();
-        Certificate shrunk = SearchCertificate.shrink(h, options, g, cons, coreCons, group, found, certs());
+        Certificate shrunk = SearchCertificate.shrink(h, options, subHistories(options), g, cons, coreCons, group, found, certs());
         stats.certificateNanos = System.nanoTime() - t;
         return reject(shrunk);
     }
@@ -373,6 +373,17 @@ public final class Checker {
     /** A case split for a small history refuted by search, within the caller's budget. */
     static List<String> caseAnalysis(History small, CheckOptions options, Budget budget) {
         return new Checker(small, options, false).caseAnalysis(budget);
+    }
+
+    /** The checker as the certificate's search needs it ({@link SubHistoryChecks}), with {@code options}. */
+    static SubHistoryChecks subHistories(CheckOptions options) {
+        return new SubHistoryChecks() {
+            @Override
+            public Verdict check(History sub, Budget budget) { return checkWithoutMinimizing(sub, options, budget); }
+
+            @Override
+            public List<String> caseAnalysis(History small, Budget budget) { return Checker.caseAnalysis(small, options, budget); }
+        };
     }
 
     /** Steps 1 to 7 on this (small, search-refuted) history, then a case split on open write orders, up to depth 3. */

@@ -27,18 +27,18 @@ import org.cobraverify.solver.Budget;
  */
 public final class Minimizer {
     private final History h;
-    private final CheckOptions options;
+    private final SubHistoryChecks checks;
     private final Budget budget;
     private final int[][] writersOf; // per transaction: transactions whose writes it read
     private final int[][] readersOf; // per transaction: transactions that read its writes
-    int checks;
+    int checksRun;
     /** After {@link #minimize}: whether the deletion pass completed (the result is 1-minimal). */
     boolean provedMinimal;
     private boolean[] best; // the smallest rejected set seen
 
-    public Minimizer(History h, CheckOptions options, Budget budget) {
+    Minimizer(History h, SubHistoryChecks checks, Budget budget) {
         this.h = h;
-        this.options = options;
+        this.checks = checks;
         this.budget = budget;
         LongIntMap writer = new LongIntMap(Math.max(16, h.opCount()));
         for (int t = 0; t < h.size(); t++)
@@ -110,8 +110,8 @@ public final class Minimizer {
         int[] m = members(in);
         if (m.length == 0) return false;
         budget.check();
-        checks++;
-        Verdict v = Checker.checkWithoutMinimizing(h.restrict(m), options, budget);
+        checksRun++;
+        Verdict v = checks.check(h.restrict(m), budget);
         if (v.outcome() == Verdict.Outcome.UNKNOWN) throw new Budget.Exhausted(v.unknownReason());
         boolean rejected = v.outcome() == Verdict.Outcome.REJECT;
         if (rejected && (best == null || m.length < members(best).length)) best = in.clone();

@@ -27,7 +27,7 @@ final class SearchCertificate {
      * Requires: the closure of {@code group} (vertices of the refuted component) is not serializable, and
      * {@code found} is the certificate given at the decision.
      */
-    static Certificate shrink(History h, CheckOptions options, KnownGraph g, Constraints cons, int[] coreCons, int[] group,
+    static Certificate shrink(History h, CheckOptions options, SubHistoryChecks checks, KnownGraph g, Constraints cons, int[] coreCons, int[] group,
                               Certificate found, CertificateBuilder certs) {
         long t0 = System.nanoTime();
         Budget budget = Budget.of(options.certificateSeconds(), options.maxHeapBytes());
@@ -40,7 +40,7 @@ final class SearchCertificate {
             for (int x = cons.sourcesStart(c, true); x < cons.sourcesEnd(c, true); x++) start.add(ch.rt[x]);
         }
         int[] seed = transactionsOf(start.toArray(), h.size());
-        Minimizer m = new Minimizer(h, options, budget);
+        Minimizer m = new Minimizer(h, checks, budget);
         int before = found.transactions().size();
         int[] sub;
         try {
@@ -58,14 +58,14 @@ final class SearchCertificate {
         boolean minimal = m.provedMinimal;
         if (sub == null || (!minimal && sub.length >= before))
             return withReduction(found, new Certificate.Reduction(Certificate.Reduction.Status.AS_FOUND, found.transactions().size(),
-                    found.transactions().size(), System.nanoTime() - t0, m.checks, "the certificate budget ran out before a smaller proof was found"));
+                    found.transactions().size(), System.nanoTime() - t0, m.checksRun, "the certificate budget ran out before a smaller proof was found"));
         List<Certificate.Txn> txns = new ArrayList<>();
         List<String> names = new ArrayList<>();
         for (int t : sub) { txns.add(certs.txn(t)); names.add(h.name(t)); }
         List<String> cases = new ArrayList<>();
         if (sub.length <= MAX_CASE_ANALYSIS) {
             try {
-                cases = Checker.caseAnalysis(h.restrict(sub), options, budget);
+                cases = checks.caseAnalysis(h.restrict(sub), budget);
             } catch (Budget.Exhausted e) {
                 cases.add("(the case analysis ran out of the certificate budget)");
             }
@@ -74,7 +74,7 @@ final class SearchCertificate {
                 + (minimal ? ", and removing any one of them (with the transactions that read from it) leaves a serializable history"
                            : " (reduced from " + before + " within the certificate budget; not proved minimal)");
         Certificate.Reduction r = new Certificate.Reduction(minimal ? Certificate.Reduction.Status.MINIMAL : Certificate.Reduction.Status.REDUCED,
-                before, sub.length, System.nanoTime() - t0, m.checks, null);
+                before, sub.length, System.nanoTime() - t0, m.checksRun, null);
         return new Certificate(AnomalyKind.UNSERIALIZABLE, summary, List.of(), txns, names, cases, List.of(), r);
     }
 

@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
 class MinimalCertificateTest {
     private static void assertMinimal(History h, int[] sub, String ctx) {
         assertEquals(Verdict.Outcome.REJECT, Checker.check(h.restrict(sub)).outcome(), ctx);
-        Minimizer m = new Minimizer(h, CheckOptions.defaults(), Budget.unlimited());
+        Minimizer m = new Minimizer(h, Checker.subHistories(CheckOptions.defaults()), Budget.unlimited());
         boolean[] closed = m.close(sub);
         assertEquals(sub.length, Minimizer.members(closed).length, ctx + ": not closed under read-from");
         for (int t : sub) {
@@ -49,7 +49,7 @@ class MinimalCertificateTest {
             if (Checker.check(h).outcome() != Verdict.Outcome.REJECT) continue;
             int[] all = new int[h.size()];
             for (int t = 0; t < all.length; t++) all[t] = t;
-            Minimizer m = new Minimizer(h, CheckOptions.defaults(), Budget.unlimited());
+            Minimizer m = new Minimizer(h, Checker.subHistories(CheckOptions.defaults()), Budget.unlimited());
             int[] sub = m.minimize(all);
             if (sub.length > 9) continue; // exhaustive search in the assertion would be too slow
             assertMinimal(h, sub, "run " + run + "\n" + SimulatedStorePropertyTest.dump(h));
