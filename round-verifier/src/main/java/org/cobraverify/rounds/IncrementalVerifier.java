@@ -340,32 +340,13 @@ public final class IncrementalVerifier implements AutoCloseable {
             held.noteUnincluded(order, inc);
             return result(roundNo, Verdict.Outcome.UNKNOWN, lostProof, shown, thisRound, h.size(), t0, t1, t2, t2, 0, null);
         }
-        // a read the baseline leaves undecidable (§7.10) makes this round's own outcome unknown; garbage collection goes on.
-        // Checked for the first time: the admitted transactions, and those of unknown outcome that the checked history left
-        // out until now (nobody had read their writes) and includes from this round on (seed 1415324 of the differential)
-        List<Transaction> firstChecked = admitted;
-        if (!held.unincluded().isEmpty() && !held.tainted().isEmpty()) {
-            firstChecked = new ArrayList<>(admitted);
-            for (String id : held.unincluded()) {
-                Integer i = index.get(id);
-                Transaction t = held.get(id);
-                if (i != null && inc[i] && t != null) firstChecked.add(t);
-            }
-        }
-        String untestable = SetAside.untestableRead(firstChecked, held, incarnation::entry);
+        String untestable = untestableRead(admitted, index, inc);
         held.noteUnincluded(order, inc);
         // 6. the outcome, final before anything is collected (a batch restores its snapshot unless it accepts, and a
         // snapshot may be restored only if nothing was collected since)
-        Verdict.Outcome outcome = Verdict.Outcome.ACCEPT;
-        String reason = "serializable" + (settings.check().strict() ? " (strictly)" : "") + ": " + checkedTotal + " transactions";
-        if (in.pendingNote() != null) {
-            if (in.pendingTooLong()) { outcome = Verdict.Outcome.UNKNOWN; reason = in.pendingNote(); } else reason += "; " + in.pendingNote();
-        }
-        if (untestable != null && outcome == Verdict.Outcome.ACCEPT) { outcome = Verdict.Outcome.UNKNOWN; reason = untestable; }
-        if (lostProof != null && outcome == Verdict.Outcome.ACCEPT) {
-            outcome = Verdict.Outcome.UNKNOWN;
-            reason = "serializable as far as it can be checked, but no round can be accepted since " + lostProof;
-        }
+        Decided decided = decide(in, untestable);
+        Verdict.Outcome outcome = decided.outcome();
+        String reason = decided.reason();
         // 7. collect (not after stale readers were set aside: the analysis saw them; a violation the check found was set
         // aside before the check that GC analysed).
         String gcNote = plan == null ? null : plan.skip() != null ? plan.skip() : r.gc() != null ? r.gc().skipped : null;
@@ -463,6 +444,45 @@ public final class IncrementalVerifier implements AutoCloseable {
                     : held.waitingCount() + " wait for writes not yet seen (oldest: " + oldest.getId() + " reads " + held.firstMissingRead(oldest) + ")";
         }
         return new Admitted(admitted, staleNow, pendingNote, pendingTooLong);
+    }
+
+    /**
+     * Step 5's last part: the first read, by a transaction checked for the first time, that the baseline leaves undecidable
+     * (§7.10), described; null if none. A read the baseline leaves undecidable makes this round's own outcome unknown; garbage
+     * collection goes on.
+     */
+    private String untestableRead(List<Transaction> admitted, Map<String, Integer> index, boolean[] inc) {
+    // a read the baseline leaves undecidable (§7.10) makes this round's own outcome unknown; garbage collection goes on.
+    // Checked for the first time: the admitted transactions, and those of unknown outcome that the checked history left
+    // out until now (nobody had read their writes) and includes from this round on (seed 1415324 of the differential)
+    List<Transaction> firstChecked = admitted;
+    if (!held.unincluded().isEmpty() && !held.tainted().isEmpty()) {
+        firstChecked = new ArrayList<>(admitted);
+        for (String id : held.unincluded()) {
+            Integer i = index.get(id);
+            Transaction t = held.get(id);
+            if (i != null && inc[i] && t != null) firstChecked.add(t);
+        }
+    }
+        return SetAside.untestableRead(firstChecked, held, incarnation::entry);
+    }
+
+    /** A round's own outcome and its reason. */
+    private record Decided(Verdict.Outcome outcome, String reason) {}
+
+    /** Step 6: the round's own outcome once its check accepted. */
+    private Decided decide(Admitted in, String untestable) {
+        Verdict.Outcome outcome = Verdict.Outcome.ACCEPT;
+        String reason = "serializable" + (settings.check().strict() ? " (strictly)" : "") + ": " + checkedTotal + " transactions";
+        if (in.pendingNote() != null) {
+            if (in.pendingTooLong()) { outcome = Verdict.Outcome.UNKNOWN; reason = in.pendingNote(); } else reason += "; " + in.pendingNote();
+        }
+        if (untestable != null && outcome == Verdict.Outcome.ACCEPT) { outcome = Verdict.Outcome.UNKNOWN; reason = untestable; }
+        if (lostProof != null && outcome == Verdict.Outcome.ACCEPT) {
+            outcome = Verdict.Outcome.UNKNOWN;
+            reason = "serializable as far as it can be checked, but no round can be accepted since " + lostProof;
+        }
+        return new Decided(outcome, reason);
     }
 
     /**
