@@ -12,7 +12,6 @@ import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import org.cobraverify.checker.CheckOptions;
 import org.cobraverify.checker.CheckStats;
-import org.cobraverify.checker.Isolation;
 import org.cobraverify.checker.IsolationLevel;
 import org.cobraverify.checker.ReachabilityEngine;
 import org.cobraverify.checker.Verdict;
@@ -230,7 +229,7 @@ public final class BenchCommand implements Callable<Integer> {
             System.gc();
             resetPeaks();
             long t0 = System.nanoTime();
-            Verdict v = Isolation.check(h, level, CheckOptions.defaults().withTimeout(timeout).withSolver(solverName).withReachability(reachability));
+            Verdict v = Verifier.check(h, level, CheckOptions.defaults().withTimeout(timeout).withSolver(solverName).withReachability(reachability));
             double ms = (System.nanoTime() - t0) / 1e6;
             peak = Math.max(peak, peakHeap());
             if (ms < bestMillis) { bestMillis = ms; best = v; }

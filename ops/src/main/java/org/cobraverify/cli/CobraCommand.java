@@ -3,8 +3,8 @@ package org.cobraverify.cli;
 import java.util.Arrays;
 import org.cobraverify.schemas.kafka.KafkaConnection;
 import org.cobraverify.schemas.kafka.KafkaRefusal;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine;
 
 /** The {@code cobra} command: checks histories of transactional key-value stores for serializability. */
 @Command(name = "cobra", mixinStandardHelpOptions = true, version = "cobra 0.1.0",

@@ -9,6 +9,7 @@ import org.cobraverify.checker.Verdict;
 import org.cobraverify.history.History;
 import org.cobraverify.report.JsonReport;
 import org.cobraverify.report.TextReport;
+import org.cobraverify.verifier.Verifier;
 
 /**
  * {@code cobra verify --isolation LEVEL} for the levels below serializability, and {@code --isolation all}: checks one
@@ -29,8 +30,8 @@ final class IsolationVerification {
     record LevelResult(Verdict verdict, IsolationLevel weakest) {}
 
     LevelResult one(String name, String format, History h, IsolationLevel level, CheckOptions options, long t0, long t1) {
-        Verdict v = Isolation.check(h, level, options);
-        IsolationLevel weakest = v.outcome() == Verdict.Outcome.REJECT ? Isolation.weakestViolated(h, level, options) : null;
+        Verdict v = Verifier.check(h, level, options);
+        IsolationLevel weakest = v.outcome() == Verdict.Outcome.REJECT ? Verifier.weakestViolated(h, level, options) : null;
         double millis = (System.nanoTime() - t0) / 1e6;
         if (json) out.println(JsonReport.renderLevel(name, format, v, weakest, h.size(), millis, (t1 - t0) / 1e6));
         else {
@@ -46,7 +47,7 @@ final class IsolationVerification {
 
     /** Every level, with the strongest satisfied; returns the ladder (its weakest violated level's certificate is the page's). */
     Isolation.Ladder all(String name, String format, History h, CheckOptions options, long t0, long t1) {
-        Isolation.Ladder ladder = Isolation.checkAll(h, options);
+        Isolation.Ladder ladder = Verifier.checkAll(h, options);
         double millis = (System.nanoTime() - t0) / 1e6;
         if (json) {
             out.println(JsonReport.renderLadder(name, format, ladder, h.size(), millis, (t1 - t0) / 1e6));

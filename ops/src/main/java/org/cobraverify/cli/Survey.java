@@ -25,6 +25,7 @@ import org.cobraverify.collector.StoreException;
 import org.cobraverify.history.History;
 import org.cobraverify.io.HistoryReaders;
 import org.cobraverify.report.HtmlReport;
+import org.cobraverify.verifier.Verifier;
 import org.cobraverify.workloads.Workload;
 import org.cobraverify.workloads.WorkloadRunner;
 
@@ -127,7 +128,7 @@ final class Survey {
             database = record(w, level, file, each);
             History h = HistoryReaders.read(file).history();
             total += h.size();
-            Isolation.Ladder ladder = Isolation.checkAll(h, options);
+            Isolation.Ladder ladder = Verifier.checkAll(h, options);
             IsolationLevel s = ladder.strongest();
             if (s == null) none = true;
             else if (!s.implies(strongest)) strongest = s;
