@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.cobraverify.checker.GarbageCollection;
+import org.cobraverify.gc.analysis.GarbageCollection;
 import org.cobraverify.rounds.RoundsDifferential;
 
 /**

@@ -4,8 +4,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.cobraverify.checker.GarbageCollection;
 import org.cobraverify.checker.Verdict;
+import org.cobraverify.gc.analysis.GarbageCollection;
 import org.cobraverify.rounds.HistoryRounds;
 import org.cobraverify.rounds.IncrementalVerifier.RoundResult;
 
