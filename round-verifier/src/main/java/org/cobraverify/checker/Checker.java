@@ -32,7 +32,7 @@ public final class Checker {
 
     private final boolean minimize;
     /** The collected past of an incremental check (a barrier vertex), or null for a one-shot check. */
-    private final Barrier barrier;
+    private final CheckedRound.Past barrier;
     /** Vertex of the barrier in the graph, or -1. */
     int barrierVertex = -1;
     /** In strict mode with a barrier: the vertex of the past's real-time point (docs/DESIGN.md §7.3), or -1. */
@@ -46,7 +46,7 @@ public final class Checker {
 
     private Checker(History h, CheckOptions options, boolean minimize) { this(h, options, minimize, null); }
 
-    private Checker(History h, CheckOptions options, boolean minimize, Barrier barrier) {
+    private Checker(History h, CheckOptions options, boolean minimize, CheckedRound.Past barrier) {
         this.h = h;
         this.options = options;
         this.minimize = minimize;
@@ -56,9 +56,9 @@ public final class Checker {
     /**
      * A check of one round of an incremental verification: {@code h} is the retained history plus the
      * round's transactions, {@code barrier} stands for the collected past. The returned checker keeps its
-     * graph and constraints for {@link GarbageCollection}.
+     * graph and constraints for garbage collection ({@link CheckedRound}).
      */
-    static Checker forRound(History h, CheckOptions options, Barrier barrier) {
+    static Checker forRound(History h, CheckOptions options, CheckedRound.Past barrier) {
         Checker c = new Checker(h, options, true, barrier);
         c.seekMore = true;
         return c;
@@ -179,7 +179,7 @@ public final class Checker {
         if (barrier != null) {
             barrierVertex = g.n - 1;
             if (pastTimes) realTimeVertex = g.n - 2;
-            barrier.addEdges(h, rf.included, g, barrierVertex, realTimeVertex, options.strict() ? options.driftNanos() : -1);
+            CheckedRound.addPastEdges(barrier, h, rf.included, g, barrierVertex, realTimeVertex, options.strict() ? options.driftNanos() : -1);
         }
     }
 
@@ -190,7 +190,7 @@ public final class Checker {
     boolean strict() { return options.strict(); }
 
     /** The collected past the round was checked with, or null. */
-    Barrier barrier() { return barrier; }
+    CheckedRound.Past past() { return barrier; }
 
     private long[] auxTimes;
 

@@ -7,10 +7,10 @@ import org.cobraverify.history.IntVec;
  * Step 2: the known graph. Vertices are transaction indexes (transactions the checker does not include
  * have no edges); T⊥ is not a vertex, since it precedes everything and can lie on no cycle. In strict
  * mode, vertices from {@code History.size()} on are the auxiliary time points of {@link RealTimeOrder}
- * and {@link #RT} edges the real-time order; the last vertex of an incremental check may be a {@link Barrier}
- * standing for the collected past, joined by {@link #PAST} edges; {@link #PATH} edges stand for known paths
- * through transactions since collected, {@link #SETTLED} edges for write orders garbage collection settled
- * for good ({@link Settlement}). Edges are
+ * and {@link #RT} edges the real-time order; the last vertex of an incremental check may be a barrier
+ * standing for the collected past ({@link CheckedRound.Past}), joined by {@link #PAST} edges; {@link #PATH} edges stand
+ * for known paths through transactions since collected, {@link #SETTLED} edges for write orders garbage collection
+ * settled for good ({@link CheckedRound#settle}). Edges are
  * append-only, each with a kind ({@link #SO}, {@link #WR}, {@link #WW}, {@link #RW}), the key it
  * concerns (-1 for session order) and, for an edge that pruning or decomposition derived from a
  * constraint, a derivation.
@@ -69,13 +69,20 @@ public final class KnownGraph {
     }
 
     /** Out-adjacency in CSR form over the first {@code edges} edges: {@code start[v]..start[v+1]} index {@code edge[]}. */
-    static final class Csr {
+    static final class Csr implements CheckedRound.Adjacency {
         final int[] start, edge, target;
 
         Csr(int[] start, int[] edge, int[] target) { this.start = start; this.edge = edge; this.target = target; }
 
+        @Override
+        public int[] start() { return start; }
+
+        @Override
+        public int[] target() { return target; }
+
         /** The vertices below {@code n} reached from any of {@code sources} (themselves included): an iterative search. */
-        boolean[] reachedFrom(int n, int... sources) {
+        @Override
+        public boolean[] reachedFrom(int n, int... sources) {
             int vn = start.length - 1;
             boolean[] seen = new boolean[vn];
             int[] stack = new int[vn];

@@ -14,7 +14,7 @@ import java.util.Arrays;
  * frontier records (docs/DESIGN.md §7.9), mutually unordered, a thousand in a round: one chain each would multiply
  * the index (and the pruner's) by a thousand.
  */
-final class Reachability {
+final class Reachability implements CheckedRound.Reach {
     private static final int INF = Integer.MAX_VALUE;
     final int chains;
     final int[] chainOf, pos, reach;
@@ -92,8 +92,21 @@ final class Reachability {
     }
 
     /** True iff there is a path from u to v (of length zero when u == v). Both must be live. */
-    boolean reaches(int u, int v) {
+    @Override
+    public boolean reaches(int u, int v) {
         int c = chainOf[v];
         return c < 0 ? u == v : reach[u * chains + c] <= pos[v];
     }
+
+    @Override
+    public int chains() { return chains; }
+
+    @Override
+    public int[] chainOf() { return chainOf; }
+
+    @Override
+    public int[] positions() { return pos; }
+
+    @Override
+    public int[] reachTable() { return reach; }
 }

@@ -5,7 +5,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Predicate;
-import org.cobraverify.checker.GarbageCollection;
+import org.cobraverify.gc.analysis.GarbageCollection;
 import org.cobraverify.history.History;
 import org.cobraverify.history.LongIntMap;
 import org.cobraverify.schemas.Transaction;

@@ -3,8 +3,8 @@ package org.cobraverify.rounds;
 import java.util.List;
 import org.cobraverify.checker.Certificate;
 import org.cobraverify.checker.CheckStats;
-import org.cobraverify.checker.GarbageCollection;
 import org.cobraverify.checker.Verdict;
+import org.cobraverify.gc.analysis.GarbageCollection;
 import org.cobraverify.schemas.Transaction;
 
 /**

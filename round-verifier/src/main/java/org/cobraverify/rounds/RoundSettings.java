@@ -1,7 +1,7 @@
 package org.cobraverify.rounds;
 
 import org.cobraverify.checker.CheckOptions;
-import org.cobraverify.checker.GarbageCollection;
+import org.cobraverify.gc.analysis.GarbageCollection;
 
 /**
  * How a verifier in rounds runs ({@link IncrementalVerifier}).

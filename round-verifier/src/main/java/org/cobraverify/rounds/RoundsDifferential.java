@@ -7,8 +7,8 @@ import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
 import org.cobraverify.checker.CheckOptions;
-import org.cobraverify.checker.GarbageCollection;
 import org.cobraverify.gc.InMemoryCollectedWrites;
+import org.cobraverify.gc.analysis.GarbageCollection;
 import org.cobraverify.history.History;
 
 /**

@@ -2,9 +2,9 @@ package org.cobraverify.rounds;
 
 import java.util.HashMap;
 import java.util.Map;
-import org.cobraverify.checker.GarbageCollection;
 import org.cobraverify.gc.CollectedWrites;
 import org.cobraverify.gc.StaleReads;
+import org.cobraverify.gc.analysis.GarbageCollection;
 import org.cobraverify.history.History;
 import org.cobraverify.schemas.Transaction;
 import org.cobraverify.schemas.TxnOp;

@@ -1,5 +1,7 @@
-package org.cobraverify.checker;
+package org.cobraverify.gc.analysis;
 
+import org.cobraverify.checker.CheckedRound;
+import org.cobraverify.checker.KnownGraph;
 import org.cobraverify.history.History;
 
 /**
@@ -28,6 +30,11 @@ import org.cobraverify.history.History;
  * involved transactions since collected (e.g. R read d's version, d was collected, R must still precede
  * the write that superseded d's).
  *
+ * <p>The checker adds these edges itself, as {@link CheckedRound.Past} lists them: this record is the past
+ * {@link IncrementalCheck} checks a round with.
+ *
+ * <p>Why its edges are facts, and the assumptions they rest on (A3, A4, A9): docs/DESIGN.md §7.3.
+ *
  * @param before       transactions (indexes into the round's history) with an edge to B
  * @param after        entry fences (indexes) that B precedes
  * @param rtBefore     transactions (indexes) with an edge to R (strict mode)
@@ -38,31 +45,7 @@ import org.cobraverify.history.History;
  * @param carriedSrc   carried facts: sources (indexes), with {@code carriedDst}, {@code carriedKind}
  *                     ({@link KnownGraph#RW}, {@link KnownGraph#WW}, {@link KnownGraph#PATH} or
  *                     {@link KnownGraph#SETTLED}) and {@code carriedKey} (key ids)
- *
- * <p>Why its edges are facts, and the assumptions they rest on (A3, A4, A9): docs/DESIGN.md §7.3.
  */
 public record Barrier(int[] before, int[] after, int[] rtBefore, boolean pastBeforeRt, long oldMaxEnd, long oldMaxStart, String description,
-                      int[] carriedSrc, int[] carriedDst, int[] carriedKind, int[] carriedKey) {
-
-    /**
-     * Adds B's edges to {@code g}, and in strict mode ({@code driftNanos} not negative) R's, with R at vertex {@code rt}
-     * (-1 outside strict mode).
-     */
-    void addEdges(History h, boolean[] included, KnownGraph g, int b, int rt, long driftNanos) {
-        for (int i = 0; i < carriedSrc.length; i++)
-            if (included[carriedSrc[i]] && included[carriedDst[i]]) g.add(carriedSrc[i], carriedDst[i], carriedKind[i], carriedKey[i]);
-        for (int t : before) if (included[t]) g.add(t, b, KnownGraph.PAST, -1);
-        for (int t : after) if (included[t]) g.add(b, t, KnownGraph.PAST, -1);
-        if (driftNanos < 0 || rt < 0) return;
-        for (int t : rtBefore) if (included[t]) g.add(t, rt, KnownGraph.PAST, -1);
-        if (pastBeforeRt) g.add(b, rt, KnownGraph.PAST, -1);
-        for (int t = 0; t < h.size(); t++) {
-            if (!included[t]) continue;
-            if (oldMaxEnd != History.NO_TIME && h.start(t) != History.NO_TIME && h.start(t) > oldMaxEnd + driftNanos)
-                g.add(rt, t, KnownGraph.RT, -1);
-            long end = RealTimeOrder.end(h, t);
-            if (oldMaxStart != History.NO_TIME && end != History.NO_TIME && end + driftNanos < oldMaxStart)
-                g.add(t, b, KnownGraph.RT, -1);
-        }
-    }
+                      int[] carriedSrc, int[] carriedDst, int[] carriedKind, int[] carriedKey) implements CheckedRound.Past {
 }

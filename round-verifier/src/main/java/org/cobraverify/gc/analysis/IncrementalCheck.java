@@ -1,7 +1,12 @@
-package org.cobraverify.checker;
+package org.cobraverify.gc.analysis;
 
 import java.util.List;
 
+import org.cobraverify.checker.Certificate;
+import org.cobraverify.checker.CheckOptions;
+import org.cobraverify.checker.CheckedRound;
+import org.cobraverify.checker.Checker;
+import org.cobraverify.checker.Verdict;
 import org.cobraverify.history.History;
 
 /**
@@ -27,11 +32,11 @@ public final class IncrementalCheck {
      */
     public static Result run(History h, CheckOptions options, Barrier barrier, boolean[] old, int[] entries, boolean[] pinned,
                              GarbageCollection.Rules rules, int synthetic) {
-        Checker c = Checker.forRound(h, options, barrier);
-        Verdict v = c.runForRound();
-        if (v.outcome() != Verdict.Outcome.ACCEPT || c.factEdges < 0) return new Result(v, null, null, null, c.moreViolations);
-        boolean[] reached = barrier == null ? null : c.graph().csr(c.factEdges, false).reachedFrom(h.size(), c.barrierVertex);
-        return new Result(v, old == null ? null : GarbageCollection.analyze(c, old, entries, pinned, rules, synthetic), reached, c.readFrom().included.clone(),
+        CheckedRound c = CheckedRound.check(h, options, barrier);
+        Verdict v = c.verdict();
+        if (!c.accepted()) return new Result(v, null, null, null, c.moreViolations());
+        boolean[] reached = barrier == null ? null : c.facts().reachedFrom(h.size(), c.barrierVertex());
+        return new Result(v, old == null ? null : GarbageCollection.analyze(c, old, entries, pinned, rules, synthetic), reached, c.included().clone(),
                 List.of());
     }
 }

@@ -1,5 +1,7 @@
-package org.cobraverify.checker;
+package org.cobraverify.gc.analysis;
 
+import java.util.Arrays;
+import org.cobraverify.checker.CheckedRound;
 import org.cobraverify.history.History;
 import org.cobraverify.history.IntVec;
 import org.cobraverify.history.LongIntMap;
@@ -37,17 +39,19 @@ final class FrontierAsData {
      * what garbage collection collects without them. {@code out}: the facts, {@code frontierWrite}: per operation,
      * whether it is a frontier write; {@code bad}: reached from a transaction that is not old.
      */
-    static boolean[] collectible(History h, ReadFromIndex rf, KnownGraph.Csr out, boolean[] frontierWrite, boolean[] old, boolean[] bad,
+    static boolean[] collectible(History h, CheckedRound round, CheckedRound.Adjacency out, boolean[] frontierWrite, boolean[] old, boolean[] bad,
                                  boolean[] pinned, boolean[] inOpen, int[] entries, boolean[] collect, int synthetic, boolean careless,
                                  boolean[] readOutside, byte[] why) {
+        boolean[] included = round.included(), finalWrite = round.finalWrite();
+        int[] opTxn = round.opTxn();
         int n = h.size(), keys = h.keyCount();
         boolean[] asData = new boolean[n];
-        java.util.Arrays.fill(why, OTHER);
+        Arrays.fill(why, OTHER);
         int[] frontierCount = new int[keys];
         for (int op = 0; op < frontierWrite.length; op++) if (frontierWrite[op]) frontierCount[h.key(op)]++;
         boolean any = false;
         for (int t = 0; t < synthetic; t++) {
-            if (collect[t] || !old[t] || !rf.included[t] || h.status(t) != History.COMMITTED || bad[t]) continue;
+            if (collect[t] || !old[t] || !included[t] || h.status(t) != History.COMMITTED || bad[t]) continue;
             if ((pinned != null && pinned[t]) || inOpen[t]) continue;
             boolean ok = true, frontier = false;
             for (int op = h.opStart(t); op < h.opEnd(t) && ok; op++) {
@@ -64,18 +68,18 @@ final class FrontierAsData {
         }
         // the writers of each key, and the readers of each (key, writer)
         int[] writerStart = new int[keys + 1];
-        for (int op = 0; op < h.opCount(); op++) if (rf.finalWrite[op]) writerStart[h.key(op) + 1]++;
+        for (int op = 0; op < h.opCount(); op++) if (finalWrite[op]) writerStart[h.key(op) + 1]++;
         for (int k = 0; k < keys; k++) writerStart[k + 1] += writerStart[k];
         int[] writers = new int[writerStart[keys]], fill = writerStart.clone();
-        for (int op = 0; op < h.opCount(); op++) if (rf.finalWrite[op]) writers[fill[h.key(op)]++] = rf.opTxn[op];
+        for (int op = 0; op < h.opCount(); op++) if (finalWrite[op]) writers[fill[h.key(op)]++] = opTxn[op];
         LongIntMap readersHead = new LongIntMap(64);
         IntVec readerTxn = new IntVec(), readerNext = new IntVec();
-        for (int i = 0; i < rf.readTxn.size(); i++) {
-            int w = rf.readWriter.get(i);
+        for (int i = 0; i < round.reads(); i++) {
+            int w = round.readWriter(i);
             if (w < 0 || w >= n || !asData[w]) continue;
-            long k = LongIntMap.pack(rf.readKey.get(i), w);
+            long k = LongIntMap.pack(round.readKey(i), w);
             int head = readersHead.get(k);
-            readerTxn.add(rf.readTxn.get(i));
+            readerTxn.add(round.readTxn(i));
             readerNext.add(head == LongIntMap.MISSING ? -1 : head);
             readersHead.put(k, readerTxn.size() - 1);
         }
@@ -85,7 +89,7 @@ final class FrontierAsData {
             changed = false;
             for (int t = 0; t < synthetic; t++) {
                 if (!asData[t]) continue;
-                byte w = keeps(t, h, rf, frontierWrite, old, collect, fromEntries, writerStart, writers, readersHead, readerTxn, readerNext,
+                byte w = keeps(t, h, included, frontierWrite, old, collect, fromEntries, writerStart, writers, readersHead, readerTxn, readerNext,
                         readOutside == null ? 0 : synthetic, readOutside);
                 if (w == COLLECTED) continue;
                 why[t] = w;
@@ -98,7 +102,7 @@ final class FrontierAsData {
     }
 
     /** {@link #COLLECTED} if {@code t} still meets conditions 2 and 3 for each key it is the frontier of; else which it fails. */
-    private static byte keeps(int t, History h, ReadFromIndex rf, boolean[] frontierWrite, boolean[] old, boolean[] collect, boolean[] fromEntries,
+    private static byte keeps(int t, History h, boolean[] included, boolean[] frontierWrite, boolean[] old, boolean[] collect, boolean[] fromEntries,
                                  int[] writerStart, int[] writers, LongIntMap readersHead, IntVec readerTxn, IntVec readerNext, int markable,
                                  boolean[] readOutside) {
         for (int op = h.opStart(t); op < h.opEnd(t); op++) {
@@ -107,8 +111,8 @@ final class FrontierAsData {
             for (int i = writerStart[k]; i < writerStart[k + 1]; i++) {
                 int w = writers[i];
                 if (w == t || collect[w]) continue;
-                if (rf.included[w] && old[w] && w < markable && !readOutside[w]) continue; // stays, its write collected (GarbageCollection#markOps)
-                if (!rf.included[w] || old[w]) return OLD_WRITER_STAYS;
+                if (included[w] && old[w] && w < markable && !readOutside[w]) continue; // stays, its write collected (GarbageCollection#markOps)
+                if (!included[w] || old[w]) return OLD_WRITER_STAYS;
                 if (!fromEntries[w]) return NOT_FOLLOWED;
             }
             int head = readersHead.get(LongIntMap.pack(k, t));
@@ -118,5 +122,30 @@ final class FrontierAsData {
             }
         }
         return COLLECTED;
+    }
+
+    /**
+     * The superseded marks of a collection: for each key whose frontier write goes as data, the final writes of the old
+     * writers of that key that stay (each reaches that frontier write: it is the only one, condition 1). As three parallel
+     * vectors: the operations, their transactions, and the frontier writer that goes as data
+     * ({@link GarbageCollection#markOps}, {@code markTxn}, {@code markBy}).
+     */
+    static IntVec[] marks(History h, CheckedRound round, boolean[] old, boolean[] collect, boolean[] frontierWrite,
+                          boolean[] asData, int synthetic) {
+        boolean[] included = round.included(), finalWrite = round.finalWrite();
+        int[] opTxn = round.opTxn();
+        int[] by = new int[h.keyCount()];
+        Arrays.fill(by, -1);
+        for (int op = 0; op < frontierWrite.length; op++) if (frontierWrite[op] && asData[opTxn[op]]) by[h.key(op)] = opTxn[op];
+        IntVec ops = new IntVec(), txns = new IntVec(), bys = new IntVec();
+        for (int op = 0; op < h.opCount(); op++) {
+            if (!finalWrite[op] || frontierWrite[op]) continue;
+            int t = opTxn[op], f = by[h.key(op)];
+            if (f < 0 || t == f || t >= synthetic || collect[t] || !old[t] || !included[t]) continue;
+            ops.add(op);
+            txns.add(t);
+            bys.add(f);
+        }
+        return new IntVec[] {ops, txns, bys};
     }
 }

@@ -1,4 +1,4 @@
-package org.cobraverify.checker;
+package org.cobraverify.gc.analysis;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -7,6 +7,9 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import org.cobraverify.checker.CheckOptions;
+import org.cobraverify.checker.CheckedRound;
+import org.cobraverify.checker.Verdict;
 import org.cobraverify.history.History;
 import org.cobraverify.synth.SimulatedStore;
 import org.cobraverify.synth.SimulatedStore.Isolation;
@@ -36,10 +39,10 @@ class ContractionReachabilityTest {
                     ? new SimulatedStore.Workload(2 + rnd.nextInt(6), 8 + rnd.nextInt(30), 3 + rnd.nextInt(20), 1 + rnd.nextInt(4), 0.5, 0.05, 0.05)
                     : new SimulatedStore.Workload(8 + rnd.nextInt(16), 4 + rnd.nextInt(10), 20 + rnd.nextInt(60), 2 + rnd.nextInt(6), 0.6, 0.1, 0.05);
             History h = SimulatedStore.run(Isolation.SERIAL, w, rnd);
-            Checker c = Checker.forRound(h, CheckOptions.defaults(), null);
-            Verdict v = c.runForRound();
+            CheckedRound c = CheckedRound.check(h, CheckOptions.defaults(), null);
+            Verdict v = c.verdict();
             assertEquals(Verdict.Outcome.ACCEPT, v.outcome(), "seed " + seed + ": a serial store's history");
-            if (c.factEdges < 0) continue;
+            if (!c.accepted()) continue;
             int n = h.size();
             boolean[] old = new boolean[n];
             int cut = n / 4 + rnd.nextInt(Math.max(1, n / 2));
@@ -47,22 +50,21 @@ class ContractionReachabilityTest {
             GarbageCollection gc = GarbageCollection.analyze(c, old, new int[0], null, GarbageCollection.Rules.SOUND, n);
             if (gc.skipped != null) continue;
             checked++;
-            KnownGraph g = c.graph();
-            ReadFromIndex rf = c.readFrom();
+            boolean[] included = c.included();
             boolean[] kept = new boolean[n];
             int gone = 0;
             for (int t = 0; t < n; t++) {
-                kept[t] = rf.included[t] && !gc.collect[t];
+                kept[t] = included[t] && !gc.collect[t];
                 if (gc.collect[t]) gone++;
             }
             collected += gone;
             carried += gc.carrySrc.length;
             // the round's facts (with the sides settled, when some were), then the next round's start: the round's edges
             // between staying transactions and what was carried
-            int facts = gc.settled > 0 ? g.edgeCount() : c.factEdges;
-            List<List<Integer>> before = adjacency(g.n), after = adjacency(g.n);
+            int facts = c.factEdges();
+            List<List<Integer>> before = adjacency(c.vertices()), after = adjacency(c.vertices());
             for (int e = 0; e < facts; e++) {
-                int u = g.src.get(e), x = g.dst.get(e);
+                int u = c.edgeSource(e), x = c.edgeTarget(e);
                 before.get(u).add(x);
                 if (u < n && x < n && kept[u] && kept[x]) after.get(u).add(x);
             }

@@ -1,4 +1,4 @@
-package org.cobraverify.checker;
+package org.cobraverify.gc.analysis;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
