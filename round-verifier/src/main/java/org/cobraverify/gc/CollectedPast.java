@@ -220,6 +220,12 @@ public final class CollectedPast {
         exists = false;
     }
 
+    /** Replaces this past by a copy of {@code o} (a snapshot's or a checkpoint's), sharing nothing mutable with it. */
+    public void replaceWith(CollectedPast o) {
+        restore(o.exists, o.before, o.after, o.maxEnd, o.maxStart, o.epoch, o.carried, o.frontier);
+        restoreRealTime(o.rtBefore, o.pastBeforeRt);
+    }
+
     /** A copy sharing nothing mutable with this one. */
     public CollectedPast copy() {
         CollectedPast c = new CollectedPast();
