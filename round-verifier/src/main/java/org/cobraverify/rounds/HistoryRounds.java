@@ -141,6 +141,15 @@ public final class HistoryRounds {
 
     /** Transaction {@code t} of {@code h} as the pipeline would deliver it, with its epoch ({@link EpochAssigner#OPEN}: -1). */
     static Transaction toTransaction(History h, int t, EpochAssigner ep, long sessionIndex) {
+        long e = ep.epoch(t);
+        return toTransaction(h, t, sessionIndex, ep.isFence(t), e == EpochAssigner.OPEN ? -1 : e);
+    }
+
+    /**
+     * Transaction {@code t} of {@code h} as the wire carries it, with its session index, whether it is a fence, and its
+     * epoch (-1: none yet): the one conversion from the in-memory model to the rounds' input.
+     */
+    static Transaction toTransaction(History h, int t, long sessionIndex, boolean fence, long epoch) {
         List<TxnOp> ops = new ArrayList<>(h.opEnd(t) - h.opStart(t));
         for (int o = h.opStart(t); o < h.opEnd(t); o++) {
             Object val = h.valueName(h.value(o));
@@ -148,9 +157,8 @@ public final class HistoryRounds {
             ops.add(new TxnOp(write, String.valueOf(h.keyName(h.key(o))), val == null ? null : String.valueOf(val)));
         }
         TxnStatus st = h.status(t) == History.COMMITTED ? TxnStatus.COMMITTED : h.status(t) == History.ABORTED ? TxnStatus.ABORTED : TxnStatus.UNKNOWN;
-        long e = ep.epoch(t);
         return Transaction.newBuilder().setId(h.name(t)).setSession(String.valueOf(h.sessionName(h.session(t)))).setStatus(st)
                 .setStart(h.start(t) == History.NO_TIME ? 0 : h.start(t)).setEnd(h.end(t) == History.NO_TIME ? 0 : h.end(t))
-                .setOps(ops).setSessionIndex(sessionIndex).setFence(ep.isFence(t)).setEpoch(e == EpochAssigner.OPEN ? -1 : e).build();
+                .setOps(ops).setSessionIndex(sessionIndex).setFence(fence).setEpoch(epoch).build();
     }
 }

@@ -9,8 +9,6 @@ import java.util.Set;
 import org.cobraverify.history.History;
 import org.cobraverify.schemas.RoundEnd;
 import org.cobraverify.schemas.Transaction;
-import org.cobraverify.schemas.TxnOp;
-import org.cobraverify.schemas.TxnStatus;
 import org.cobraverify.schemas.protocol.EpochRules;
 import org.cobraverify.synth.SimulatedStore;
 
@@ -153,15 +151,5 @@ final class TopologyDelivery {
     }
 
     /** Transaction {@code t} as the topology delivers it, with its stamped epoch. */
-    private Transaction toTransaction(int t) {
-        List<TxnOp> ops = new ArrayList<>(h.opEnd(t) - h.opStart(t));
-        for (int o = h.opStart(t); o < h.opEnd(t); o++) {
-            Object val = h.valueName(h.value(o));
-            ops.add(new TxnOp(h.kind(o) == History.WRITE, String.valueOf(h.keyName(h.key(o))), val == null ? null : String.valueOf(val)));
-        }
-        TxnStatus st = h.status(t) == History.COMMITTED ? TxnStatus.COMMITTED : h.status(t) == History.ABORTED ? TxnStatus.ABORTED : TxnStatus.UNKNOWN;
-        return Transaction.newBuilder().setId(h.name(t)).setSession(String.valueOf(h.sessionName(h.session(t)))).setStatus(st)
-                .setStart(h.start(t) == History.NO_TIME ? 0 : h.start(t)).setEnd(h.end(t) == History.NO_TIME ? 0 : h.end(t))
-                .setOps(ops).setSessionIndex(sessionIndex[t]).setFence(ep.isFence(t)).setEpoch(stamped[t]).build();
-    }
+    private Transaction toTransaction(int t) { return HistoryRounds.toTransaction(h, t, sessionIndex[t], ep.isFence(t), stamped[t]); }
 }
