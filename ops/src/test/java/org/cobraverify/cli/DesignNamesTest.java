@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Every class {@code docs/DESIGN.md} names exists, and every member it names ({@code `Class.member`} or
- * {@code `Class#member`}) is in that class's source: a proof that points at the code enforcing its assumptions points at
+ * {@code `Class#member`}) is declared in that class's source: a proof that points at the code enforcing its assumptions points at
  * code that is there. A name is a backticked identifier with two capitals or more ({@code `RoundCutter`},
  * {@code `GarbageCollection.Rules`}) or an Avro record of the schemas; the names of other projects' classes are listed below.
  */
@@ -29,6 +29,28 @@ class DesignNamesTest {
             "ProducerFencedException", "CommitFailedException", "KafkaStreams", "StreamsBuilder", "MonoSAT");
 
     private static final Pattern NAME = Pattern.compile("`([A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*)(?:[.#]([A-Za-z_][A-Za-z0-9_]*))?[^`]*`");
+
+    /**
+     * Whether {@code source} declares {@code member}: a method, a field, a parameter or record component, an enum constant,
+     * a nested type, or an Avro field (a name that is merely mentioned, in a call or a comment, is not enough).
+     */
+    static boolean declares(String source, String member) {
+        String m = Pattern.quote(member);
+        String type = "(?<![\\w.$])(?!(?:return|new|throw|else|case|yield|assert)\\b)[\\w$.]+(?:<[^()=;{}]*>)?(?:\\[\\])*\\s+";
+        for (String p : new String[] {type + m + "\\s*\\(", type + m + "\\s*[=;,)]", "^\\s*" + m + "\\s*[,(;{]",
+                "(?:class|record|interface|enum)\\s+" + m + "\\b", "\"name\"\\s*:\\s*\"" + m + "\""})
+            if (Pattern.compile(p, Pattern.MULTILINE).matcher(source).find()) return true;
+        return false;
+    }
+
+    @Test
+    void declaresIsNotFooledByAMention() {
+        String source = "final class X {\n    private int kept;\n    void run() { helper(); } // helper does it\n    static long helper() { return 0; }\n}";
+        assertTrue(declares(source, "kept") && declares(source, "helper") && declares(source, "run") && declares(source, "X"));
+        assertTrue(!declares("final class Y { void run() { other(); } }", "other"), "a call is not a declaration");
+        assertTrue(!declares("final class Z { int f() { return other(); } }", "other"), "nor a returned call");
+        assertTrue(declares("final class W { Map<String, List<Long>> nested() { return null; } }", "nested"), "a generic return type");
+    }
 
     @Test
     void everyClassAndMemberDesignNamesExists() throws IOException {
@@ -67,7 +89,7 @@ class DesignNamesTest {
             if (where == null) { missing.add(cls + " (no such class)"); continue; }
             if (member == null) continue;
             boolean found = false;
-            for (Path f : where) if (Pattern.compile("\\b" + Pattern.quote(member) + "\\b").matcher(Files.readString(f)).find()) found = true;
+            for (Path f : where) if (declares(Files.readString(f), member)) found = true;
             if (!found) missing.add(cls + "." + member + " (no such member in " + root.relativize(where.get(0)) + ")");
         }
         assertTrue(names > 100, "only " + names + " names found in DESIGN.md: the pattern is wrong");
