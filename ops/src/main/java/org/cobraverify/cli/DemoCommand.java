@@ -78,6 +78,9 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--strict", description = "Check strict serializability (real-time order too).")
     boolean strict;
 
+    @Option(names = "--isolation", paramLabel = "LEVEL", description = RoundsIsolation.HELP)
+    String isolation;
+
     @Option(names = "--seed", description = "Random seed (default: ${DEFAULT-VALUE}).")
     long seed = 1;
 
@@ -107,6 +110,7 @@ public final class DemoCommand implements Callable<Integer> {
         try {
             w = Workload.byName(workload, 1.0);
             if (fault != null) f = FaultyStore.Fault.parse(fault);
+            strict = RoundsIsolation.strict(isolation, strict);
         } catch (IllegalArgumentException e) {
             System.err.println("cobra demo: " + e.getMessage());
             return 2;

@@ -61,6 +61,12 @@ public final class ReplayCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        try {
+            check.resolveIsolation();
+        } catch (IllegalArgumentException e) {
+            System.err.println("cobra replay: " + e.getMessage());
+            return 2;
+        }
         if (outTopic != null && outTopic.equals(Topics.VERDICTS)) {
             System.err.println("cobra replay: --out-topic must not be " + Topics.VERDICTS + " (that topic holds the pipeline's own verdicts)");
             return 2;

@@ -10,6 +10,12 @@ final class RoundCheckOptions {
     @Option(names = "--strict", description = "Check strict serializability.")
     boolean strict;
 
+    @Option(names = "--isolation", paramLabel = "LEVEL", description = RoundsIsolation.HELP)
+    String isolation;
+
+    /** Applies {@code --isolation}; {@link IllegalArgumentException} naming the problem when rounds cannot check it. */
+    void resolveIsolation() { strict = RoundsIsolation.strict(isolation, strict); }
+
     @Option(names = "--drift", paramLabel = "MS", description = "Clock drift allowed in strict mode (default: ${DEFAULT-VALUE}).")
     long driftMs = 100;
 

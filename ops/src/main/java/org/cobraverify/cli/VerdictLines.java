@@ -15,6 +15,15 @@ import org.cobraverify.schemas.Verdict;
 final class VerdictLines {
     private VerdictLines() {}
 
+    /**
+     * The level {@code v} is about: its {@code isolation} field, or, for a verdict written before the field existed, what
+     * its {@code strict} flag says.
+     */
+    static String isolation(Verdict v) {
+        if (v.getIsolation() != null) return v.getIsolation().toString();
+        return v.getStrict() ? "strict-serializable" : "serializable";
+    }
+
     static String line(Verdict v) {
         String lag = v.getRoundLatestEnd() > 0 ? String.format(", lag %.1f s (%.1f s after the cut)", lagSeconds(v),
                 (v.getVerifiedAt() - v.getRoundCutAt()) / 1e3) : "";
@@ -71,6 +80,7 @@ final class VerdictLines {
             g.writeNumberField("verifierRestarts", v.getVerifierRestarts());
             if (v.getVerifiedAt() > 0) g.writeNumberField("verifiedAt", v.getVerifiedAt());
             g.writeBooleanField("strict", v.getStrict());
+            g.writeStringField("isolation", isolation(v));
             // after a violation: the history stays rejected; what this round's own transactions came to, and the count so far
             g.writeStringField("own", VerdictsCommand.own(v));
             g.writeNumberField("newViolations", v.getOwnOutcome() == null ? (v.getOutcome() == org.cobraverify.schemas.Outcome.REJECT ? 1 : 0) : v.getNewViolations());

@@ -240,8 +240,8 @@ final class VerdictServer implements AutoCloseable {
               }
               draw('throughput', tp);
               const last = all[all.length - 1];
-              document.getElementById('status').textContent = all.length + ' rounds; the last, round ' + last.round + ', says ' + last.verdict
-                + ' and covers ' + last.checked + ' transactions';
+              document.getElementById('status').textContent = all.length + ' rounds, checked at ' + last.isolation + '; the last, round ' + last.round
+                + ', says ' + last.verdict + ' and covers ' + last.checked + ' transactions';
             }
             async function poll() {
               try {

@@ -43,6 +43,12 @@ public final class VerifierCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        try {
+            check.resolveIsolation();
+        } catch (IllegalArgumentException e) {
+            System.err.println("cobra verifier: " + e.getMessage());
+            return 2;
+        }
         if (!(rememberHours > 0)) {
             System.err.println("cobra verifier: --remember-hours takes a positive number of hours");
             return 2;

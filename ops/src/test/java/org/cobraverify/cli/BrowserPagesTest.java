@@ -175,6 +175,8 @@ class BrowserPagesTest {
                     assertEquals(6, browser.findElements(By.cssSelector("svg#" + chart + " text.tick")).size(), "three ticks on each axis of " + chart);
                     assertEquals("seconds since the first verdict", browser.findElement(By.cssSelector("svg#" + chart + " text.label")).getText());
                 }
+                String status = browser.findElement(By.id("status")).getText();
+                assertTrue(status.contains("checked at serializable"), "the page says which level the verdicts are about: " + status);
                 screenshot("live-page");
 
                 // a violation whose key is markup: shown as text, nothing runs, and its certificate page escapes it too

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Set;
 import org.cobraverify.checker.Certificate;
 import org.cobraverify.checker.CheckStats;
+import org.cobraverify.checker.IsolationLevel;
 import org.cobraverify.gc.CollectedWrites;
 import org.cobraverify.gc.store.RocksDbCollectedWrites;
 import org.cobraverify.report.TextReport;
@@ -243,6 +244,7 @@ public final class RoundVerifier implements AutoCloseable {
                 .setSolveMs(s == null ? 0 : s.solveNanos / 1_000_000)
                 .setTotalMs(batched ? 0 : (long) r.millis())
                 .setStrict(settings.check().strict())
+                .setIsolation((settings.check().strict() ? IsolationLevel.STRICT_SERIALIZABLE : IsolationLevel.SERIALIZABLE).longName())
                 .setCertificate(cert)
                 .setVerifiedAt(System.currentTimeMillis())
                 .setRoundCutAt(end != null ? end.getCutAt() : 0)

@@ -142,6 +142,19 @@ class RoundVerifierTest {
     }
 
     @Test
+    void everyVerdictSaysWhichLevelItIsAbout() {
+        RoundVerifier v = new RoundVerifier(RoundSettings.defaults());
+        v.add(txn("t1", "a", 1, "w x 1"));
+        Verdict plain = v.endRound(end(0), true);
+        assertEquals("serializable", plain.getIsolation().toString());
+        RoundVerifier s = new RoundVerifier(RoundSettings.defaults().withCheck(RoundSettings.defaults().check().withStrict(2)));
+        s.add(txn("t1", "a", 1, "w x 1"));
+        Verdict strict = s.endRound(end(0), true);
+        assertEquals("strict-serializable", strict.getIsolation().toString());
+        assertTrue(strict.getStrict());
+    }
+
+    @Test
     void aWriteSkewSplitAcrossRoundsIsRejectedWithItsCycle() {
         RoundVerifier v = new RoundVerifier(RoundSettings.defaults());
         v.add(txn("init", "s0", 1, "w x x0", "w y y0"));
