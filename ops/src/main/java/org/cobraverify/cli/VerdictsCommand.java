@@ -22,6 +22,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import org.cobraverify.checker.IsolationLevel;
 import org.cobraverify.schemas.Outcome;
 import org.cobraverify.schemas.Verdict;
 import org.cobraverify.schemas.kafka.KafkaConnection;
@@ -77,6 +78,8 @@ public final class VerdictsCommand implements Callable<Integer> {
     private final Map<Outcome, Counter> verdictCounters = new ConcurrentHashMap<>();
     private final Map<String, Counter> ownCounters = new ConcurrentHashMap<>();
     private final Counter violationCounter;
+    /** Per level of the ladder: 1 for the level the last verdict is about, 0 for the others (an alert can name its level). */
+    private final Map<String, AtomicLong> levels = new ConcurrentHashMap<>();
 
     VerdictsCommand() {
         for (Outcome o : Outcome.values()) {
@@ -105,6 +108,12 @@ public final class VerdictsCommand implements Callable<Integer> {
                 .register(registry);
         Gauge.builder("cobra.verifier.restarts", restarts, AtomicLong::get)
                 .description("How many times the verifier had restarted when it published the last verdict.").register(registry);
+        for (IsolationLevel l : IsolationLevel.values()) {
+            AtomicLong on = new AtomicLong();
+            levels.put(l.longName(), on);
+            Gauge.builder("cobra.isolation", on, AtomicLong::get).tag("level", l.longName())
+                    .description("1 for the isolation level the last verdict is about, 0 for the others.").register(registry);
+        }
     }
 
     @Override
@@ -186,6 +195,8 @@ public final class VerdictsCommand implements Callable<Integer> {
         collected.set(v.getCollectedTxns());
         restarts.set(v.getVerifierRestarts());
         unchecked.set(v.getUncheckedTxns());
+        String level = VerdictLines.isolation(v);
+        levels.forEach((l, on) -> on.set(l.equals(level) ? 1 : 0));
         if (v.getRoundLatestEnd() > 0) lagMs.set(Math.round(VerdictLines.lagSeconds(v) * 1000));
     }
 

@@ -56,6 +56,13 @@ class VerdictsMetricsTest {
         assertEquals(8, sample(c.metrics(), "cobra_unchecked_transactions"), "the unchecked so far, as the last verdict counts them");
         assertTrue(m.contains("# TYPE cobra_verdicts_total counter"), m);
         assertTrue(m.contains("# TYPE cobra_verifier_retained_transactions gauge"), m);
+        assertEquals(1, sample(m, "cobra_isolation{level=\"serializable\"}"), "the level the verdicts are about");
+        assertEquals(0, sample(m, "cobra_isolation{level=\"strict-serializable\"}"));
+        Verdict s = v(4, Outcome.ACCEPT);
+        s.setIsolation("strict-serializable");
+        c.count(s);
+        assertEquals(1, sample(c.metrics(), "cobra_isolation{level=\"strict-serializable\"}"));
+        assertEquals(0, sample(c.metrics(), "cobra_isolation{level=\"serializable\"}"));
     }
 
     /** A round of a verifier of version 4 after the history's first violation in round 2: {@code fresh} new ones, {@code own} its own. */
@@ -103,6 +110,7 @@ class VerdictsMetricsTest {
         // the alert rule watches the counter, not the rejected verdicts
         String rules = java.nio.file.Files.readString(java.nio.file.Path.of("config/alerts.yml"));
         assertTrue(rules.contains("increase(cobra_violations_total[5m]) > 0"), rules);
+        assertTrue(rules.contains("group_left(level) (cobra_isolation == 1)") && rules.contains("{{ $labels.level }}"), "the alert names the level broken: " + rules);
         assertFalse(rules.contains("cobra_verdicts_total{outcome=\"reject\"}"), rules);
     }
 
