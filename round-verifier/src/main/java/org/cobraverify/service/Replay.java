@@ -135,27 +135,39 @@ public final class Replay implements AutoCloseable {
      * returns false to stop; the rounds before {@code from} are decided silently. Returns how many verdicts it handed.
      */
     public int run(Predicate<Verdict> each) {
-        int decided = 0;
+        int[] decided = {0};
+        scan(cons, tp, end, wire, (type, bytes) -> {
+            if (type.endsWith(".Transaction")) { rv.add(wire.decode(bytes, Transaction.class)); return true; }
+            if (!type.endsWith(".RoundEnd")) return true;
+            RoundEnd e = wire.decode(bytes, RoundEnd.class);
+            RoundVerifier.Closed closed = rv.closeRound(e);
+            if (e.getRound() < from) { rv.replay(List.of(closed)); return true; }
+            decided[0]++;
+            return each.test(rv.decide(List.of(closed)).get(0)) && (to == null || e.getRound() < to);
+        });
+        return decided[0];
+    }
+
+    /** What {@link #scan} hands each record: its type's full name and its bytes; false to stop. */
+    private interface RecordVisitor { boolean visit(String type, byte[] bytes); }
+
+    /**
+     * Reads {@code tp} from the consumer's position up to offset {@code end}, handing each record to {@code each} until it
+     * returns false; a record whose type cannot be read is skipped (the live verifier dead-lettered it too).
+     */
+    private static void scan(KafkaConsumer<String, byte[]> cons, TopicPartition tp, long end, WireFormat wire, RecordVisitor each) {
         while (cons.position(tp) < end) {
             for (ConsumerRecord<String, byte[]> r : cons.poll(Duration.ofMillis(200))) {
-                if (r.offset() >= end) return decided;
+                if (r.offset() >= end) return;
                 String type;
                 try {
                     type = wire.typeOf(r.value());
                 } catch (MalformedRecordException e) {
-                    continue; // the live verifier dead-lettered it too
+                    continue;
                 }
-                if (type.endsWith(".Transaction")) { rv.add(wire.decode(r.value(), Transaction.class)); continue; }
-                if (!type.endsWith(".RoundEnd")) continue;
-                RoundEnd e = wire.decode(r.value(), RoundEnd.class);
-                RoundVerifier.Closed closed = rv.closeRound(e);
-                if (e.getRound() < from) { rv.replay(List.of(closed)); continue; }
-                decided++;
-                if (!each.test(rv.decide(List.of(closed)).get(0))) return decided;
-                if (to != null && e.getRound() >= to) return decided;
+                if (!each.visit(type, r.value())) return;
             }
         }
-        return decided;
     }
 
     /**
@@ -169,20 +181,13 @@ public final class Replay implements AutoCloseable {
         for (VerifierCheckpoint c : chunks)
             for (HeldTxn h : c.getHeld()) for (TxnOp o : h.getTxn().getOps()) keys.add(o.getKey().toString());
         cons.seek(tp, from);
-        while (cons.position(tp) < end) {
-            for (ConsumerRecord<String, byte[]> r : cons.poll(Duration.ofMillis(200))) {
-                if (r.offset() >= end) return keys;
-                String type;
-                try {
-                    type = wire.typeOf(r.value());
-                } catch (MalformedRecordException e) {
-                    continue;
-                }
-                if (type.endsWith(".Transaction")) {
-                    for (TxnOp o : wire.decode(r.value(), Transaction.class).getOps()) keys.add(o.getKey().toString());
-                } else if (to != null && type.endsWith(".RoundEnd") && wire.decode(r.value(), RoundEnd.class).getRound() >= to) return keys;
+        scan(cons, tp, end, wire, (type, bytes) -> {
+            if (type.endsWith(".Transaction")) {
+                for (TxnOp o : wire.decode(bytes, Transaction.class).getOps()) keys.add(o.getKey().toString());
+                return true;
             }
-        }
+            return to == null || !type.endsWith(".RoundEnd") || wire.decode(bytes, RoundEnd.class).getRound() < to;
+        });
         return keys;
     }
 
