@@ -88,6 +88,16 @@ public final class StaleReads {
      */
     public Judgement judge(List<StaleRead> stale, Function<String, Integer> indexOf, boolean[] included, boolean[] fromPast,
                            Function<String, Transaction> held) {
+        return judge(stale, indexOf, included, fromPast, held, null);
+    }
+
+    /**
+     * As above, at a level where a read of a superseded version by a reader that follows the past may be legal
+     * ({@code mayReadOld}, its name: read committed and read atomic, docs/DESIGN.md §7.11): such a read cannot be judged
+     * (the sealed past keeps no order of what it collected) and is unknown instead of a violation. Null: it is a violation.
+     */
+    public Judgement judge(List<StaleRead> stale, Function<String, Integer> indexOf, boolean[] included, boolean[] fromPast,
+                           Function<String, Transaction> held, String mayReadOld) {
         List<StaleRead> judged = new ArrayList<>();
         for (StaleRead s : stale) {
             if (s.reader().getStatus() == TxnStatus.ABORTED) continue;
@@ -109,7 +119,7 @@ public final class StaleReads {
             if (fate == CollectedWrites.Fate.SET_ASIDE) { unchecked++; continue; }
             if (fate == CollectedWrites.Fate.UNKNOWN_OUTCOME || fate == CollectedWrites.Fate.FRONTIER) continue; // below: unknown
             boolean follows = fromPast != null && fromPast[indexOf.apply(s.reader().getId())];
-            if ((fate != CollectedWrites.Fate.SUPERSEDED || follows) && rejected.add(s.reader().getId())) {
+            if ((fate != CollectedWrites.Fate.SUPERSEDED || (follows && mayReadOld == null)) && rejected.add(s.reader().getId())) {
                 rejects.add(StaleReadCertificates.of(s, held));
                 readers.add(s.reader().getId());
             }
@@ -132,9 +142,13 @@ public final class StaleReads {
         for (StaleRead s : judged) {
             if (unknown != null) break;
             if (s.entry().fate() != CollectedWrites.Fate.SUPERSEDED || rejected.contains(s.reader().getId())) continue;
-            unknown = s.reader().getId() + " reads " + s.op().getKey() + " = " + s.op().getValue() + ", written by "
-                    + s.entry().writer() + ", which garbage collection found superseded by " + s.entry().supersededBy() + "; but " + s.reader().getId()
-                    + " does not provably follow the collected past (its session ran no fence after it), so this cannot be judged";
+            String read = s.reader().getId() + " reads " + s.op().getKey() + (s.op().getValue() == null ? " (its initial state)" : " = " + s.op().getValue())
+                    + ", written by " + s.entry().writer() + ", which garbage collection found superseded by " + s.entry().supersededBy();
+            boolean follows = fromPast != null && fromPast[indexOf.apply(s.reader().getId())];
+            unknown = follows && mayReadOld != null
+                    ? read + "; at " + mayReadOld + " a transaction may read an older version than one another session wrote before it, and"
+                            + " the sealed past keeps no order of the versions it collected, so this cannot be judged"
+                    : read + "; but " + s.reader().getId() + " does not provably follow the collected past (its session ran no fence after it), so this cannot be judged";
         }
         if (rejects.isEmpty() && unknown == null && unchecked == 0) return Judgement.NONE;
         return new Judgement(rejects, readers, unknown, unchecked);

@@ -67,7 +67,7 @@ public final class IncrementalVerifier implements AutoCloseable {
      */
     private final Map<String, Long> arrivedIn = new HashMap<>();
     /** Violations found this round and so far, and why verification stopped, if it did. */
-    private final Violations violations = new Violations();
+    private final Violations violations;
     /** Transactions left unchecked (docs/DESIGN.md §7.6). */
     private final UncheckedTransactions unchecked = new UncheckedTransactions();
     /** Transactions checked in the last round with reads that never resolved (the last round checks them as they are). */
@@ -79,10 +79,11 @@ public final class IncrementalVerifier implements AutoCloseable {
 
     public IncrementalVerifier(RoundSettings settings, CollectedWrites collected) {
         this.settings = settings;
+        this.violations = new Violations(settings.satisfied());
         this.collected = collected;
         this.planner = new CollectionPlanner(settings.pendingRoundsLimit());
         this.incarnation = new Incarnation(collected, held);
-        this.check = new RoundCheck(settings.gc(), settings.gcRules(), held, stale, collected, planner, incarnation, forced);
+        this.check = new RoundCheck(settings.gc(), settings.gcRules(), held, stale, collected, planner, incarnation, forced, settings.level());
         this.steps = new RoundSteps(settings, collected, held, incarnation, check, stale, past, arrivedIn, violations, unchecked, forced, ledger);
     }
 

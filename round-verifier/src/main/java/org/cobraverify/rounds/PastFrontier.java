@@ -81,6 +81,12 @@ final class PastFrontier {
         this.chainKeys = chainKeys;
     }
 
+    /** Below serializability, where no synthetic writer stands for the past (docs/DESIGN.md §7.11): only why a read cannot be judged, or null. */
+    static PastFrontier sealed(String unknowable) {
+        return unknowable == null ? NONE : new PastFrontier(Map.of(), List.of(), new int[0], new CollectedWrites.FrontierEntry[0], new int[0], 0, 0, unknowable,
+                new int[0]);
+    }
+
     /**
      * Looks up the log of every key {@code order}'s transactions read with no held writer, or read the initial value
      * of (one batched lookup for the logs not cached): only a read needs the synthetic writer (writers of the key are

@@ -6,6 +6,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Predicate;
 import org.cobraverify.checker.CheckOptions;
+import org.cobraverify.checker.Isolation;
+import org.cobraverify.checker.IsolationLevel;
+import org.cobraverify.checker.Verdict;
 import org.cobraverify.gc.CollectedPast;
 import org.cobraverify.gc.CollectedWrites;
 import org.cobraverify.gc.CollectionPlanner;
@@ -13,6 +16,7 @@ import org.cobraverify.gc.StaleReads;
 import org.cobraverify.gc.analysis.Barrier;
 import org.cobraverify.gc.analysis.GarbageCollection;
 import org.cobraverify.gc.analysis.IncrementalCheck;
+import org.cobraverify.gc.analysis.SealedPast;
 import org.cobraverify.history.History;
 import org.cobraverify.history.HistoryBuilder;
 import org.cobraverify.schemas.Transaction;
@@ -33,7 +37,7 @@ final class RoundCheck {
     record Attempt(List<Transaction> order, Map<String, Integer> index, History h, List<StaleReads.StaleRead> stale,
                    CollectionPlanner.Plan plan, IncrementalCheck.Result r, long t1, String failure, boolean outOfMemory, PastFrontier frontier) {
         /** Whether the check ran and accepted. */
-        boolean accepted() { return failure == null && r.verdict().outcome() == org.cobraverify.checker.Verdict.Outcome.ACCEPT; }
+        boolean accepted() { return failure == null && r.verdict().outcome() == Verdict.Outcome.ACCEPT; }
     }
 
     private final HeldTransactions held;
@@ -42,6 +46,8 @@ final class RoundCheck {
     private final CollectionPlanner planner;
     private final Incarnation incarnation;
     private final boolean gc;
+    /** The level checked: serializability (and its strict variant) as §7.1–§7.10 say, any weaker one with the sealed past (§7.11). */
+    private final IsolationLevel level;
     private final GarbageCollection.Rules rules;
     /** Key and value ids shared by the rounds' histories (derived: not part of the state, never checkpointed). */
     private final RoundIds ids = new RoundIds();
@@ -56,7 +62,8 @@ final class RoundCheck {
     private long isolatedKeys, chainedKeys;
 
     RoundCheck(boolean gc, GarbageCollection.Rules rules, HeldTransactions held, StaleReads stale, CollectedWrites collected,
-               CollectionPlanner planner, Incarnation incarnation, Set<String> forced) {
+               CollectionPlanner planner, Incarnation incarnation, Set<String> forced, IsolationLevel level) {
+        this.level = level;
         this.gc = gc;
         this.rules = rules;
         this.held = held;
@@ -86,6 +93,8 @@ final class RoundCheck {
      */
     Attempt attempt(List<Transaction> admitted, List<StaleReads.StaleRead> staleNow, long oldEpochMax, Predicate<String> ended,
                     CheckOptions check, boolean retainedAlready, CollectedPast past, boolean lost, long roundsEnded) {
+        if (!level.implies(IsolationLevel.SERIALIZABLE))
+            return attemptSealed(admitted, staleNow, oldEpochMax, ended, check, retainedAlready, past, roundsEnded);
         List<Transaction> all = new ArrayList<>(held.retainedCount() + admitted.size());
         all.addAll(held.retained());
         if (!retainedAlready) all.addAll(admitted);
@@ -119,6 +128,55 @@ final class RoundCheck {
             return new Attempt(order, index, h, judgeable, plan, null, t1, e.toString(), false, frontier);
         } catch (OutOfMemoryError e) {
             return new Attempt(order, index, null, judgeable, plan, null, t1, "the heap ran out", true, frontier);
+        }
+    }
+
+    /**
+     * {@link #attempt} below serializability (docs/DESIGN.md §7.11): the round's history with the sealed past as its initial
+     * state ({@link SealedRoundHistory}), checked at the level; on accept, {@link SealedPast} says what follows the past and
+     * what may be sealed into it.
+     */
+    private Attempt attemptSealed(List<Transaction> admitted, List<StaleReads.StaleRead> staleNow, long oldEpochMax, Predicate<String> ended,
+                                  CheckOptions check, boolean retainedAlready, CollectedPast past, long roundsEnded) {
+        List<Transaction> all = new ArrayList<>(held.retainedCount() + admitted.size());
+        all.addAll(held.retained());
+        if (!retainedAlready) all.addAll(admitted);
+        List<Transaction> order = SessionOrder.of(all);
+        int[][] opIds = ids.compile(order);
+        int ops = 0;
+        for (int[] x : opIds) ops += x.length / 2;
+        HistoryBuilder hb = new HistoryBuilder(order.size(), ops, ids.keys(), ids.values());
+        Map<String, Integer> index = hb.index();
+        boolean[][] heldReads = PastFrontier.heldReads(order, this::whole, held, admittedHeldReads);
+        Set<String> admittedIds = new java.util.HashSet<>(admitted.size() * 2);
+        for (Transaction t : admitted) admittedIds.add(t.getId());
+        SealedRoundHistory s = SealedRoundHistory.build(hb, order, opIds, heldReads, admittedIds, staleNow, forced, past.exists(), collected,
+                incarnation::visible);
+        History h = s.history();
+        long t1 = System.nanoTime();
+        CollectionPlanner.Plan plan = gc && oldEpochMax >= 0
+                ? planner.plan(order, index, oldEpochMax, ended, roundsEnded, held.waiting(), held.waitingSince(), held.unknownSince(), held::get, held::writerOf) : null;
+        PastFrontier frontier = PastFrontier.sealed(s.unknowable());
+        try {
+            Verdict v = Isolation.check(h, level, check);
+            if (v.outcome() != Verdict.Outcome.ACCEPT) return new Attempt(order, index, h, s.judgeable(), plan, new IncrementalCheck.Result(v, null, null, null, List.of()),
+                    t1, null, false, frontier);
+            boolean[] included = SealedPast.included(h);
+            int[] pastFences = null;
+            if (past.exists()) {
+                List<Integer> f = new ArrayList<>();
+                for (String id : past.after()) { Integer i = index.get(id); if (i != null) f.add(i); }
+                pastFences = f.stream().mapToInt(Integer::intValue).toArray();
+            }
+            boolean planned = plan != null && plan.skip() == null;
+            SealedPast.Result r = SealedPast.analyze(h, included, pastFences, planned ? plan.old() : null, planned ? plan.pinned() : null,
+                    planned ? plan.entries() : null);
+            return new Attempt(order, index, h, s.judgeable(), plan, new IncrementalCheck.Result(v, r.gc(), r.follows(), included, List.of()), t1, null, false,
+                    frontier);
+        } catch (RuntimeException e) {
+            return new Attempt(order, index, h, s.judgeable(), plan, null, t1, e.toString(), false, frontier);
+        } catch (OutOfMemoryError e) {
+            return new Attempt(order, index, null, s.judgeable(), plan, null, t1, "the heap ran out", true, frontier);
         }
     }
 

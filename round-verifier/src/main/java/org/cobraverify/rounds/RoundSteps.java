@@ -9,6 +9,7 @@ import java.util.Set;
 import java.util.function.Predicate;
 import org.cobraverify.checker.Certificate;
 import org.cobraverify.checker.CheckOptions;
+import org.cobraverify.checker.IsolationLevel;
 import org.cobraverify.checker.Verdict;
 import org.cobraverify.gc.CollectedPast;
 import org.cobraverify.gc.CollectedWrites;
@@ -169,7 +170,8 @@ final class RoundSteps {
         }
         // reads of collected writes are judged now, for readers in the checked history (docs/DESIGN.md §7.5); a stale reader
         // is set aside like any violation's (the check accepted with it, so it accepts without it)
-        StaleReads.Judgement judged = stale.judge(a.stale(), index::get, inc, r.fromBarrier(), held::get);
+        StaleReads.Judgement judged = stale.judge(a.stale(), index::get, inc, r.fromBarrier(), held::get,
+                settings.level().implies(IsolationLevel.CAUSAL) ? null : settings.level().longName());
         boolean staleSetAside = !judged.rejects().isEmpty();
         if (staleSetAside) {
             violations.foundAll(judged.rejects());
@@ -289,7 +291,7 @@ final class RoundSteps {
             pendingNote = pendingTooLong
                     ? held.waitingCount() + " transactions read writes that have not arrived after " + waited + " rounds (oldest: " + oldest.getId()
                       + " reads " + held.firstMissingRead(oldest) + (collected.horizonNote() == null ? "" : "; " + collected.horizonNote())
-                      + "); the rest is serializable"
+                      + "); the rest is " + settings.satisfied()
                     : held.waitingCount() + " wait for writes not yet seen (oldest: " + oldest.getId() + " reads " + held.firstMissingRead(oldest) + ")";
         }
         return new Admitted(admitted, staleNow, pendingNote, pendingTooLong);
@@ -322,14 +324,14 @@ final class RoundSteps {
     /** Step 6: the round's own outcome once its check accepted. */
     private Decided decide(Admitted in, String untestable) {
         Verdict.Outcome outcome = Verdict.Outcome.ACCEPT;
-        String reason = "serializable" + (settings.check().strict() ? " (strictly)" : "") + ": " + ledger.checked + " transactions";
+        String reason = settings.satisfied() + ": " + ledger.checked + " transactions";
         if (in.pendingNote() != null) {
             if (in.pendingTooLong()) { outcome = Verdict.Outcome.UNKNOWN; reason = in.pendingNote(); } else reason += "; " + in.pendingNote();
         }
         if (untestable != null && outcome == Verdict.Outcome.ACCEPT) { outcome = Verdict.Outcome.UNKNOWN; reason = untestable; }
         if (ledger.lostProof != null && outcome == Verdict.Outcome.ACCEPT) {
             outcome = Verdict.Outcome.UNKNOWN;
-            reason = "serializable as far as it can be checked, but no round can be accepted since " + ledger.lostProof;
+            reason = settings.satisfied() + " as far as it can be checked, but no round can be accepted since " + ledger.lostProof;
         }
         return new Decided(outcome, reason);
     }

@@ -191,10 +191,10 @@ public final class RoundVerifier implements AutoCloseable {
 
     /** An earlier round of a batch whose last round was verified clean. */
     private Verdict acceptedWith(Closed c, RoundResult last, long lastRound, long[] counts) {
-        String own = "serializable" + (settings.check().strict() ? " (strictly)" : "") + ": " + counts[0]
+        String own = settings.satisfied() + ": " + counts[0]
                 + " transactions (checked with round " + lastRound + ", whose history contains this one's)";
         Verdict v = last.violationsTotal() == 0 ? base(c, Outcome.ACCEPT, own, last, null, true)
-                : base(c, Outcome.REJECT, "no new violation, this round's transactions verified: " + own + "; the history is not serializable ("
+                : base(c, Outcome.REJECT, "no new violation, this round's transactions verified: " + own + "; the history is not " + settings.satisfied().replace(" (strictly)", " strictly") + " ("
                        + last.violationsTotal() + " violation(s) so far, the first in round " + last.firstViolationRound() + ")", last, null, true);
         v.setOwnOutcome(Outcome.ACCEPT);
         v.setCheckedTxns(counts[0]);
@@ -244,7 +244,7 @@ public final class RoundVerifier implements AutoCloseable {
                 .setSolveMs(s == null ? 0 : s.solveNanos / 1_000_000)
                 .setTotalMs(batched ? 0 : (long) r.millis())
                 .setStrict(settings.check().strict())
-                .setIsolation((settings.check().strict() ? IsolationLevel.STRICT_SERIALIZABLE : IsolationLevel.SERIALIZABLE).longName())
+                .setIsolation(settings.level().longName())
                 .setCertificate(cert)
                 .setVerifiedAt(System.currentTimeMillis())
                 .setRoundCutAt(end != null ? end.getCutAt() : 0)

@@ -7,6 +7,7 @@ import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
 import org.cobraverify.checker.CheckOptions;
+import org.cobraverify.checker.IsolationLevel;
 import org.cobraverify.gc.InMemoryCollectedWrites;
 import org.cobraverify.gc.analysis.GarbageCollection;
 import org.cobraverify.history.History;
@@ -91,27 +92,36 @@ public final class RoundsDifferential {
     public static Result run(long seed, GarbageCollection.Rules rules) { return run(seed, rules, Shapes.ALL); }
 
     /** As {@link #run(long)}, with garbage collection by {@code rules} and the generator's {@code shapes}. */
-    public static Result run(long seed, GarbageCollection.Rules rules, Shapes shapes) {
+    public static Result run(long seed, GarbageCollection.Rules rules, Shapes shapes) { return run(seed, rules, shapes, IsolationLevel.SERIALIZABLE); }
+
+    /**
+     * As {@link #run(long, GarbageCollection.Rules, Shapes)}, with the rounds and the oracle checking {@code level}
+     * (serializability: strict when the generated history's options are; a weaker level: the sealed past, docs/DESIGN.md §7.11).
+     */
+    public static Result run(long seed, GarbageCollection.Rules rules, Shapes shapes, IsolationLevel level) {
         Random rnd = new Random(seed);
         DifferentialHistories.Generated g = DifferentialHistories.generate(seed, shapes, rnd);
         CheckOptions opts = g.options();
         int roundSize = 1 + rnd.nextInt(10);
         // the service's default wait; in an eighth of the histories a short one, so that waits run out and sessions retire
         int pendingLimit = rnd.nextInt(8) == 0 ? 2 + rnd.nextInt(6) : RoundSettings.defaults().pendingRoundsLimit();
-        String what = g.isolation() + (opts.strict() ? " strict" : "") + ", solver " + opts.solver().name() + ", round size " + roundSize
+        if (!level.implies(IsolationLevel.SERIALIZABLE) && opts.strict()) opts = opts.withoutStrict();
+        String what = (level == IsolationLevel.SERIALIZABLE ? "" : "checked at " + level.longName() + ", ") + g.isolation() + (opts.strict() ? " strict" : "") + ", solver " + opts.solver().name() + ", round size " + roundSize
                 + ", waiting limit " + pendingLimit + (g.shapes().isEmpty() ? "" : ", shapes " + g.shapes());
-        return drive(seed, g.history(), opts, roundSize, pendingLimit, rules, rnd, what, g.shapes());
+        return drive(seed, g.history(), opts, roundSize, pendingLimit, rules, rnd, what, g.shapes(), level);
     }
 
     /** Delivers {@code h} in rounds ({@link TopologyDelivery}) and compares every batch's verdicts with the oracle ({@link RoundsOracle}). */
     private static Result drive(long seed, History h, CheckOptions opts, int roundSize, int pendingLimit, GarbageCollection.Rules rules, Random rnd,
-                                String what, Set<String> shapes) {
+                                String what, Set<String> shapes, IsolationLevel level) {
         int n = h.size();
         if (TRACE) for (int t = 0; t < n; t++) System.err.println(h.label(t) + " " + h.sessionName(h.session(t)) + " " + h.status(t) + " " + h.describeOps(t));
         TopologyDelivery delivery = new TopologyDelivery(h, roundSize, rnd);
         int lastRound = delivery.lastRound();
         RoundSettings settings = RoundSettings.defaults().withCheck(opts).withPendingRoundsLimit(pendingLimit).withGcRules(rules);
-        RoundsOracle oracle = new RoundsOracle(seed, what, h, opts);
+        if (level != IsolationLevel.SERIALIZABLE) settings = settings.withLevel(level);
+        IsolationLevel checked = settings.level();
+        RoundsOracle oracle = new RoundsOracle(seed, what, h, settings.check(), checked);
         boolean collectedAny = false;
         long isolated = 0, chained = 0;
         List<RoundVerifier.Closed> batch = new ArrayList<>();

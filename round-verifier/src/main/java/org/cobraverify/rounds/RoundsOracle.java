@@ -10,6 +10,8 @@ import org.cobraverify.checker.AllViolations;
 import org.cobraverify.checker.AnomalyKind;
 import org.cobraverify.checker.CheckOptions;
 import org.cobraverify.checker.Checker;
+import org.cobraverify.checker.Isolation;
+import org.cobraverify.checker.IsolationLevel;
 import org.cobraverify.checker.Verdict;
 import org.cobraverify.history.History;
 import org.cobraverify.schemas.CertTxn;
@@ -33,6 +35,8 @@ final class RoundsOracle {
     private final String what;
     private final History h;
     private final CheckOptions opts;
+    /** The level the rounds check: the oracle checks the same one. */
+    private final IsolationLevel level;
     /** Transactions by id, as verdicts name them (with and without a leading {@code T}). */
     private final Map<String, Integer> byName = new HashMap<>();
     /** After a violation: the transactions its certificates name (a superset of those set aside). */
@@ -49,7 +53,8 @@ final class RoundsOracle {
     private boolean[] deliveredBefore;
 
     /** The oracle of {@code h}, checked with {@code opts}; {@code seed} and {@code what} name the history in a disagreement. */
-    RoundsOracle(long seed, String what, History h, CheckOptions opts) {
+    RoundsOracle(long seed, String what, History h, CheckOptions opts, IsolationLevel level) {
+        this.level = level;
         this.seed = seed;
         this.what = what;
         this.h = h;
@@ -59,7 +64,7 @@ final class RoundsOracle {
 
     /** A round was closed with {@code delivered} delivered: the oracle's verdict on it, for the batch's comparison. */
     void roundClosed(boolean[] delivered) {
-        oneShots.add(oneShot(h, delivered, opts));
+        oneShots.add(oneShot(h, delivered, opts, level));
         deliveredCount.add(count(delivered));
         deliveredThen.add(delivered.clone());
     }
@@ -93,7 +98,7 @@ final class RoundsOracle {
             boolean[] before = i > 0 ? deliveredThen.get(i - 1) : deliveredBefore;
             if (RoundsDifferential.TRACE) System.err.println("round " + g.getRound() + " " + g.getOutcome() + " own " + g.getOwnOutcome() + " new " + g.getNewViolations()
                     + " (one-shot: " + oneShots.get(i) + "): " + g.getReason());
-            Verdict.Outcome want = unchecked.isEmpty() ? oneShots.get(i) : oneShotWithout(h, deliveredThen.get(i), unchecked, opts).outcome();
+            Verdict.Outcome want = unchecked.isEmpty() ? oneShots.get(i) : oneShotWithout(h, deliveredThen.get(i), unchecked, opts, level).outcome();
             long rn = g.getRound();
             if (g.getOutcome() == Outcome.UNKNOWN) { unknown++; reasons.merge(kindOf(g.getReason()), 1, Integer::sum); continue; }
             Verdict.Outcome as = g.getOutcome() == Outcome.ACCEPT ? Verdict.Outcome.ACCEPT : Verdict.Outcome.REJECT;
@@ -101,7 +106,7 @@ final class RoundsOracle {
             // history (its certificate's facts are), though not of the rest: a reject is right if the whole history has one
             if (as != want && as == Verdict.Outcome.REJECT && !unchecked.isEmpty() && oneShots.get(i) == Verdict.Outcome.REJECT) want = as;
             if (as != want) {
-                Verdict w = oneShotWithout(h, deliveredThen.get(i), unchecked, opts);
+                Verdict w = oneShotWithout(h, deliveredThen.get(i), unchecked, opts, level);
                 return "seed " + seed + " (" + what + "): round " + rn
                         + " says " + as + " (" + g.getReason() + "), one-shot on the " + deliveredCount.get(i) + " transactions delivered by then"
                         + (unchecked.isEmpty() ? "" : " (less the " + unchecked.size() + " left unchecked)") + " says "
@@ -128,10 +133,10 @@ final class RoundsOracle {
             }
             Set<Integer> out = named;
             if (!unchecked.isEmpty()) { out = new HashSet<>(named); out.addAll(unchecked); }
-            Verdict rest = g.getViolations() > 0 && g.getOwnOutcome() == Outcome.ACCEPT ? oneShotWithout(h, deliveredThen.get(i), out, opts) : null;
+            Verdict rest = g.getViolations() > 0 && g.getOwnOutcome() == Outcome.ACCEPT ? oneShotWithout(h, deliveredThen.get(i), out, opts, level) : null;
             // a cycle already there before this round's deliveries is not this round's (garbage collection keeps
             // one cycle of a violation visible, not all: those it hid are entangled with a violation reported)
-            if (rest != null && rest.outcome() == Verdict.Outcome.REJECT && (before == null || oneShotWithout(h, before, out, opts).outcome() == Verdict.Outcome.ACCEPT))
+            if (rest != null && rest.outcome() == Verdict.Outcome.REJECT && (before == null || oneShotWithout(h, before, out, opts, level).outcome() == Verdict.Outcome.ACCEPT))
                 return "seed " + seed + " (" + what + "): round " + rn
                         + " says its own transactions are clean (" + g.getReason() + "), but one-shot on the " + deliveredCount.get(i)
                         + " transactions delivered by then, less the " + named.size() + " that certificates set aside"
@@ -169,14 +174,14 @@ final class RoundsOracle {
      * The oracle: the largest set of delivered transactions whose reads all resolve within it (remove, to a fixed
      * point, every transaction with a read whose writer is not delivered or removed), checked one-shot.
      */
-    static Verdict.Outcome oneShot(History h, boolean[] delivered, CheckOptions opts) { return oneShotWithout(h, delivered, Set.of(), opts).outcome(); }
+    static Verdict.Outcome oneShot(History h, boolean[] delivered, CheckOptions opts, IsolationLevel level) { return oneShotWithout(h, delivered, Set.of(), opts, level).outcome(); }
 
     /**
      * The one-shot verdict on the delivered transactions less {@code without}, each of whose writes is read by nobody
      * (those reads are dropped, as the verifier drops reads of set-aside writes), closed under read-from: a transaction
      * with a read whose writer was not delivered is left out, and so are its readers.
      */
-    static Verdict oneShotWithout(History h, boolean[] delivered, Set<Integer> without, CheckOptions opts) {
+    static Verdict oneShotWithout(History h, boolean[] delivered, Set<Integer> without, CheckOptions opts, IsolationLevel level) {
         int n = h.size();
         // only those delivered by then (a batch names the transactions it left unchecked in its last verdict, some of which
         // arrived after its earlier rounds)
@@ -209,16 +214,21 @@ final class RoundsOracle {
         List<Integer> keep = new ArrayList<>();
         for (int t = 0; t < n; t++) if (in[t] || without.contains(t)) keep.add(t);
         History sub = h.restrict(keep.stream().mapToInt(Integer::intValue).toArray());
-        if (without.isEmpty()) return Checker.check(sub, opts);
+        if (without.isEmpty()) return check(sub, opts, level);
         boolean[] aside = new boolean[keep.size()];
         for (int i = 0; i < keep.size(); i++) aside[i] = without.contains(keep.get(i));
-        return Checker.check(AllViolations.without(sub, aside), opts);
+        return check(AllViolations.without(sub, aside), opts, level);
     }
 
     /**
      * The transactions a published certificate sets aside, as {@link SetAside#of} chooses them (without knowing which are
      * held: a superset): the reader of a read anomaly, every transaction named otherwise.
      */
+    /** One-shot at {@code level}: serializability (strict when {@code opts} is) by the {@link Checker}, the rest by {@link Isolation}. */
+    private static Verdict check(History h, CheckOptions opts, IsolationLevel level) {
+        return level.implies(IsolationLevel.SERIALIZABLE) ? Checker.check(h, opts) : Isolation.check(h, level, opts);
+    }
+
     static List<String> setAside(Certificate c) {
         List<String> ids = new ArrayList<>();
         for (CertTxn x : c.getTransactions()) ids.add(x.getId().toString());

@@ -12,9 +12,13 @@ import org.cobraverify.checker.Verdict;
  * not serializable), and its reason says what became of the round's own transactions.
  */
 final class Violations {
+    Violations(String levelSatisfied) { this.levelSatisfied = levelSatisfied.replace(" (strictly)", " strictly"); }
+
     /** Violations set aside in one round; past this many, verification stops (the database is broken wholesale). */
     static final int MAX_PER_ROUND = 256;
 
+    /** How the verdicts say the level holds ({@link RoundSettings#satisfied}), for "the history is not ...". */
+    private final String levelSatisfied;
     private List<Certificate> round = List.of();
     private long total, firstRound = -1;
     /** Why verification stopped after a violation (none could be set aside), with its round; null while it goes on. */
@@ -76,7 +80,7 @@ final class Violations {
         }
         if (violated())
             return (own == Verdict.Outcome.ACCEPT ? "no new violation, this round's transactions verified: " : "no new violation found: ") + ownReason
-                    + "; the history is not serializable (" + historyNote() + ")";
+                    + "; the history is not " + levelSatisfied + " (" + historyNote() + ")";
         return ownReason;
     }
 

@@ -201,6 +201,26 @@ public final class GarbageCollection {
     }
 
     /**
+     * A collection of the sealed past ({@link SealedPast}, docs/DESIGN.md §7.11): {@code frontier} are the sealed versions'
+     * write operations, each becoming its key's frontier record; no fact is carried, nothing is settled or marked.
+     */
+    static GarbageCollection sealed(boolean[] collect, int[] supersededBy, int superseded, boolean[] old, int[] frontier, int[] kept) {
+        GarbageCollection gc = new GarbageCollection(collect, supersededBy, null, superseded);
+        gc.old = old;
+        gc.frontierOps = frontier;
+        gc.frontierAsData = frontier;
+        gc.kept = kept;
+        return gc;
+    }
+
+    /** A sealed-past collection that takes nothing, with the reason. */
+    static GarbageCollection sealedSkipped(String why, boolean[] old) {
+        GarbageCollection gc = new GarbageCollection(new boolean[old.length], new int[0], why, 0);
+        gc.old = old;
+        return gc;
+    }
+
+    /**
      * Requires: {@code c} accepted its round ({@link CheckedRound#accepted}). {@code old[t]}: t's epoch is
      * closed; {@code entries}: the entry fences of the next barrier; {@code pinned[t]}: keep t.
      * Settles, in {@code c}, the constraints {@link Settlement} finds.

@@ -1,0 +1,120 @@
+package org.cobraverify.rounds;
+
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Predicate;
+import org.cobraverify.gc.CollectedWrites;
+import org.cobraverify.gc.FrontierLog;
+import org.cobraverify.gc.StaleReads;
+import org.cobraverify.history.History;
+import org.cobraverify.history.HistoryBuilder;
+import org.cobraverify.schemas.Transaction;
+import org.cobraverify.schemas.TxnOp;
+import org.cobraverify.schemas.TxnStatus;
+
+/**
+ * A round's history below serializability (docs/DESIGN.md §7.11): the held transactions, where the initial state stands for
+ * the sealed past. A read of a key's latest collected version (its frontier record) is a read of the initial state; a read of
+ * any other collected version, and a read of the initial state of a key the past wrote, is left out of the history and judged
+ * on its own ({@link StaleReads}); a retained transaction's read of a collected version that is no longer the latest was judged
+ * when it was admitted and is left out.
+ *
+ * @param history    the round's history
+ * @param judgeable  this round's reads of collected versions to judge after the check
+ * @param unknowable why a read of this round cannot be judged at all (a frontier a restart cannot know), or null
+ */
+record SealedRoundHistory(History history, List<StaleReads.StaleRead> judgeable, String unknowable) {
+    /** How a certificate names the writer of a key's initial state. */
+    static final String INITIAL = "the initial state";
+
+    /**
+     * Builds into {@code b} the history of {@code order} ({@code opIds}: its key and value ids). {@code heldReads[i]}: which
+     * reads of transaction {@code i} have a held writer (null: all); {@code admitted}: the transactions admitted this round,
+     * whose reads of collected writes ({@code staleNow}, recorded as they arrived) and of initial states are judged now;
+     * {@code forced}: transactions admitted in the last round with a read of no held writer (such a read stays in the history,
+     * for the check to reject). {@code pastExists}: something was collected (else no frontier is looked up).
+     */
+    static SealedRoundHistory build(HistoryBuilder b, List<Transaction> order, int[][] opIds, boolean[][] heldReads, Set<String> admitted,
+                                    List<StaleReads.StaleRead> staleNow, Set<String> forced, boolean pastExists, CollectedWrites store,
+                                    Predicate<CollectedWrites.FrontierEntry> visible) {
+        Map<TxnOp, StaleReads.StaleRead> staleByOp = new IdentityHashMap<>();
+        for (StaleReads.StaleRead s : staleNow) staleByOp.put(s.op(), s);
+        // the keys whose frontier record decides a read: reads of collected writes, and initial-state reads of admitted transactions
+        Map<String, CollectedWrites.FrontierEntry> latest = new java.util.HashMap<>();
+        if (pastExists && store.hasFrontiers()) {
+            Set<String> keys = new LinkedHashSet<>();
+            for (int ti = 0; ti < order.size(); ti++) {
+                Transaction t = order.get(ti);
+                boolean isAdmitted = admitted.contains(t.getId());
+                boolean[] resolved = heldReads[ti];
+                List<TxnOp> ops = t.getOps();
+                for (int j = 0; j < ops.size(); j++) {
+                    TxnOp o = ops.get(j);
+                    if (o.getWrite()) continue;
+                    if (opIds[ti][2 * j + 1] == History.NIL ? isAdmitted : resolved != null && !resolved[j]) keys.add(o.getKey());
+                }
+            }
+            List<String> ks = new ArrayList<>(keys);
+            List<List<CollectedWrites.FrontierEntry>> logs = store.frontierLogs(ks);
+            for (int i = 0; i < ks.size(); i++) {
+                CollectedWrites.FrontierEntry e = FrontierLog.latest(logs.get(i), visible);
+                if (e != null) latest.put(ks.get(i), e);
+            }
+        }
+        List<StaleReads.StaleRead> judge = new ArrayList<>();
+        String unknowable = null;
+        for (int ti = 0; ti < order.size(); ti++) {
+            Transaction t = order.get(ti);
+            int[] x = opIds[ti];
+            byte st = t.getStatus() == TxnStatus.COMMITTED ? History.COMMITTED : t.getStatus() == TxnStatus.ABORTED ? History.ABORTED : History.UNKNOWN;
+            b.begin(t.getId(), b.session(t.getSession()), st, t.getStart() == 0 ? History.NO_TIME : t.getStart(),
+                    t.getEnd() == 0 ? History.NO_TIME : t.getEnd(), -1);
+            boolean isAdmitted = admitted.contains(t.getId());
+            boolean isForced = !forced.isEmpty() && forced.contains(t.getId());
+            boolean[] resolved = heldReads[ti];
+            List<TxnOp> ops = t.getOps();
+            for (int j = 0; j < ops.size(); j++) {
+                TxnOp o = ops.get(j);
+                int k = x[2 * j], v = x[2 * j + 1];
+                if (o.getWrite()) { b.write(k, v); continue; }
+                CollectedWrites.FrontierEntry last = latest.isEmpty() ? null : latest.get(o.getKey());
+                if (v == History.NIL) {
+                    if (!isAdmitted || last == null) { b.read(k, History.NIL); continue; }
+                    if (last == FrontierLog.UNKNOWABLE || last.value() == null) {
+                        if (unknowable == null) unknowable = cannotKnow(t, o);
+                        continue;
+                    }
+                    // the initial state of a key the past wrote: superseded by the key's latest collected version
+                    judge.add(new StaleReads.StaleRead(t, o, new CollectedWrites.Entry(INITIAL, last.writer(), CollectedWrites.Fate.SUPERSEDED,
+                            last.round(), last.incarnation())));
+                    continue;
+                }
+                if (resolved == null || resolved[j]) { b.read(k, v); continue; }
+                StaleReads.StaleRead s = staleByOp.get(o);
+                boolean current = last != null && last.value() != null && last.value().equals(o.getValue());
+                if (current) { b.read(k, History.NIL); continue; } // the sealed version: the initial state now
+                if (s != null) {
+                    if (s.entry().fate() != CollectedWrites.Fate.FRONTIER) judge.add(s);
+                    else if (last == null || last == FrontierLog.UNKNOWABLE || last.writer() == null) { if (unknowable == null) unknowable = cannotKnow(t, o); }
+                    else judge.add(new StaleReads.StaleRead(t, o, new CollectedWrites.Entry(s.entry().writer(), last.writer(),
+                                CollectedWrites.Fate.SUPERSEDED, s.entry().round(), s.entry().incarnation())));
+                    continue;
+                }
+                if (isForced) { b.read(k, v); continue; } // nobody wrote it: the check says so
+                // a retained reader's read of a version superseded since: judged when it was admitted
+            }
+            b.end();
+        }
+        return new SealedRoundHistory(b.build(), judge, unknowable);
+    }
+
+    private static String cannotKnow(Transaction t, TxnOp o) {
+        return t.getId() + " reads " + o.getKey() + (o.getValue() == null ? " (initial state)" : " = " + o.getValue())
+                + ", a key whose latest collected version this verifier cannot know (its frontier log holds no entry of this"
+                + " verifier's timeline since the checkpoint it resumed from), so this cannot be judged";
+    }
+}

@@ -1,0 +1,37 @@
+package org.cobraverify.rounds;
+
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.cobraverify.checker.IsolationLevel;
+import org.cobraverify.gc.analysis.GarbageCollection;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * {@link RoundsDifferential} below serializability (docs/DESIGN.md §7.11): the same generated histories and deliveries as
+ * {@link ServicePathAgainstOneShotTest}, checked in rounds with the sealed past at each weaker level and one-shot at the
+ * same level; every round's verdict must equal the oracle's, or be unknown. {@code -Dcobra.propertySeed=S} moves the seeds,
+ * {@code -Dcobra.sealedRuns=N} sets how many per level; {@code cobra bench --differential N --isolation LEVEL} runs the same at
+ * campaign size.
+ */
+class SealedRoundsAgainstOneShotTest {
+    private static final int RUNS = Integer.getInteger("cobra.sealedRuns", 400);
+    private static final long SEED = Long.getLong("cobra.propertySeed", 1);
+
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(value = IsolationLevel.class, names = {"READ_COMMITTED", "READ_ATOMIC", "CAUSAL", "SNAPSHOT_ISOLATION"})
+    void everyRoundAgreesWithOneShotAtItsLevelOrIsUnknown(IsolationLevel level) {
+        RoundsDifferential.Totals all = new RoundsDifferential.Totals();
+        for (int i = 0; i < RUNS; i++) {
+            RoundsDifferential.Result r = RoundsDifferential.run(SEED + i, GarbageCollection.Rules.SOUND, RoundsDifferential.Shapes.ALL, level);
+            assertNull(r.problem(), r.problem());
+            all.add(r);
+        }
+        System.out.printf("%s in rounds: %d histories (%d transactions), %d verdicts: %d accept, %d reject, %d unknown (%.2f%%); collected in %d histories%n",
+                level, all.histories, all.transactions, all.verdicts(), all.accepted, all.rejected, all.unknown, 100 * all.unknownShare(), all.collected);
+        all.unknownReasons.forEach((k, c) -> System.out.println("  unknown " + c + "x: " + k));
+        assertTrue(all.collected > RUNS / 4, "garbage collection must run in a good share of the histories: " + all.collected);
+        assertTrue(all.rejected > 0 && all.accepted > RUNS, all.accepted + " accepted and " + all.rejected + " rejected verdicts: both must be exercised");
+    }
+}
