@@ -85,8 +85,8 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--history", paramLabel = "FILE", description = "Also bench these recorded histories (any format verify reads), one-shot or with --rounds.")
     List<Path> histories = List.of();
 
-    @Option(names = "--isolation", paramLabel = "LEVEL", description = {"One-shot: the isolation level to check (as verify's --isolation; default:",
-            "serializable)."})
+    @Option(names = "--isolation", paramLabel = "LEVEL", description = {"One-shot, and with --differential: the isolation level to check (as verify's",
+            "--isolation; default: serializable)."})
     String isolation = "serializable";
     private IsolationLevel level;
 
@@ -130,7 +130,14 @@ public final class BenchCommand implements Callable<Integer> {
                 System.err.println("cobra bench: --gc-rules: expected one of " + Verifier.gcRules() + ", not " + gcRules);
                 return 2;
             }
-            return new DifferentialCampaign(System.out).run(differential, seed, gcRules);
+            IsolationLevel l;
+            try {
+                l = IsolationLevel.parse(isolation);
+            } catch (IllegalArgumentException e) {
+                System.err.println("cobra bench: --isolation: " + e.getMessage());
+                return 2;
+            }
+            return new DifferentialCampaign(System.out).run(differential, seed, gcRules, l);
         }
         reachability = GpuOption.resolve(gpu, "bench", System.err);
         if (reachability == null) return 2;

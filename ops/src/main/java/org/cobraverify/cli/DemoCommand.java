@@ -11,6 +11,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.common.TopicPartition;
 import org.cobraverify.checker.CheckOptions;
+import org.cobraverify.checker.IsolationLevel;
 import org.cobraverify.collector.KafkaSink;
 import org.cobraverify.collector.KvStore;
 import org.cobraverify.collector.Recorder;
@@ -107,10 +108,12 @@ public final class DemoCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         Workload w;
         FaultyStore.Fault f = null;
+        IsolationLevel level;
         try {
             w = Workload.byName(workload, 1.0);
             if (fault != null) f = FaultyStore.Fault.parse(fault);
-            strict = RoundsIsolation.strict(isolation, strict);
+            level = RoundsIsolation.level(isolation, strict);
+            strict = level == IsolationLevel.STRICT_SERIALIZABLE;
         } catch (IllegalArgumentException e) {
             System.err.println("cobra demo: " + e.getMessage());
             return 2;
@@ -142,7 +145,7 @@ public final class DemoCommand implements Callable<Integer> {
             // one partition of cobra.ops: on one machine a single assembler task keeps up, and two drifted apart under load
             // (a fence waiting behind the slower one holds the other's sessions). Measured, 300k at 5,000 txn/s from a cold
             // JVM: end to end 3,217 txn/s with one, 2,539 with two. -Dcobra.demo.partitions=N to compare.
-            try (Pipeline pipeline = Pipeline.start(connection, replication, dir.resolve("streams"), Integer.getInteger("cobra.demo.partitions", 1), ts, RoundSettings.defaults().withCheck(co), v -> {
+            try (Pipeline pipeline = Pipeline.start(connection, replication, dir.resolve("streams"), Integer.getInteger("cobra.demo.partitions", 1), ts, RoundSettings.defaults().withCheck(co).withLevel(level), v -> {
                 if (page != null) page.add(v);
                 if (!quiet) System.err.println("  " + VerdictLines.line(v));
             }); LagProbe lag = new LagProbe(connection)) {

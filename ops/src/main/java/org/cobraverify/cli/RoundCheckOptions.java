@@ -1,6 +1,7 @@
 package org.cobraverify.cli;
 
 import org.cobraverify.checker.CheckOptions;
+import org.cobraverify.checker.IsolationLevel;
 import org.cobraverify.rounds.RoundSettings;
 import org.cobraverify.verifier.RoundsOptions;
 import picocli.CommandLine.Option;
@@ -13,8 +14,17 @@ final class RoundCheckOptions {
     @Option(names = "--isolation", paramLabel = "LEVEL", description = RoundsIsolation.HELP)
     String isolation;
 
-    /** Applies {@code --isolation}; {@link IllegalArgumentException} naming the problem when rounds cannot check it. */
-    void resolveIsolation() { strict = RoundsIsolation.strict(isolation, strict); }
+    /** The level resolved from {@code --isolation} and {@code --strict} ({@link #resolveIsolation}). */
+    private IsolationLevel level = IsolationLevel.SERIALIZABLE;
+
+    /** Applies {@code --isolation}; {@link IllegalArgumentException} naming the problem when it names no level or contradicts {@code --strict}. */
+    void resolveIsolation() {
+        level = RoundsIsolation.level(isolation, strict);
+        strict = level == IsolationLevel.STRICT_SERIALIZABLE;
+    }
+
+    /** The level the rounds check. */
+    IsolationLevel level() { return level; }
 
     @Option(names = "--drift", paramLabel = "MS", description = "Clock drift allowed in strict mode (default: ${DEFAULT-VALUE}).")
     long driftMs = 100;
@@ -32,7 +42,7 @@ final class RoundCheckOptions {
     }
 
     /** The rounds' options: these check options, and {@code --pending-rounds}. */
-    RoundsOptions options(CheckOptions base) { return RoundsOptions.defaults().withCheck(check(base)).withPendingRounds(pendingRounds); }
+    RoundsOptions options(CheckOptions base) { return RoundsOptions.defaults().withCheck(check(base)).withPendingRounds(pendingRounds).withLevel(level); }
 
     /** The verifier's settings the options make (for the service). */
     RoundSettings settings(CheckOptions base) { return options(base).settings(); }

@@ -250,9 +250,12 @@ public final class VerifyCommand implements Callable<Integer> {
         if (l == IsolationLevel.SERIALIZABLE) return true;
         if (l == IsolationLevel.STRICT_SERIALIZABLE) { strict = true; return true; }
         level = l;
-        String alone = rounds > 0 ? "--rounds" : all ? "--all" : null;
-        if (alone != null) {
-            err.println("cobra verify: " + alone + " checks serializability and strict serializability only, not --isolation " + isolation);
+        if (all) {
+            err.println("cobra verify: --all checks serializability and strict serializability only, not --isolation " + isolation);
+            return false;
+        }
+        if (rounds > 0 && allLevels) {
+            err.println("cobra verify: --rounds checks one level; --isolation all is one-shot");
             return false;
         }
         return true;
@@ -421,7 +424,8 @@ public final class VerifyCommand implements Callable<Integer> {
 
     /** The rounds' options: this command's round size and fence key, its check options. */
     private RoundsOptions roundsOptions(CheckOptions opts) {
-        return RoundsOptions.defaults().withCheck(opts).withRoundSize(rounds).withFenceKey(fenceKey);
+        RoundsOptions o = RoundsOptions.defaults().withCheck(opts).withRoundSize(rounds).withFenceKey(fenceKey);
+        return level == null ? o : o.withLevel(level);
     }
 
     /** Prints what verification in rounds found, as JSON or text, writes {@code --dot}, and returns the exit code. */

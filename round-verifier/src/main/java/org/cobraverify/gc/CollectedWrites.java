@@ -33,7 +33,13 @@ public interface CollectedWrites extends AutoCloseable {
          * The transaction was part of a violation and was set aside so that verification goes on (docs/DESIGN.md §7.10):
          * a later read of its write is not checked (not a violation found, not a verdict made unknown), only counted.
          */
-        SET_ASIDE
+        SET_ASIDE,
+        /**
+         * Below serializability (docs/DESIGN.md §7.11): the transaction committed, and the version garbage collection sealed
+         * for the key supersedes this one by the check's choice, not by a fact of the history (the two writes are unordered): a
+         * later read of it is not checked, only counted. Never written by serializability's rounds.
+         */
+        UNORDERED
     }
 
     /**

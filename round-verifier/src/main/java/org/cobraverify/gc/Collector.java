@@ -53,6 +53,8 @@ public final class Collector {
         Set<String> gone = new HashSet<>();
         boolean[] asData = new boolean[h.opCount()];
         for (int op : gc.frontierAsData) asData[op] = true;
+        boolean[] unordered = gc.unorderedOps.length == 0 ? null : new boolean[h.opCount()];
+        for (int op : gc.unorderedOps) unordered[op] = true;
         // the appends to frontier logs, in the order they are made (appendFrontier below)
         List<String> logged = new ArrayList<>(gc.frontierAsData.length + h.size() - order.size());
         List<CollectedWrites.FrontierEntry> appended = new ArrayList<>(gc.frontierAsData.length + h.size() - order.size());
@@ -106,7 +108,8 @@ public final class Collector {
                 CollectedWrites.Fate fate = t.getStatus() == TxnStatus.ABORTED ? CollectedWrites.Fate.ABORTED
                         : t.getStatus() == TxnStatus.UNKNOWN ? CollectedWrites.Fate.UNKNOWN_OUTCOME
                         : asData[op] ? CollectedWrites.Fate.FRONTIER
-                        : lastWrite[h.key(op)] == op ? CollectedWrites.Fate.SUPERSEDED : CollectedWrites.Fate.INTERMEDIATE;
+                        : lastWrite[h.key(op)] != op ? CollectedWrites.Fate.INTERMEDIATE
+                        : unordered != null && unordered[op] ? CollectedWrites.Fate.UNORDERED : CollectedWrites.Fate.SUPERSEDED;
                 int by = gc.supersededBy[op];
                 // a frontier write collected as data goes to its key's log only: the log stands for its entry, and the
                 // store puts that entry when the log drops it (CollectedWrites#put); not written twice

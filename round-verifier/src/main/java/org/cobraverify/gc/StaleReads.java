@@ -117,7 +117,7 @@ public final class StaleReads {
         for (StaleRead s : judged) {
             CollectedWrites.Fate fate = s.entry().fate();
             if (fate == CollectedWrites.Fate.SET_ASIDE) { unchecked++; continue; }
-            if (fate == CollectedWrites.Fate.UNKNOWN_OUTCOME || fate == CollectedWrites.Fate.FRONTIER) continue; // below: unknown
+            if (fate == CollectedWrites.Fate.UNKNOWN_OUTCOME || fate == CollectedWrites.Fate.FRONTIER || fate == CollectedWrites.Fate.UNORDERED) continue; // below: unknown
             boolean follows = fromPast != null && fromPast[indexOf.apply(s.reader().getId())];
             if ((fate != CollectedWrites.Fate.SUPERSEDED || (follows && mayReadOld == null)) && rejected.add(s.reader().getId())) {
                 rejects.add(StaleReadCertificates.of(s, held));
@@ -131,6 +131,15 @@ public final class StaleReads {
             unknown = s.reader().getId() + " reads " + s.op().getKey() + " = " + s.op().getValue() + ", the latest write of the key"
                     + " when garbage collection recorded it as data (written by " + s.entry().writer() + "); what became of the key since cannot be"
                     + " read from the frontier log, so this cannot be judged";
+        }
+        for (StaleRead s : judged) {
+            if (unknown != null) break;
+            if (s.entry().fate() != CollectedWrites.Fate.UNORDERED || rejected.contains(s.reader().getId())) continue;
+            // (a reader in the checked history when its round was judged is left unchecked before this, docs/DESIGN.md §7.11;
+            // one that a read included later cannot be)
+            unknown = s.reader().getId() + " reads " + s.op().getKey() + " = " + s.op().getValue() + ", written by " + s.entry().writer()
+                    + ", a version garbage collection left unordered with the one it kept for the key (" + s.entry().supersededBy()
+                    + "); whether it may be read cannot be judged";
         }
         for (StaleRead s : judged) {
             if (unknown != null) break;

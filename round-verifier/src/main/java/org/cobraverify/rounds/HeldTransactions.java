@@ -282,6 +282,24 @@ final class HeldTransactions {
         return lost;
     }
 
+    /**
+     * Below serializability, where garbage collection may take a writer a waiting transaction read (docs/DESIGN.md §7.11):
+     * records in {@code stale}, as a read of a collected write, each read of a waiting transaction whose writer is no longer
+     * held and that {@code store} now knows. Returns how many reads.
+     */
+    int waitingReadsOfCollected(CollectedWrites store, org.cobraverify.gc.StaleReads stale) {
+        int n = 0;
+        for (Transaction t : waiting)
+            for (TxnOp o : t.getOps()) {
+                if (o.getWrite() || o.getValue() == null || writers.get(o.getKey(), o.getValue()) != null || stale.isWaiting(t, o)) continue;
+                CollectedWrites.Entry e = store.get(o.getKey(), o.getValue());
+                if (e == null) continue;
+                stale.record(t, o, e);
+                n++;
+            }
+        return n;
+    }
+
     /** Marks {@code txn}'s write of {@code key} superseded by {@code by}, a frontier writer collected as data (held transactions only). */
     void markSuperseded(String txn, String key, String by) {
         if (byId.containsKey(txn)) supersededMarks.computeIfAbsent(txn, k -> new HashMap<>()).put(key, by);

@@ -170,7 +170,9 @@ final class RoundCheck {
             }
             boolean planned = plan != null && plan.skip() == null;
             SealedPast.Result r = SealedPast.analyze(h, included, pastFences, planned ? plan.old() : null, planned ? plan.pinned() : null,
-                    planned ? plan.entries() : null);
+                    planned ? plan.entries() : null, v.witness(),
+                    level == IsolationLevel.SNAPSHOT_ISOLATION ? SealedPast.Premise.SNAPSHOT : level == IsolationLevel.CAUSAL ? SealedPast.Premise.CAUSAL
+                            : SealedPast.Premise.DIRECT);
             return new Attempt(order, index, h, s.judgeable(), plan, new IncrementalCheck.Result(v, r.gc(), r.follows(), included, List.of()), t1, null, false,
                     frontier);
         } catch (RuntimeException e) {

@@ -151,10 +151,13 @@ final class RoundSteps {
         // set aside, unchecked (§7.6), never holding anything back, and the rest is checked again without it, so that
         // garbage collection analyses the history it will collect from (the check accepted with it, so it accepts without)
         boolean noCollection = false;
-        Set<String> uncovered = UncheckedTransactions.uncovered(admitted, held, r.fromBarrier(), inc, index);
+        // below serializability, so is a reader of a version the sealed past left unordered (§7.11)
+        Map<String, String> unordered = settings.sealed() ? UncheckedTransactions.unorderedReaders(a.stale(), index, inc) : Map.of();
+        Set<String> uncovered = new java.util.LinkedHashSet<>(UncheckedTransactions.uncovered(admitted, held, r.fromBarrier(), inc, index));
+        uncovered.addAll(unordered.keySet());
         if (!uncovered.isEmpty()) {
             ledger.checked -= uncovered.size();
-            ledger.uncheckedReads += unchecked.leaveUncovered(uncovered, held, past, stale, admitted, roundNo, incarnation.number());
+            ledger.uncheckedReads += unchecked.leaveUncovered(uncovered, unordered, held, past, stale, admitted, roundNo, incarnation.number());
             staleNow.removeIf(x -> uncovered.contains(x.reader().getId()));
             forced.removeAll(uncovered);
             RoundCheck.Attempt again = checkAgain(roundNo, admitted, staleNow, oldEpochMax, ended, t1);
@@ -353,13 +356,15 @@ final class RoundSteps {
         int collectedNow = gone.gone().size();
         ledger.frontierRecords += r.gc().frontierAsData.length;
         held.forget(gone.gone());
+        if (settings.sealed()) held.waitingReadsOfCollected(collected, stale); // no pins below serializability (§7.11)
         StayingWriters.collectMarkedWrites(h, r.gc(), roundNo, incarnation.number(), settings.gcRules() == GarbageCollection.Rules.CARELESS_MARKS,
                 held, collected, stale);
         for (String id : gone.gone()) stale.forget(id);
         flushSetAside(); // no snapshot from before this collection can be restored now
         held.partlyRead(gone.partlyRead());
         for (String id : gone.knownCommitted()) held.knownCommitted(id);
-        if (gone.lostProof() != null && ledger.lostProof == null) ledger.lostProof = gone.lostProof();
+        // (below serializability a retained reader's read of a collected write is the initial state's, or decided: §7.11)
+        if (gone.lostProof() != null && ledger.lostProof == null && !settings.sealed()) ledger.lostProof = gone.lostProof();
         if (collectedNow > 0) ledger.collections++;
         ledger.collected += collectedNow;
         ledger.lastSettled = r.gc().settled;

@@ -21,7 +21,7 @@ import org.cobraverify.schemas.TxnStatus;
  * the sealed past. A read of a key's latest collected version (its frontier record) is a read of the initial state; a read of
  * any other collected version, and a read of the initial state of a key the past wrote, is left out of the history and judged
  * on its own ({@link StaleReads}); a retained transaction's read of a collected version that is no longer the latest was judged
- * when it was admitted and is left out.
+ * when it was admitted, or decided for good when its key was sealed, and is left out.
  *
  * @param history    the round's history
  * @param judgeable  this round's reads of collected versions to judge after the check
@@ -55,7 +55,7 @@ record SealedRoundHistory(History history, List<StaleReads.StaleRead> judgeable,
                 for (int j = 0; j < ops.size(); j++) {
                     TxnOp o = ops.get(j);
                     if (o.getWrite()) continue;
-                    if (opIds[ti][2 * j + 1] == History.NIL ? isAdmitted : resolved != null && !resolved[j]) keys.add(o.getKey());
+                    if (opIds[ti][2 * j + 1] == History.NIL || (resolved != null && !resolved[j])) keys.add(o.getKey());
                 }
             }
             List<String> ks = new ArrayList<>(keys);
@@ -83,8 +83,11 @@ record SealedRoundHistory(History history, List<StaleReads.StaleRead> judgeable,
                 if (o.getWrite()) { b.write(k, v); continue; }
                 CollectedWrites.FrontierEntry last = latest.isEmpty() ? null : latest.get(o.getKey());
                 if (v == History.NIL) {
-                    if (!isAdmitted || last == null) { b.read(k, History.NIL); continue; }
-                    if (last == FrontierLog.UNKNOWABLE || last.value() == null) {
+                    if (last == null) { b.read(k, History.NIL); continue; }
+                    // a retained reader's read of a key's initial state that the past has written since: decided when it was
+                    // admitted (judged then as a read of a collected version), or for good when the key was sealed (§7.11)
+                    if (!isAdmitted) continue;
+                    if (last == FrontierLog.UNKNOWABLE || last.value() == null || last.writer() == null) {
                         if (unknowable == null) unknowable = cannotKnow(t, o);
                         continue;
                     }

@@ -64,6 +64,15 @@ final class UncheckedTransactions {
      */
     int leaveUncovered(Set<String> ids, HeldTransactions held, CollectedPast past, StaleReads stale, List<Transaction> admitted,
                        long roundNo, long incarnation) {
+        return leaveUncovered(ids, Map.of(), held, past, stale, admitted, roundNo, incarnation);
+    }
+
+    /**
+     * As above, where {@code unordered} names, with why, the transactions among {@code ids} left unchecked for a read of a
+     * version the sealed past left unordered (docs/DESIGN.md §7.11) rather than for not following the past.
+     */
+    int leaveUncovered(Set<String> ids, Map<String, String> unordered, HeldTransactions held, CollectedPast past, StaleReads stale,
+                       List<Transaction> admitted, long roundNo, long incarnation) {
         Map<String, String> entryFence = new HashMap<>(); // per session, its fence that the past precedes
         for (String id : past.after()) {
             Transaction f = held.get(id);
@@ -72,12 +81,32 @@ final class UncheckedTransactions {
         for (String id : ids) {
             Transaction t = held.get(id);
             String entry = t == null ? null : entryFence.get(t.getSession());
+            String read = unordered.get(id);
+            if (read != null) { round.add(new Unchecked(id, read)); continue; }
             round.add(new Unchecked(id, "it joined the checked history after garbage collection without following the collected past in the"
                     + " known dependencies (its session's fence that the past precedes: " + (entry == null ? "none" : entry) + "); a session"
                     + " must run a fence before its first transaction, and keep fencing, for its transactions to be checked in rounds"));
         }
         total += ids.size();
         return SetAside.leaveUnchecked(ids, held, stale, admitted, roundNo, incarnation);
+    }
+
+    /**
+     * Below serializability (docs/DESIGN.md §7.11): the readers in {@code stale} (this round's reads of collected writes) of a
+     * version garbage collection superseded by choice, not by a fact ({@code UNORDERED}), that are in the checked history, each
+     * with why it is left unchecked: whether it may read that version depends on an order the sealed past did not keep.
+     */
+    static Map<String, String> unorderedReaders(List<StaleReads.StaleRead> stale, Map<String, Integer> index, boolean[] included) {
+        Map<String, String> out = new java.util.LinkedHashMap<>();
+        for (StaleReads.StaleRead s : stale) {
+            if (s.entry().fate() != org.cobraverify.gc.CollectedWrites.Fate.UNORDERED) continue;
+            Integer i = index.get(s.reader().getId());
+            if (i == null || !included[i]) continue;
+            out.putIfAbsent(s.reader().getId(), "it read " + s.op().getKey() + " = " + s.op().getValue() + ", written by " + s.entry().writer()
+                    + ", a version garbage collection left unordered with the one it kept for the key (" + s.entry().supersededBy()
+                    + "): whether it may be read depends on an order the collected past does not keep");
+        }
+        return out;
     }
 
     /** The transactions left unchecked in this round, for its result (and none from then on). */

@@ -133,6 +133,11 @@ public final class Verifier {
         return RoundsDifferential.run(seed, GarbageCollection.Rules.valueOf(rules));
     }
 
+    /** As {@link #differential(long, String)}, with the rounds and one-shot checking at {@code level} (docs/DESIGN.md §7.11 below serializability). */
+    public static RoundsDifferential.Result differential(long seed, String rules, IsolationLevel level) {
+        return RoundsDifferential.run(seed, GarbageCollection.Rules.valueOf(rules), RoundsDifferential.Shapes.ALL, level);
+    }
+
     /** The names of garbage collection's rules ({@code GarbageCollection.Rules}): SOUND first, then the careless ones tests use. */
     public static List<String> gcRules() {
         List<String> out = new java.util.ArrayList<>();

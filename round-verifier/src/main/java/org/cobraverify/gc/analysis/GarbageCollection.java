@@ -50,6 +50,11 @@ public final class GarbageCollection {
     public final int superseded;
     /** The operations that are frontier writes (an old writer's last write of a key that reaches no other old writer of it), ascending. */
     public int[] frontierOps = new int[0];
+    /**
+     * The sealed past only (docs/DESIGN.md §7.11): final writes of collected transactions that the sealing version of their key
+     * supersedes by the check's choice, not by a fact (ascending); a later read of one is not checked ({@code UNORDERED}).
+     */
+    public int[] unorderedOps = new int[0];
     /** The frontier writes of transactions collected as data ({@link FrontierAsData}): each becomes its key's frontier record. */
     public int[] frontierAsData = new int[0];
     /**
@@ -202,10 +207,12 @@ public final class GarbageCollection {
 
     /**
      * A collection of the sealed past ({@link SealedPast}, docs/DESIGN.md §7.11): {@code frontier} are the sealed versions'
-     * write operations, each becoming its key's frontier record; no fact is carried, nothing is settled or marked.
+     * write operations, each becoming its key's frontier record, {@code unordered} the superseded ones the history leaves
+     * unordered with them (ascending); no fact is carried, nothing is settled or marked.
      */
-    static GarbageCollection sealed(boolean[] collect, int[] supersededBy, int superseded, boolean[] old, int[] frontier, int[] kept) {
+    static GarbageCollection sealed(boolean[] collect, int[] supersededBy, int superseded, boolean[] old, int[] frontier, int[] unordered, int[] kept) {
         GarbageCollection gc = new GarbageCollection(collect, supersededBy, null, superseded);
+        gc.unorderedOps = unordered;
         gc.old = old;
         gc.frontierOps = frontier;
         gc.frontierAsData = frontier;

@@ -26,8 +26,24 @@ import org.cobraverify.history.LongIntMap;
 public final class SealedPast {
     private SealedPast() {}
 
+    /**
+     * Which transactions a level's premise (docs/DESIGN.md §11.1) may draw from before a reader: what decides whether a staying
+     * reader's read of an older version is decided for good (§7.11).
+     */
+    public enum Premise {
+        /** Read committed and read atomic: the reader's session and the writers it read (direct, fixed once it arrived). */
+        DIRECT,
+        /** Causal: everything before the reader in {@code so ∪ wr}. */
+        CAUSAL,
+        /** Snapshot isolation: everything before the reader, and its Conflict premise: the reader must write nothing. */
+        SNAPSHOT
+    }
+
     /** A collection that does not settle within this many passes (each blocks at least one key) is skipped. */
     static final int MAX_PASSES = 64;
+
+    /** Keys whose writers' reachability is decided in one reverse pass (a bit each). */
+    static final int REACH_BATCH = 4096;
 
     /**
      * What the analysis found: which transactions follow the past's fences in {@code so ∪ wr} (null when there is no past),
@@ -64,8 +80,9 @@ public final class SealedPast {
      * (null: nothing was collected yet). {@code old}, {@code pinned}, {@code entries}: the collection's plan (null
      * {@code old}: none). Returns what follows the past and, when planned, the collection.
      */
-    public static Result analyze(History h, boolean[] included, int[] pastFences, boolean[] old, boolean[] pinned, int[] entries) {
-        Order o = new Order(h);
+    public static Result analyze(History h, boolean[] included, int[] pastFences, boolean[] old, boolean[] pinned, int[] entries, int[] witness,
+                                 Premise premise) {
+        Order o = new Order(h, included);
         boolean[] follows = pastFences == null ? null : o.forwardFrom(pastFences);
         if (old == null) return new Result(follows, null);
         int n = h.size();
@@ -83,11 +100,10 @@ public final class SealedPast {
         for (int t = 0; t < n; t++) {
             if (!old[t]) { if (included[t]) kept[GarbageCollection.Kept.NOT_OLD.ordinal()]++; continue; }
             if (included[t] && !reachesAll[t]) { oldNow[t] = false; kept[GarbageCollection.Kept.NOT_BEFORE_ENTRY_FENCES.ordinal()]++; continue; }
-            if (pinned != null && pinned[t]) { kept[GarbageCollection.Kept.PINNED.ordinal()]++; continue; }
             cand[t] = true;
         }
         boolean[] followsNew = o.forwardFrom(entries);
-        Keys keys = new Keys(h, included, o.writer);
+        Keys keys = new Keys(h, included, o, witness, premise);
         boolean[] out = new boolean[n]; // writers of keys whose version cannot be sealed, kept with all they reach
         boolean[] inC = new boolean[n];
         int passes = 0;
@@ -106,8 +122,9 @@ public final class SealedPast {
         }
         int[] supersededBy = new int[h.opCount()];
         Arrays.fill(supersededBy, -1);
-        int[] frontier = keys.seal(inC, followsNew, supersededBy);
-        return new Result(follows, GarbageCollection.sealed(collect, supersededBy, superseded, oldNow, frontier, kept));
+        IntVec unordered = new IntVec(16);
+        int[] frontier = keys.seal(inC, supersededBy, unordered);
+        return new Result(follows, GarbageCollection.sealed(collect, supersededBy, superseded, oldNow, frontier, unordered.toArray(), kept));
     }
 
     /** Every write of {@code h} by (key, value), to its transaction. */
@@ -123,10 +140,15 @@ public final class SealedPast {
     private static final class Order {
         final int n;
         final int[] start, to;
+        /** In-edges: {@code from[inStart[v] .. inStart[v+1])} precede {@code v}. */
+        final int[] inStart, from;
         final int[] topo;
+        /** Each transaction's place in {@link #topo}. */
+        final int[] pos;
         final LongIntMap writer;
 
-        Order(History h) {
+        /** The order of {@code h}'s included transactions: an aborted reader's reads, or one of unknown outcome nobody read, order nothing. */
+        Order(History h, boolean[] included) {
             n = h.size();
             writer = writers(h);
             int[] lastOfSession = new int[h.sessionCount()];
@@ -137,6 +159,7 @@ public final class SealedPast {
                 int s = h.session(t);
                 if (lastOfSession[s] >= 0) { srcs[m] = lastOfSession[s]; dsts[m++] = t; }
                 lastOfSession[s] = t;
+                if (!included[t]) continue;
                 for (int op = h.opStart(t); op < h.opEnd(t); op++) {
                     if (h.kind(op) != History.READ || h.value(op) == History.NIL) continue;
                     int w = writer.get(LongIntMap.pack(h.key(op), h.value(op)));
@@ -160,6 +183,29 @@ public final class SealedPast {
                 for (int e = start[u]; e < start[u + 1]; e++) if (--indeg[to[e]] == 0) order[tail++] = to[e];
             }
             topo = tail == n ? order : null;
+            inStart = new int[n + 1];
+            for (int i = 0; i < m; i++) inStart[dsts[i] + 1]++;
+            for (int i = 0; i < n; i++) inStart[i + 1] += inStart[i];
+            from = new int[m];
+            int[] put = Arrays.copyOf(inStart, n);
+            for (int i = 0; i < m; i++) from[put[dsts[i]]++] = srcs[i];
+            pos = new int[n];
+            if (topo != null) for (int i = 0; i < n; i++) pos[topo[i]] = i;
+        }
+
+        /**
+         * Per transaction, {@code words} longs: bit {@code i - first} set when it reaches {@code targets.get(i)} (itself
+         * included), for {@code i} in {@code [first, end)}. Requires the topological order.
+         */
+        long[] reaching(IntVec targets, int first, int end, int words) {
+            long[] mask = new long[n * words];
+            for (int i = first; i < end; i++) mask[targets.get(i) * words + (i - first) / 64] |= 1L << ((i - first) % 64);
+            for (int i = n - 1; i >= 0; i--) {
+                int u = topo[i];
+                for (int e = start[u]; e < start[u + 1]; e++)
+                    for (int w = 0; w < words; w++) mask[u * words + w] |= mask[to[e] * words + w];
+            }
+            return mask;
         }
 
         /** What {@code from} reaches, {@code from} included. */
@@ -227,11 +273,34 @@ public final class SealedPast {
         /** Scratch, per transaction: how many writers of the key being looked at follow it (zero between keys). */
         final int[] followers;
 
-        Keys(History h, boolean[] included, LongIntMap writer) {
+        /** The round's order, for keys whose writers do not chain: does every other writer reach the last? */
+        final Order order;
+        /** Per key: the writer whose version seals, as the last pass found (-1: none). */
+        final int[] lastOfKey;
+
+        /** Each transaction's place in the check's witness commit order (-1: not in it). */
+        final int[] witnessPos;
+        /** Per final write op of a writer in {@code C}: not forced before its key's sealing writer (chosen by the witness). */
+        final boolean[] unforced;
+
+        /** The level's premise ({@link Premise}). */
+        final Premise premise;
+        /** Per transaction, this pass: whether every included transaction before it (in {@code so ∪ wr}) is in {@code C}. */
+        final boolean[] afterC;
+
+        Keys(History h, boolean[] included, Order order, int[] witness, Premise premise) {
             this.h = h;
+            this.premise = premise;
+            this.afterC = new boolean[h.size()];
+            this.witnessPos = new int[h.size()];
+            java.util.Arrays.fill(witnessPos, -1);
+            if (witness != null) for (int i = 0; i < witness.length; i++) if (witness[i] >= 0 && witness[i] < h.size()) witnessPos[witness[i]] = i;
+            this.unforced = new boolean[h.opCount()];
             this.included = included;
             this.followers = new int[h.size()];
-            this.writer = writer;
+            this.order = order;
+            this.writer = order.writer;
+            this.lastOfKey = new int[h.keyCount()];
             int n = h.size(), ops = h.opCount();
             txnOf = new int[ops];
             finalWrite = new boolean[ops];
@@ -253,8 +322,8 @@ public final class SealedPast {
                         long sk = LongIntMap.pack(h.session(t), k);
                         if (h.kind(first) == History.READ) {
                             int v = h.value(first);
-                            int w = v == History.NIL ? -1 : writer.get(LongIntMap.pack(k, v));
-                            pred[op] = w == LongIntMap.MISSING ? -2 : w;
+                            int w = v == History.NIL ? LongIntMap.MISSING : writer.get(LongIntMap.pack(k, v));
+                            pred[op] = w == LongIntMap.MISSING ? -1 : w;
                         } else {
                             int w = lastWriterInSession.get(sk);
                             pred[op] = w == LongIntMap.MISSING ? -2 : w;
@@ -288,16 +357,49 @@ public final class SealedPast {
 
         /**
          * One pass over the keys {@code inC} writes: marks {@code out} the writers there of every key that breaks condition 3
-         * or 4. Returns whether any was marked.
+         * or 4, and notes each other key's sealing writer ({@link #lastOfKey}). Returns whether any was marked.
          */
         boolean block(boolean[] inC, boolean[] followsNew, boolean[] out) {
             boolean any = false;
+            java.util.Arrays.fill(afterC, true);
+            for (int u = 0; u < h.size(); u++)
+                if (included[u] && !inC[u]) for (int e = order.start[u]; e < order.start[u + 1]; e++) afterC[order.to[e]] = false;
+            java.util.Arrays.fill(lastOfKey, -1);
+            IntVec unchained = new IntVec(16), lasts = new IntVec(16);
             for (int k = 0; k + 1 < from.length; k++) {
-                if (from[k] == from[k + 1] || !writesIn(k, inC) || lastOf(k, inC, followsNew) >= 0) continue;
-                for (int i = from[k]; i < from[k + 1]; i++) {
-                    int op = ops[i], t = txnOf[op];
-                    if (h.kind(op) == History.WRITE && inC[t]) { out[t] = true; any = true; }
+                if (from[k] == from[k + 1] || !writesIn(k, inC)) continue;
+                int last = chainLast(k, inC);
+                if (last < 0) { // not one chain: the witness chooses, reachability says which choices are forced (below)
+                    last = witnessLast(k, inC);
+                    if (last >= 0 && h.status(last) == History.COMMITTED) { unchained.add(k); lasts.add(last); }
+                    else any |= block(k, inC, out);
+                    continue;
                 }
+                markForced(k, inC);
+                any |= decide(k, inC, followsNew, last, out);
+            }
+            if (unchained.size() > 0) {
+                markReaching(unchained, lasts, inC);
+                for (int i = 0; i < unchained.size(); i++) {
+                    int k = unchained.get(i), last = lasts.get(i);
+                    any |= decide(k, inC, followsNew, last, out);
+                }
+            }
+            return any;
+        }
+
+        /** Seals key {@code k} with {@code last} when condition 4 holds ({@link #after}), or blocks it; returns whether it blocked. */
+        private boolean decide(int k, boolean[] inC, boolean[] followsNew, int last, boolean[] out) {
+            if (!after(k, inC, followsNew, last)) return block(k, inC, out);
+            lastOfKey[k] = last;
+            return false;
+        }
+
+        private boolean block(int k, boolean[] inC, boolean[] out) {
+            boolean any = false;
+            for (int i = from[k]; i < from[k + 1]; i++) {
+                int op = ops[i], t = txnOf[op];
+                if (h.kind(op) == History.WRITE && inC[t]) { out[t] = true; any = true; }
             }
             return any;
         }
@@ -307,14 +409,50 @@ public final class SealedPast {
             return false;
         }
 
+        /** The writer of {@code k} in {@code C} latest in the check's witness commit order; -1 when one is not in it. */
+        private int witnessLast(int k, boolean[] inC) {
+            int best = -1;
+            for (int i = from[k]; i < from[k + 1]; i++) {
+                int op = ops[i], t = txnOf[op];
+                if (h.kind(op) != History.WRITE || !inC[t]) continue;
+                if (witnessPos[t] < 0) return -1;
+                if (best < 0 || witnessPos[t] > witnessPos[best]) best = t;
+            }
+            return best;
+        }
+
+        /** Key {@code k}'s writers in {@code C} all chain to its last one: every final write there is forced before it. */
+        private void markForced(int k, boolean[] inC) {
+            for (int i = from[k]; i < from[k + 1]; i++) if (h.kind(ops[i]) == History.WRITE) unforced[ops[i]] = false;
+        }
+
         /**
-         * The writer of key {@code k} in {@code C} whose version seals (conditions 3 and 4 hold), or -1 when they do not.
-         * Requires that {@code C} writes {@code k}.
+         * For each unchained key (parallel to {@code lasts}, its sealing writer): marks {@link #unforced} each final write
+         * there whose writer does not reach the sealing one (the history leaves their order open; the witness chose). One
+         * reverse pass over the order with a bit per key.
          */
-        int lastOf(int k, boolean[] inC, boolean[] followsNew) {
+        private void markReaching(IntVec keys, IntVec lasts, boolean[] inC) {
+            for (int from0 = 0; from0 < keys.size(); from0 += REACH_BATCH) {
+                int to0 = Math.min(keys.size(), from0 + REACH_BATCH), words = (to0 - from0 + 63) / 64;
+                long[] mask = order.reaching(lasts, from0, to0, words);
+                for (int i = from0; i < to0; i++) {
+                    int k = keys.get(i), b = i - from0;
+                    for (int j = from[k]; j < from[k + 1]; j++) {
+                        int op = ops[j], t = txnOf[op];
+                        if (h.kind(op) == History.WRITE && inC[t]) unforced[op] = (mask[t * words + b / 64] & (1L << (b % 64))) == 0;
+                    }
+                }
+            }
+        }
+
+        /**
+         * Condition 3 by chains: the writer of key {@code k} in {@code C} whose version seals when each writer there follows
+         * the one before it on the key (by a read, or by session order) and one is followed by none; -1 when they do not
+         * chain, fork, or end in a writer not committed (then the witness chooses: {@link #witnessLast}).
+         */
+        int chainLast(int k, boolean[] inC) {
             int heads = 0, last = -1, lasts = 0;
             boolean forked = false;
-            // condition 3: one chain. Each writer of C is followed by at most one other of C; exactly one by none.
             for (int i = from[k]; i < from[k + 1]; i++) {
                 int op = ops[i];
                 if (h.kind(op) != History.WRITE || !inC[txnOf[op]]) continue;
@@ -331,8 +469,18 @@ public final class SealedPast {
                 int op = ops[i];
                 if (h.kind(op) == History.WRITE && pred[op] >= 0) followers[pred[op]] = 0;
             }
-            if (forked || heads != 1 || lasts != 1 || h.status(last) != History.COMMITTED) return -1;
-            // condition 4: staying writers follow the last, staying readers read it or a staying writer
+            return heads != 1 || lasts != 1 || forked || h.status(last) != History.COMMITTED ? -1 : last;
+        }
+
+        /** The writer of a key's initial state, in {@link #after} (never a transaction, never {@link LongIntMap#MISSING}). */
+        private static final int INITIAL = -2;
+
+        /**
+         * Condition 4 for key {@code k} sealed by {@code last}: every staying writer follows {@code last} (by an entry fence, or
+         * down the key's chain), and every staying reader reads it, a staying writer's version, or an older version whose
+         * read is decided for good ({@link #decided}).
+         */
+        private boolean after(int k, boolean[] inC, boolean[] followsNew, int last) {
             for (int i = from[k]; i < from[k + 1]; i++) {
                 int op = ops[i], t = txnOf[op];
                 if (inC[t]) continue;
@@ -340,16 +488,79 @@ public final class SealedPast {
                     if (followsNew[t]) continue;
                     int p = pred[op], steps = from[k + 1] - from[k];
                     while (p >= 0 && !inC[p] && steps-- > 0) p = predOf(p, k);
-                    if (p != last) return -1;
+                    if (p != last) return false;
                 } else {
                     if (h.status(t) == History.ABORTED) continue;
                     int v = h.value(op);
-                    if (v == History.NIL) return -1;
-                    int w = writer.get(LongIntMap.pack(k, v));
-                    if (w == LongIntMap.MISSING || (inC[w] && w != last)) return -1;
+                    int w = v == History.NIL ? INITIAL : writer.get(LongIntMap.pack(k, v));
+                    if (w == LongIntMap.MISSING) return false;
+                    if (w != INITIAL && (!inC[w] || w == last)) continue;
+                    if (!included[t]) return false; // of unknown outcome, unread: the check did not decide its reads
+                    // an older version: its read is decided for good when nothing its level's premise may draw on stays
+                    // (later rounds leave it out, §7.11)
+                    if (!decided(t, k, inC)) return false;
                 }
             }
-            return last;
+            return true;
+        }
+
+        /**
+         * Whether staying reader {@code t}'s read of an older version of {@code k} is decided for good: no writer of {@code k}
+         * its level's premise may draw on stays ({@link Premise}).
+         */
+        private boolean decided(int t, int k, boolean[] inC) {
+            if (premise == Premise.SNAPSHOT) return afterC[t] && !writes(t);
+            if (premise == Premise.CAUSAL) return !stayingCausalWriter(t, k, inC);
+            for (int i = from[k]; i < from[k + 1]; i++) { // an earlier writer of k in its session that stays
+                int op = ops[i], y = txnOf[op];
+                if (h.kind(op) == History.WRITE && !inC[y] && y != t && h.session(y) == h.session(t) && y < t) return false;
+            }
+            for (int op = h.opStart(t); op < h.opEnd(t); op++) { // a writer it read that stays and writes k
+                if (h.kind(op) != History.READ || h.value(op) == History.NIL) continue;
+                int w = writer.get(LongIntMap.pack(h.key(op), h.value(op)));
+                if (w >= 0 && w != t && !inC[w] && included[w] && writesKey(w, k)) return false;
+            }
+            return true;
+        }
+
+        /** Scratch for {@link #stayingCausalWriter}: a stamp per transaction. */
+        private int[] seen;
+        private int stamp;
+        private int[] stack;
+        /** How far {@link #stayingCausalWriter} looks before it answers yes (so: blocked). */
+        static final int CAUSAL_LOOK = 20_000;
+
+        /**
+         * Whether a staying included writer of {@code k} is in {@code t}'s causal past. Only staying transactions lead to one
+         * ({@code C} is closed under predecessors), so the search walks back through staying transactions only.
+         */
+        private boolean stayingCausalWriter(int t, int k, boolean[] inC) {
+            if (seen == null) { seen = new int[h.size()]; stack = new int[h.size()]; }
+            stamp++;
+            int sp = 0, steps = 0;
+            stack[sp++] = t;
+            seen[t] = stamp;
+            while (sp > 0) {
+                int u = stack[--sp];
+                for (int e = order.inStart[u]; e < order.inStart[u + 1]; e++) {
+                    int p = order.from[e];
+                    if (seen[p] == stamp || inC[p] || !included[p]) continue;
+                    if (++steps > CAUSAL_LOOK || writesKey(p, k)) return true;
+                    seen[p] = stamp;
+                    stack[sp++] = p;
+                }
+            }
+            return false;
+        }
+
+        private boolean writesKey(int t, int k) {
+            for (int op = h.opStart(t); op < h.opEnd(t); op++) if (h.kind(op) == History.WRITE && h.key(op) == k) return true;
+            return false;
+        }
+
+        private boolean writes(int t) {
+            for (int op = h.opStart(t); op < h.opEnd(t); op++) if (h.kind(op) == History.WRITE) return true;
+            return false;
         }
 
         /** The writer that writer {@code t}'s final write of {@code k} follows (negative: none in the round). */
@@ -362,16 +573,18 @@ public final class SealedPast {
          * Fills {@code supersededBy} for the final writes of {@code C}'s writers that a later one of their key superseded;
          * returns the sealed versions' write operations, ascending. Requires the fixed point ({@link #block} found nothing).
          */
-        int[] seal(boolean[] inC, boolean[] followsNew, int[] supersededBy) {
+        int[] seal(boolean[] inC, int[] supersededBy, IntVec unordered) {
             IntVec sealed = new IntVec(16);
             for (int k = 0; k + 1 < from.length; k++) {
                 if (from[k] == from[k + 1] || !writesIn(k, inC)) continue;
-                int last = lastOf(k, inC, followsNew);
-                if (last < 0) throw new IllegalStateException("internal: key " + History.show(h.keyName(k)) + " does not seal at the fixed point");
+                int last = lastOfKey[k];
+                if (last < 0 || !inC[last]) throw new IllegalStateException("internal: key " + History.show(h.keyName(k)) + " does not seal at the fixed point");
                 for (int i = from[k]; i < from[k + 1]; i++) {
                     int op = ops[i], t = txnOf[op];
                     if (h.kind(op) != History.WRITE || !inC[t]) continue;
-                    if (t == last) sealed.add(op); else supersededBy[op] = last;
+                    if (t == last) { sealed.add(op); continue; }
+                    supersededBy[op] = last;
+                    if (unforced[op]) unordered.add(op);
                 }
             }
             int[] out = sealed.toArray();
