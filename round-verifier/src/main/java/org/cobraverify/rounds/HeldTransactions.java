@@ -285,18 +285,21 @@ final class HeldTransactions {
     /**
      * Below serializability, where garbage collection may take a writer a waiting transaction read (docs/DESIGN.md §7.11):
      * records in {@code stale}, as a read of a collected write, each read of a waiting transaction whose writer is no longer
-     * held and that {@code store} now knows. Returns how many reads.
+     * held and that {@code lookup} (the collected writes this incarnation may see) now knows. Returns how many reads.
      */
-    int waitingReadsOfCollected(CollectedWrites store, org.cobraverify.gc.StaleReads stale) {
-        int n = 0;
+    int waitingReadsOfCollected(Admission.CollectedLookup lookup, org.cobraverify.gc.StaleReads stale) {
+        List<Transaction> readers = new ArrayList<>();
+        List<TxnOp> reads = new ArrayList<>();
+        List<String> keys = new ArrayList<>(), values = new ArrayList<>();
         for (Transaction t : waiting)
             for (TxnOp o : t.getOps()) {
                 if (o.getWrite() || o.getValue() == null || writers.get(o.getKey(), o.getValue()) != null || stale.isWaiting(t, o)) continue;
-                CollectedWrites.Entry e = store.get(o.getKey(), o.getValue());
-                if (e == null) continue;
-                stale.record(t, o, e);
-                n++;
+                readers.add(t); reads.add(o); keys.add(o.getKey()); values.add(o.getValue());
             }
+        if (keys.isEmpty()) return 0;
+        CollectedWrites.Entry[] found = lookup.getAll(keys, values);
+        int n = 0;
+        for (int i = 0; i < found.length; i++) if (found[i] != null) { stale.record(readers.get(i), reads.get(i), found[i]); n++; }
         return n;
     }
 

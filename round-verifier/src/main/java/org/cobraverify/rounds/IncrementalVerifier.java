@@ -264,6 +264,7 @@ public final class IncrementalVerifier implements AutoCloseable {
         steps.flushSetAside();
         collected.sync();
         incarnation.checkpointTaken(ledger.rounds - 1);
+        service.setIsolation(settings.sealed() ? settings.level().longName() : null);
         return CheckpointCodec.encode(new VerifierState(held, stale, past, planner.endedSince(), planner.withoutFenceSince(), ledger.counters(violations, unchecked.total()), violations.stoppedIn(),
                 ledger.droppedState, ledger.lostProof,
                 List.of()), service);
@@ -277,6 +278,12 @@ public final class IncrementalVerifier implements AutoCloseable {
      */
     public void restore(RoundsCheckpoint c, long incarnation) {
         if (!held.isEmpty() || !incoming.isEmpty() || ledger.rounds != 0) throw new IllegalStateException("restore needs a fresh verifier");
+        // a sealed past (below serializability, docs/DESIGN.md §7.11) and a barrier (§7.3) are different states of one store
+        String made = c.core() == null || c.core().getIsolation() == null ? null : c.core().getIsolation().toString();
+        String mine = settings.sealed() ? settings.level().longName() : null;
+        if (!java.util.Objects.equals(made, mine))
+            throw new IllegalArgumentException("the checkpoint was made checking " + (made == null ? "serializability" : made) + ", and this verifier checks "
+                    + settings.level().longName() + ": resume it at that level, or start another verifier (its own id) at this one");
         VerifierState s = CheckpointCodec.decode(c, incarnation);
         restore(s);
         this.incarnation.resume(incarnation, ledger.rounds - 1);

@@ -356,7 +356,7 @@ final class RoundSteps {
         int collectedNow = gone.gone().size();
         ledger.frontierRecords += r.gc().frontierAsData.length;
         held.forget(gone.gone());
-        if (settings.sealed()) held.waitingReadsOfCollected(collected, stale); // no pins below serializability (§7.11)
+        if (settings.sealed()) held.waitingReadsOfCollected(incarnation::entries, stale); // no pins below serializability (§7.11)
         StayingWriters.collectMarkedWrites(h, r.gc(), roundNo, incarnation.number(), settings.gcRules() == GarbageCollection.Rules.CARELESS_MARKS,
                 held, collected, stale);
         for (String id : gone.gone()) stale.forget(id);
