@@ -5,35 +5,40 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import org.cobraverify.checker.IsolationLevel;
 import org.cobraverify.schemas.Outcome;
 import org.cobraverify.schemas.Verdict;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code --isolation} on the commands that verify in rounds: serializable and strict-serializable are taken, a weaker level
- * is refused before anything starts (exit 2, saying where it is checked), and every verdict line names its level.
+ * {@code --isolation} on the commands that verify in rounds: every level of the ladder is taken (below serializability with
+ * the sealed past, docs/DESIGN.md §7.11), a name that is no level, or one that contradicts {@code --strict}, is refused
+ * before anything starts (exit 2), and every verdict line names its level.
  */
 class RoundsIsolationTest {
     @Test
-    void theLevelsRoundsCheckAreTakenAndTheOthersRefusedWithWhere() {
-        assertFalse(RoundsIsolation.strict(null, false));
-        assertTrue(RoundsIsolation.strict(null, true));
-        assertFalse(RoundsIsolation.strict("serializable", false));
-        assertTrue(RoundsIsolation.strict("strict-ser", false));
-        assertTrue(RoundsIsolation.strict("strict-serializable", true));
-        IllegalArgumentException si = assertThrows(IllegalArgumentException.class, () -> RoundsIsolation.strict("si", false));
-        assertTrue(si.getMessage().contains("snapshot-isolation is checked one shot (cobra verify --isolation si FILE)"), si.getMessage());
-        assertThrows(IllegalArgumentException.class, () -> RoundsIsolation.strict("ser", true), "--strict contradicts serializable");
-        assertThrows(IllegalArgumentException.class, () -> RoundsIsolation.strict("linearizable", false));
+    void everyLevelIsTakenAndWhatNamesNoneOrContradictsStrictIsRefused() {
+        assertEquals(IsolationLevel.SERIALIZABLE, RoundsIsolation.level(null, false));
+        assertEquals(IsolationLevel.STRICT_SERIALIZABLE, RoundsIsolation.level(null, true));
+        assertEquals(IsolationLevel.STRICT_SERIALIZABLE, RoundsIsolation.level("strict-ser", false));
+        assertEquals(IsolationLevel.STRICT_SERIALIZABLE, RoundsIsolation.level("strict-serializable", true));
+        for (IsolationLevel l : IsolationLevel.values()) {
+            assertEquals(l, RoundsIsolation.level(l.longName(), false));
+            assertEquals(l, RoundsIsolation.level(l.shortName(), false));
+        }
+        assertFalse(RoundsIsolation.strict("si", false));
+        IllegalArgumentException contra = assertThrows(IllegalArgumentException.class, () -> RoundsIsolation.level("si", true));
+        assertTrue(contra.getMessage().contains("--strict means --isolation strict-serializable"), contra.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> RoundsIsolation.level("ser", true), "--strict contradicts serializable");
+        assertThrows(IllegalArgumentException.class, () -> RoundsIsolation.level("linearizable", false));
     }
 
     @Test
-    void eachRoundsCommandRefusesAWeakerLevelBeforeItStarts() {
-        for (String[] args : new String[][] {{"verifier", "--isolation", "read-committed"}, {"replay", "--from-round", "0", "--isolation", "causal"},
-                {"demo", "--isolation", "snapshot-isolation"}}) {
+    void eachRoundsCommandRefusesANameThatIsNoLevelBeforeItStarts() {
+        for (String[] args : new String[][] {{"verifier", "--isolation", "linearizable"}, {"replay", "--from-round", "0", "--isolation", "si", "--strict"},
+                {"demo", "--isolation", "read-uncommitted"}}) {
             VerifyCommandTest.Run r = VerifyCommandTest.cobra(args);
             assertEquals(2, r.exit(), String.join(" ", args) + ":\n" + r.err());
-            assertTrue(r.err().contains("rounds check serializable and strict-serializable"), r.err());
             assertFalse(r.err().contains("did not answer"), "refused before reaching for Kafka: " + r.err());
         }
     }

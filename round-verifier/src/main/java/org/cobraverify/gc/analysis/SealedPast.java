@@ -100,6 +100,9 @@ public final class SealedPast {
         for (int t = 0; t < n; t++) {
             if (!old[t]) { if (included[t]) kept[GarbageCollection.Kept.NOT_OLD.ordinal()]++; continue; }
             if (included[t] && !reachesAll[t]) { oldNow[t] = false; kept[GarbageCollection.Kept.NOT_BEFORE_ENTRY_FENCES.ordinal()]++; continue; }
+            // a writer outside the checked history (aborted, or of unknown outcome) that a transaction which may still join
+            // reads stays: that read is judged when its reader joins (a writer in it goes, condition 4 and waiting readers)
+            if (!included[t] && pinned != null && pinned[t]) { kept[GarbageCollection.Kept.PINNED.ordinal()]++; continue; }
             cand[t] = true;
         }
         boolean[] followsNew = o.forwardFrom(entries);
@@ -145,6 +148,8 @@ public final class SealedPast {
         final int[] topo;
         /** Each transaction's place in {@link #topo}. */
         final int[] pos;
+        /** {@link #closure}'s answer: an included transaction outside {@code C} precedes it. */
+        private final boolean[] behind;
         final LongIntMap writer;
 
         /** The order of {@code h}'s included transactions: an aborted reader's reads, or one of unknown outcome nobody read, order nothing. */
@@ -190,6 +195,7 @@ public final class SealedPast {
             int[] put = Arrays.copyOf(inStart, n);
             for (int i = 0; i < m; i++) from[put[dsts[i]]++] = srcs[i];
             pos = new int[n];
+            behind = new boolean[n];
             if (topo != null) for (int i = 0; i < n; i++) pos[topo[i]] = i;
         }
 
@@ -248,12 +254,17 @@ public final class SealedPast {
          * (a transaction that stays holds back everything it reaches).
          */
         void closure(boolean[] cand, boolean[] included, boolean[] out, boolean[] inC) {
-            boolean[] held = new boolean[n];
+            java.util.Arrays.fill(behind, false);
             for (int u : topo) {
-                inC[u] = cand[u] && included[u] && !out[u] && !held[u];
-                if (included[u] && !inC[u]) for (int e = start[u]; e < start[u + 1]; e++) held[to[e]] = true;
+                inC[u] = cand[u] && included[u] && !out[u] && !behind[u];
+                // held back: behind an included transaction that stays, directly or through ones outside the checked history
+                // (session order runs through an aborted transaction: its predecessors precede its successors)
+                if ((included[u] && !inC[u]) || behind[u]) for (int e = start[u]; e < start[u + 1]; e++) behind[to[e]] = true;
             }
         }
+
+        /** After {@link #closure}: whether an included transaction outside {@code C} precedes it ({@code so ∪ wr}, transitively). */
+        boolean behind(int t) { return behind[t]; }
     }
 
     /**
@@ -285,7 +296,7 @@ public final class SealedPast {
 
         /** The level's premise ({@link Premise}). */
         final Premise premise;
-        /** Per transaction, this pass: whether every included transaction before it (in {@code so ∪ wr}) is in {@code C}. */
+        /** Per transaction, this pass: whether every included transaction before it (in {@code so ∪ wr}, transitively) is in {@code C}. */
         final boolean[] afterC;
 
         Keys(History h, boolean[] included, Order order, int[] witness, Premise premise) {
@@ -361,9 +372,7 @@ public final class SealedPast {
          */
         boolean block(boolean[] inC, boolean[] followsNew, boolean[] out) {
             boolean any = false;
-            java.util.Arrays.fill(afterC, true);
-            for (int u = 0; u < h.size(); u++)
-                if (included[u] && !inC[u]) for (int e = order.start[u]; e < order.start[u + 1]; e++) afterC[order.to[e]] = false;
+            for (int u = 0; u < h.size(); u++) afterC[u] = !order.behind(u);
             java.util.Arrays.fill(lastOfKey, -1);
             IntVec unchained = new IntVec(16), lasts = new IntVec(16);
             for (int k = 0; k + 1 < from.length; k++) {
@@ -531,8 +540,9 @@ public final class SealedPast {
         static final int CAUSAL_LOOK = 20_000;
 
         /**
-         * Whether a staying included writer of {@code k} is in {@code t}'s causal past. Only staying transactions lead to one
-         * ({@code C} is closed under predecessors), so the search walks back through staying transactions only.
+         * Whether a staying included writer of {@code k} is in {@code t}'s causal past. Only transactions outside {@code C} lead to
+         * one ({@code C} is closed under predecessors), so the search walks back through those only (through ones outside the
+         * checked history too: session order runs through them).
          */
         private boolean stayingCausalWriter(int t, int k, boolean[] inC) {
             if (seen == null) { seen = new int[h.size()]; stack = new int[h.size()]; }
@@ -544,8 +554,8 @@ public final class SealedPast {
                 int u = stack[--sp];
                 for (int e = order.inStart[u]; e < order.inStart[u + 1]; e++) {
                     int p = order.from[e];
-                    if (seen[p] == stamp || inC[p] || !included[p]) continue;
-                    if (++steps > CAUSAL_LOOK || writesKey(p, k)) return true;
+                    if (seen[p] == stamp || inC[p]) continue;
+                    if (++steps > CAUSAL_LOOK || (included[p] && writesKey(p, k))) return true;
                     seen[p] = stamp;
                     stack[sp++] = p;
                 }
