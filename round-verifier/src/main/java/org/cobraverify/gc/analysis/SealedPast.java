@@ -200,6 +200,19 @@ public final class SealedPast {
         }
 
         /**
+         * Per transaction, {@code words} longs: bit {@code i - first} set when {@code sources.get(i)} reaches it (itself
+         * included), for {@code i} in {@code [first, end)}. Requires the topological order.
+         */
+        long[] reached(IntVec sources, int first, int end, int words) {
+            long[] mask = new long[n * words];
+            for (int i = first; i < end; i++) mask[sources.get(i) * words + (i - first) / 64] |= 1L << ((i - first) % 64);
+            for (int u : topo)
+                for (int e = start[u]; e < start[u + 1]; e++)
+                    for (int w = 0; w < words; w++) mask[to[e] * words + w] |= mask[u * words + w];
+            return mask;
+        }
+
+        /**
          * Per transaction, {@code words} longs: bit {@code i - first} set when it reaches {@code targets.get(i)} (itself
          * included), for {@code i} in {@code [first, end)}. Requires the topological order.
          */
@@ -374,7 +387,7 @@ public final class SealedPast {
             boolean any = false;
             for (int u = 0; u < h.size(); u++) afterC[u] = !order.behind(u);
             java.util.Arrays.fill(lastOfKey, -1);
-            IntVec unchained = new IntVec(16), lasts = new IntVec(16);
+            IntVec unchained = new IntVec(16), lasts = new IntVec(16), reachKeys = new IntVec(16), reachLasts = new IntVec(16);
             for (int k = 0; k + 1 < from.length; k++) {
                 if (from[k] == from[k + 1] || !writesIn(k, inC)) continue;
                 int last = chainLast(k, inC);
@@ -385,21 +398,33 @@ public final class SealedPast {
                     continue;
                 }
                 markForced(k, inC);
-                any |= decide(k, inC, followsNew, last, out);
+                any |= decide(k, inC, followsNew, last, out, reachKeys, reachLasts);
             }
             if (unchained.size() > 0) {
                 markReaching(unchained, lasts, inC);
                 for (int i = 0; i < unchained.size(); i++) {
                     int k = unchained.get(i), last = lasts.get(i);
-                    any |= decide(k, inC, followsNew, last, out);
+                    any |= decide(k, inC, followsNew, last, out, reachKeys, reachLasts);
+                }
+            }
+            if (reachKeys.size() > 0) {
+                boolean[] reached = reachedFromLasts(reachKeys, reachLasts, inC, followsNew);
+                for (int i = 0; i < reachKeys.size(); i++) {
+                    if (reached[i]) lastOfKey[reachKeys.get(i)] = reachLasts.get(i);
+                    else any |= block(reachKeys.get(i), inC, out);
                 }
             }
             return any;
         }
 
-        /** Seals key {@code k} with {@code last} when condition 4 holds ({@link #after}), or blocks it; returns whether it blocked. */
-        private boolean decide(int k, boolean[] inC, boolean[] followsNew, int last, boolean[] out) {
-            if (!after(k, inC, followsNew, last)) return block(k, inC, out);
+        /**
+         * Seals key {@code k} with {@code last} when condition 4 holds ({@link #after}), or blocks it (returns whether it
+         * blocked); when it holds if {@code last} reaches the key's staying writers, adds it to {@code reach} for later.
+         */
+        private boolean decide(int k, boolean[] inC, boolean[] followsNew, int last, boolean[] out, IntVec reachKeys, IntVec reachLasts) {
+            int a = after(k, inC, followsNew, last);
+            if (a == BROKEN) return block(k, inC, out);
+            if (a == IF_REACHED) { reachKeys.add(k); reachLasts.add(last); return false; }
             lastOfKey[k] = last;
             return false;
         }
@@ -484,12 +509,17 @@ public final class SealedPast {
         /** The writer of a key's initial state, in {@link #after} (never a transaction, never {@link LongIntMap#MISSING}). */
         private static final int INITIAL = -2;
 
+        /** {@link #after}'s answers. */
+        static final int HOLDS = 0, BROKEN = 1, IF_REACHED = 2;
+
         /**
-         * Condition 4 for key {@code k} sealed by {@code last}: every staying writer follows {@code last} (by an entry fence, or
-         * down the key's chain), and every staying reader reads it, a staying writer's version, or an older version whose
-         * read is decided for good ({@link #decided}).
+         * Condition 4 for key {@code k} sealed by {@code last}: every staying writer follows {@code last} (by an entry fence, down
+         * the key's chain, or, {@link #IF_REACHED}, if {@code last} reaches it in {@code so ∪ wr}: {@link #reachedFromLasts}
+         * decides), and every staying reader reads it, a staying writer's version, or an older version whose read is decided
+         * for good ({@link #decided}).
          */
-        private boolean after(int k, boolean[] inC, boolean[] followsNew, int last) {
+        private int after(int k, boolean[] inC, boolean[] followsNew, int last) {
+            int answer = HOLDS;
             for (int i = from[k]; i < from[k + 1]; i++) {
                 int op = ops[i], t = txnOf[op];
                 if (inC[t]) continue;
@@ -497,20 +527,45 @@ public final class SealedPast {
                     if (followsNew[t]) continue;
                     int p = pred[op], steps = from[k + 1] - from[k];
                     while (p >= 0 && !inC[p] && steps-- > 0) p = predOf(p, k);
-                    if (p != last) return false;
+                    if (p != last) answer = IF_REACHED;
                 } else {
                     if (h.status(t) == History.ABORTED) continue;
                     int v = h.value(op);
                     int w = v == History.NIL ? INITIAL : writer.get(LongIntMap.pack(k, v));
-                    if (w == LongIntMap.MISSING) return false;
+                    if (w == LongIntMap.MISSING) return BROKEN;
                     if (w != INITIAL && (!inC[w] || w == last)) continue;
-                    if (!included[t]) return false; // of unknown outcome, unread: the check did not decide its reads
+                    if (!included[t]) return BROKEN; // of unknown outcome, unread: the check did not decide its reads
                     // an older version: its read is decided for good when nothing its level's premise may draw on stays
                     // (later rounds leave it out, §7.11)
-                    if (!decided(t, k, inC)) return false;
+                    if (!decided(t, k, inC)) return BROKEN;
                 }
             }
-            return true;
+            return answer;
+        }
+
+        /**
+         * For each key (parallel to {@code lasts}, its sealing writer) whose condition 4 holds if its sealing writer reaches its
+         * staying writers: whether it does, for every staying writer that neither follows an entry fence nor chains to it. One
+         * forward pass over the order with a bit per key.
+         */
+        private boolean[] reachedFromLasts(IntVec keys, IntVec lasts, boolean[] inC, boolean[] followsNew) {
+            boolean[] ok = new boolean[keys.size()];
+            Arrays.fill(ok, true);
+            for (int from0 = 0; from0 < keys.size(); from0 += REACH_BATCH) {
+                int to0 = Math.min(keys.size(), from0 + REACH_BATCH), words = (to0 - from0 + 63) / 64;
+                long[] mask = order.reached(lasts, from0, to0, words);
+                for (int i = from0; i < to0; i++) {
+                    int k = keys.get(i), b = i - from0, last = lasts.get(i);
+                    for (int j = from[k]; j < from[k + 1] && ok[i]; j++) {
+                        int op = ops[j], t = txnOf[op];
+                        if (h.kind(op) != History.WRITE || inC[t] || followsNew[t]) continue;
+                        int p = pred[op], steps = from[k + 1] - from[k];
+                        while (p >= 0 && !inC[p] && steps-- > 0) p = predOf(p, k);
+                        if (p != last && (mask[t * words + b / 64] & (1L << (b % 64))) == 0) ok[i] = false;
+                    }
+                }
+            }
+            return ok;
         }
 
         /**
