@@ -95,14 +95,10 @@ final class RoundCheck {
                     CheckOptions check, boolean retainedAlready, CollectedPast past, boolean lost, long roundsEnded) {
         if (!level.implies(IsolationLevel.SERIALIZABLE))
             return attemptSealed(admitted, staleNow, oldEpochMax, ended, check, retainedAlready, past, roundsEnded);
-        List<Transaction> all = new ArrayList<>(held.retainedCount() + admitted.size());
-        all.addAll(held.retained());
-        if (!retainedAlready) all.addAll(admitted);
-        List<Transaction> order = SessionOrder.of(all);
+        List<Transaction> order = order(admitted, retainedAlready);
         // the operations' key and value ids, interned once per transaction, not once per round (RoundIds)
         int[][] opIds = ids.compile(order);
-        int ops = 0;
-        for (int[] x : opIds) ops += x.length / 2;
+        int ops = opCount(opIds);
         HistoryBuilder hb = new HistoryBuilder(order.size() + order.size() / 2, ops + ops / 4, ids.keys(), ids.values()); // and the synthetic writers
         Map<String, Integer> index = hb.index(); // each transaction's place in the round's history, by id (the builder's own map)
         // the frontier records of the keys the round touches: each becomes a synthetic writer before the past (§7.9)
@@ -138,13 +134,9 @@ final class RoundCheck {
      */
     private Attempt attemptSealed(List<Transaction> admitted, List<StaleReads.StaleRead> staleNow, long oldEpochMax, Predicate<String> ended,
                                   CheckOptions check, boolean retainedAlready, CollectedPast past, long roundsEnded) {
-        List<Transaction> all = new ArrayList<>(held.retainedCount() + admitted.size());
-        all.addAll(held.retained());
-        if (!retainedAlready) all.addAll(admitted);
-        List<Transaction> order = SessionOrder.of(all);
+        List<Transaction> order = order(admitted, retainedAlready);
         int[][] opIds = ids.compile(order);
-        int ops = 0;
-        for (int[] x : opIds) ops += x.length / 2;
+        int ops = opCount(opIds);
         HistoryBuilder hb = new HistoryBuilder(order.size(), ops, ids.keys(), ids.values());
         Map<String, Integer> index = hb.index();
         boolean[][] heldReads = PastFrontier.heldReads(order, this::whole, held, admittedHeldReads);
@@ -180,6 +172,20 @@ final class RoundCheck {
         } catch (OutOfMemoryError e) {
             return new Attempt(order, index, null, s.judgeable(), plan, null, t1, "the heap ran out", true, frontier);
         }
+    }
+
+    /** The round's transactions in session order: the retained ones and, unless they are among them already, {@code admitted}. */
+    private List<Transaction> order(List<Transaction> admitted, boolean retainedAlready) {
+        List<Transaction> all = new ArrayList<>(held.retainedCount() + admitted.size());
+        all.addAll(held.retained());
+        if (!retainedAlready) all.addAll(admitted);
+        return SessionOrder.of(all);
+    }
+
+    private static int opCount(int[][] opIds) {
+        int ops = 0;
+        for (int[] x : opIds) ops += x.length / 2;
+        return ops;
     }
 
     /** {@code check} with what is left of its timeout since {@code since} (nanoTime); null when nothing is left. */

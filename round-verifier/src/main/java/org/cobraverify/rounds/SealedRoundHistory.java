@@ -14,7 +14,6 @@ import org.cobraverify.history.History;
 import org.cobraverify.history.HistoryBuilder;
 import org.cobraverify.schemas.Transaction;
 import org.cobraverify.schemas.TxnOp;
-import org.cobraverify.schemas.TxnStatus;
 
 /**
  * A round's history below serializability (docs/DESIGN.md §7.11): the held transactions, where the initial state stands for
@@ -70,9 +69,7 @@ record SealedRoundHistory(History history, List<StaleReads.StaleRead> judgeable,
         for (int ti = 0; ti < order.size(); ti++) {
             Transaction t = order.get(ti);
             int[] x = opIds[ti];
-            byte st = t.getStatus() == TxnStatus.COMMITTED ? History.COMMITTED : t.getStatus() == TxnStatus.ABORTED ? History.ABORTED : History.UNKNOWN;
-            b.begin(t.getId(), b.session(t.getSession()), st, t.getStart() == 0 ? History.NO_TIME : t.getStart(),
-                    t.getEnd() == 0 ? History.NO_TIME : t.getEnd(), -1);
+            RoundHistory.begin(b, t);
             boolean isAdmitted = admitted.contains(t.getId());
             boolean isForced = !forced.isEmpty() && forced.contains(t.getId());
             boolean[] resolved = heldReads[ti];
