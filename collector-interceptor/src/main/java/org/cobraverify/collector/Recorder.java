@@ -83,6 +83,12 @@ public final class Recorder implements AutoCloseable {
 
     static String encode(String writeId, String value) { return TAG + writeId + END + value; }
 
+    /** The value a history records for {@code stored}, a value as the store holds it: its write id, or itself when it carries none. */
+    public static String recordedValue(String stored) {
+        String[] d = decode(stored);
+        return d == null ? stored : d[0];
+    }
+
     /** {@code {writeId, appValue}} of a stored value, or null when it carries no valid id. */
     static String[] decode(String stored) {
         if (stored == null || stored.isEmpty() || stored.charAt(0) != TAG) return null;

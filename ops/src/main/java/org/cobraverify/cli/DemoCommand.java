@@ -155,7 +155,8 @@ public final class DemoCommand implements Callable<Integer> {
                 System.err.printf("cobra demo: topology and verifier running; %s, %d clients, %d transactions on RocksDB%s%n",
                         w.name(), clients, txns, f == null ? "" : " with fault " + fault + " (rate " + faultRate + ")");
                 KvStore store = new RocksDbStore(dir.resolve("rocksdb").toString(), false);
-                if (f != null) store = new FaultyStore(store, f, faultRate, seed);
+                FaultyStore faulty = f == null ? null : new FaultyStore(store, f, faultRate, seed);
+                if (faulty != null) store = faulty;
                 long recorded;
                 WorkloadRunner.Result r;
                 StateProbe probe = new StateProbe(pipeline);
@@ -211,6 +212,8 @@ public final class DemoCommand implements Callable<Integer> {
                                 x.storeKeys(), x.verifierMsPerTxn(), x.retained(), x.collected());
                 }
                 int rc = summary(List.copyOf(verdicts), recorded, wl0, wl1, done);
+                if (f == FaultyStore.Fault.LOST_WRITE && printSummary) // the verdicts against what the store did
+                    for (String line : FaultTally.of(faulty.ledger(), List.copyOf(verdicts)).lines()) System.out.println(line);
                 int serveAfter = serveAfterSeconds();
                 if (page != null && serveAfter > 0) { // time to look at the finished run before the page goes
                     System.err.println("cobra demo: the live page stays up " + serveAfter + " s more at " + page.url());

@@ -36,6 +36,12 @@ final class SnapshotIsolationCheck {
     /** The split graph: vertex 2t is s(t), 2t+1 is c(t). Edge kinds are {@link KnownGraph}'s, plus the start-to-commit edges (SO, key -2). */
     private KnownGraph g;
     private boolean[] live;
+    /**
+     * The chain cover's hint ({@link ReachabilityEngine.Dag#sessionPred}): s(T)'s is the commit of T's predecessor in its
+     * session, c(T)'s is s(T), each an edge of the graph; -1 elsewhere. Without it the greedy cover follows whichever
+     * predecessor it meets first, and a round's split graph got a chain per dozen transactions instead of one per session.
+     */
+    private int[] sessionPred;
     /** Per forced side's edge (its deriv id): the edge of the other side that would have closed a cycle. */
     private final IntVec blockedFrom = new IntVec(), blockedTo = new IntVec();
     // chains: key, head, tail
@@ -78,9 +84,15 @@ final class SnapshotIsolationCheck {
         }
         int[] last = new int[h.sessionCount()];
         Arrays.fill(last, -1);
+        sessionPred = new int[2 * n];
+        Arrays.fill(sessionPred, -1);
         for (int t = 0; t < n; t++) {
             if (!rf.included[t]) continue;
-            if (last[h.session(t)] >= 0) g.add(c(last[h.session(t)]), s(t), KnownGraph.SO, -1);
+            sessionPred[c(t)] = s(t);
+            if (last[h.session(t)] >= 0) {
+                g.add(c(last[h.session(t)]), s(t), KnownGraph.SO, -1);
+                sessionPred[s(t)] = c(last[h.session(t)]);
+            }
             last[h.session(t)] = t;
         }
         for (int i = 0; i < rf.readKey.size(); i++) {
@@ -143,7 +155,8 @@ final class SnapshotIsolationCheck {
      * fixed edges they imply, and the constraints between the chains. Returns an anomaly when facts conflict.
      */
     private Anomaly chains() {
-        LongIntMap succ = new LongIntMap(16), pred = new LongIntMap(16), factOp = new LongIntMap(16);
+        int facts = Math.max(16, rf.factKey.size());
+        LongIntMap succ = new LongIntMap(facts), pred = new LongIntMap(facts), factOp = new LongIntMap(facts);
         for (int i = 0; i < rf.factKey.size(); i++) {
             int k = rf.factKey.get(i), p = rf.factPred.get(i), s = rf.factSucc.get(i);
             // (putIfAbsent returns the value now held: the earlier one, or this one)
@@ -167,12 +180,14 @@ final class SnapshotIsolationCheck {
         // every included writer of each key, once
         int keys = h.keyCount();
         IntVec[] writers = new IntVec[keys];
-        LongIntMap seen = new LongIntMap(Math.max(16, h.opCount()));
+        int[] lastWriter = new int[keys]; // per key, the last transaction counted as its writer
+        Arrays.fill(lastWriter, -1);
         for (int t = 0; t < h.size(); t++) {
             if (!rf.included[t]) continue;
             for (int op = h.opStart(t); op < h.opEnd(t); op++) {
                 byte kind = h.kind(op);
-                if ((kind != History.WRITE && kind != History.APPEND) || seen.put(LongIntMap.pack(t, h.key(op)), 1) != LongIntMap.MISSING) continue;
+                if ((kind != History.WRITE && kind != History.APPEND) || lastWriter[h.key(op)] == t) continue;
+                lastWriter[h.key(op)] = t;
                 if (writers[h.key(op)] == null) writers[h.key(op)] = new IntVec(2);
                 writers[h.key(op)].add(t);
             }
@@ -256,7 +271,7 @@ final class SnapshotIsolationCheck {
             }
             ReachabilityEngine.Index reach;
             try {
-                reach = options.reachability().index(new ReachabilityEngine.Dag(g.n, out.start, out.target, topo, null), sources.toArray(), budget);
+                reach = options.reachability().index(new ReachabilityEngine.Dag(g.n, out.start, out.target, topo, sessionPred), sources.toArray(), budget);
             } catch (ReachabilityEngine.TooLarge e) {
                 return null; // the solver decides every constraint
             }

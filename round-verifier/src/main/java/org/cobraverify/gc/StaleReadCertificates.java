@@ -38,8 +38,8 @@ final class StaleReadCertificates {
                 String bl = label(by);
                 Transaction byTxn = held.apply(by);
                 txns.add(new Certificate.Txn(w, "?", "committed", "(collected: w(" + key + ")=" + val + ")", -1));
-                txns.add(new Certificate.Txn(by, byTxn == null ? "?" : byTxn.getSession(), "committed",
-                        byTxn == null ? "(collected)" : describe(byTxn), -1));
+                txns.add(new Certificate.Txn(by, byTxn == null ? "?" : byTxn.getSession(), "committed", byTxn != null ? describe(byTxn)
+                        : s.supersedingValue() == null ? "(collected)" : "(collected: w(" + key + ")=" + s.supersedingValue() + ")", -1));
                 List<Certificate.Edge> cycle = List.of(
                         new Certificate.Edge(fl, bl, "rw", key, fl + " read " + wl + "'s version of " + key + ", and " + bl
                                 + " wrote " + key + " after " + wl + " (" + wl + " reaches " + bl + " in the known graph)"),

@@ -28,8 +28,14 @@ import org.cobraverify.schemas.TxnStatus;
  * <p>Invariant: every entry's reader is held (waiting or retained) by the verifier; each read appears at most once.
  */
 public final class StaleReads {
-    /** A read by {@code reader} (its own operation {@code op}) of a write that {@code entry} says was collected. */
-    public record StaleRead(Transaction reader, TxnOp op, CollectedWrites.Entry entry) {}
+    /**
+     * A read by {@code reader} (its own operation {@code op}) of a write that {@code entry} says was collected;
+     * {@code supersedingValue}: the value its superseding writer wrote of the key, when the verifier knows it (a sealed
+     * version, docs/DESIGN.md §7.11), else null. The certificate shows it for a superseding writer that is gone.
+     */
+    public record StaleRead(Transaction reader, TxnOp op, CollectedWrites.Entry entry, String supersedingValue) {
+        public StaleRead(Transaction reader, TxnOp op, CollectedWrites.Entry entry) { this(reader, op, entry, null); }
+    }
 
     /**
      * What judging a round's stale reads found: the violations (one certificate per reader, with the readers, in the same

@@ -142,7 +142,7 @@ final class RoundCheck {
         boolean[][] heldReads = PastFrontier.heldReads(order, this::whole, held, admittedHeldReads);
         Set<String> admittedIds = new java.util.HashSet<>(admitted.size() * 2);
         for (Transaction t : admitted) admittedIds.add(t.getId());
-        SealedRoundHistory s = SealedRoundHistory.build(hb, order, opIds, heldReads, admittedIds, staleNow, forced, past.exists(), collected,
+        SealedRoundHistory s = SealedRoundHistory.build(hb, ids, order, opIds, heldReads, admittedIds, staleNow, forced, past.exists(), collected,
                 incarnation::visible);
         History h = s.history();
         long t1 = System.nanoTime();

@@ -2,7 +2,6 @@ package org.cobraverify.rounds;
 
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -31,38 +30,38 @@ record SealedRoundHistory(History history, List<StaleReads.StaleRead> judgeable,
     static final String INITIAL = "the initial state";
 
     /**
-     * Builds into {@code b} the history of {@code order} ({@code opIds}: its key and value ids). {@code heldReads[i]}: which
+     * Builds into {@code b} the history of {@code order} ({@code opIds}: its key and value ids, in {@code ids}' tables, whose
+     * pass it uses). {@code heldReads[i]}: which
      * reads of transaction {@code i} have a held writer (null: all); {@code admitted}: the transactions admitted this round,
      * whose reads of collected writes ({@code staleNow}, recorded as they arrived) and of initial states are judged now;
      * {@code forced}: transactions admitted in the last round with a read of no held writer (such a read stays in the history,
      * for the check to reject). {@code pastExists}: something was collected (else no frontier is looked up).
      */
-    static SealedRoundHistory build(HistoryBuilder b, List<Transaction> order, int[][] opIds, boolean[][] heldReads, Set<String> admitted,
+    static SealedRoundHistory build(HistoryBuilder b, RoundIds ids, List<Transaction> order, int[][] opIds, boolean[][] heldReads, Set<String> admitted,
                                     List<StaleReads.StaleRead> staleNow, Set<String> forced, boolean pastExists, CollectedWrites store,
                                     Predicate<CollectedWrites.FrontierEntry> visible) {
         Map<TxnOp, StaleReads.StaleRead> staleByOp = new IdentityHashMap<>();
         for (StaleReads.StaleRead s : staleNow) staleByOp.put(s.op(), s);
         // the keys whose frontier record decides a read: reads of collected writes, and initial-state reads of admitted transactions
-        Map<String, CollectedWrites.FrontierEntry> latest = new java.util.HashMap<>();
+        // (by key id: each key marked once in a pass of ids, its slot indexing latest)
+        CollectedWrites.FrontierEntry[] latest = null;
         if (pastExists && store.hasFrontiers()) {
-            Set<String> keys = new LinkedHashSet<>();
+            ids.beginPass();
+            List<String> ks = new ArrayList<>();
             for (int ti = 0; ti < order.size(); ti++) {
-                Transaction t = order.get(ti);
-                boolean isAdmitted = admitted.contains(t.getId());
                 boolean[] resolved = heldReads[ti];
-                List<TxnOp> ops = t.getOps();
+                int[] x = opIds[ti];
+                List<TxnOp> ops = order.get(ti).getOps();
                 for (int j = 0; j < ops.size(); j++) {
                     TxnOp o = ops.get(j);
-                    if (o.getWrite()) continue;
-                    if (opIds[ti][2 * j + 1] == History.NIL || (resolved != null && !resolved[j])) keys.add(o.getKey());
+                    if (o.getWrite() || !(x[2 * j + 1] == History.NIL || (resolved != null && !resolved[j])) || !ids.mark(x[2 * j])) continue;
+                    ids.slot(x[2 * j], ks.size());
+                    ks.add(o.getKey());
                 }
             }
-            List<String> ks = new ArrayList<>(keys);
             List<List<CollectedWrites.FrontierEntry>> logs = store.frontierLogs(ks);
-            for (int i = 0; i < ks.size(); i++) {
-                CollectedWrites.FrontierEntry e = FrontierLog.latest(logs.get(i), visible);
-                if (e != null) latest.put(ks.get(i), e);
-            }
+            latest = new CollectedWrites.FrontierEntry[ks.size()];
+            for (int i = 0; i < ks.size(); i++) latest[i] = FrontierLog.latest(logs.get(i), visible);
         }
         List<StaleReads.StaleRead> judge = new ArrayList<>();
         String unknowable = null;
@@ -78,7 +77,7 @@ record SealedRoundHistory(History history, List<StaleReads.StaleRead> judgeable,
                 TxnOp o = ops.get(j);
                 int k = x[2 * j], v = x[2 * j + 1];
                 if (o.getWrite()) { b.write(k, v); continue; }
-                CollectedWrites.FrontierEntry last = latest.isEmpty() ? null : latest.get(o.getKey());
+                CollectedWrites.FrontierEntry last = latest == null || !ids.marked(k) ? null : latest[ids.slot(k)];
                 if (v == History.NIL) {
                     if (last == null) { b.read(k, History.NIL); continue; }
                     // a retained reader's read of a key's initial state that the past has written since: decided when it was
@@ -90,7 +89,7 @@ record SealedRoundHistory(History history, List<StaleReads.StaleRead> judgeable,
                     }
                     // the initial state of a key the past wrote: superseded by the key's latest collected version
                     judge.add(new StaleReads.StaleRead(t, o, new CollectedWrites.Entry(INITIAL, last.writer(), CollectedWrites.Fate.SUPERSEDED,
-                            last.round(), last.incarnation())));
+                            last.round(), last.incarnation()), last.value()));
                     continue;
                 }
                 if (resolved == null || resolved[j]) { b.read(k, v); continue; }
@@ -98,10 +97,12 @@ record SealedRoundHistory(History history, List<StaleReads.StaleRead> judgeable,
                 boolean current = last != null && last.value() != null && last.value().equals(o.getValue());
                 if (current) { b.read(k, History.NIL); continue; } // the sealed version: the initial state now
                 if (s != null) {
-                    if (s.entry().fate() != CollectedWrites.Fate.FRONTIER) judge.add(s);
+                    if (s.entry().fate() != CollectedWrites.Fate.FRONTIER) // (superseded by the key's sealed version: the certificate shows it)
+                        judge.add(last != null && last.value() != null && last.writer() != null && last.writer().equals(s.entry().supersededBy())
+                                ? new StaleReads.StaleRead(t, o, s.entry(), last.value()) : s);
                     else if (last == null || last == FrontierLog.UNKNOWABLE || last.writer() == null) { if (unknowable == null) unknowable = cannotKnow(t, o); }
                     else judge.add(new StaleReads.StaleRead(t, o, new CollectedWrites.Entry(s.entry().writer(), last.writer(),
-                                CollectedWrites.Fate.SUPERSEDED, s.entry().round(), s.entry().incarnation())));
+                                CollectedWrites.Fate.SUPERSEDED, s.entry().round(), s.entry().incarnation()), last.value()));
                     continue;
                 }
                 if (isForced) { b.read(k, v); continue; } // nobody wrote it: the check says so

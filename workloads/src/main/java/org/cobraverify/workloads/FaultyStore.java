@@ -38,8 +38,11 @@ public final class FaultyStore implements KvStore {
     private final Fault fault;
     private final double rate;
     private final Random rnd;
-    private final Map<String, List<String>> versions = new HashMap<>(); // committed stored values, oldest first
+    /** With {@link Fault#STALE_READ}: per key, the last {@link #MAX_VERSIONS} committed values, oldest first. */
+    private final Map<String, List<String>> versions = new HashMap<>();
+    private static final int MAX_VERSIONS = 8;
     private final AtomicLong injected = new AtomicLong();
+    private final LostWriteLedger ledger = new LostWriteLedger();
 
     public FaultyStore(KvStore inner, Fault fault, double rate, long seed) {
         this.inner = inner;
@@ -53,6 +56,9 @@ public final class FaultyStore implements KvStore {
 
     /** Faults injected so far: stale values served, writes dropped, commits applied in part. */
     public long injected() { return injected.get(); }
+
+    /** With {@link Fault#LOST_WRITE}: what the lost writes of committed transactions did (empty for the other faults). */
+    public LostWriteLedger ledger() { return ledger; }
 
     private synchronized boolean strike() { return rnd.nextDouble() < rate; }
 
@@ -69,6 +75,8 @@ public final class FaultyStore implements KvStore {
         private final Map<String, String> own = new HashMap<>();
         private final Map<String, String> seen = new HashMap<>(); // a stale read stays stale within the transaction
         private final List<String[]> puts = new ArrayList<>();
+        /** With {@link Fault#LOST_WRITE}: per key, its last write and whether the store dropped it (for the {@link LostWriteLedger}). */
+        private final Map<String, Object[]> last = new java.util.LinkedHashMap<>();
 
         Txn(KvTransaction t) { this.t = t; }
 
@@ -102,7 +110,12 @@ public final class FaultyStore implements KvStore {
         @Override
         public void put(String key, String value) throws StoreException {
             own.put(key, value);
-            if (fault == Fault.LOST_WRITE && strike()) { injected.incrementAndGet(); return; }
+            if (fault == Fault.LOST_WRITE) {
+                LostWriteLedger.LostWrite w = new LostWriteLedger.LostWrite(key, value, seen.get(key), seen.containsKey(key));
+                boolean lost = strike();
+                last.put(key, new Object[] {w, lost});
+                if (lost) { injected.incrementAndGet(); return; }
+            }
             puts.add(new String[] {key, value});
             if (fault != Fault.NON_ATOMIC) t.put(key, value);
         }
@@ -121,8 +134,17 @@ public final class FaultyStore implements KvStore {
                 }
             }
             t.commit();
-            synchronized (versions) {
-                for (String[] p : puts) versions.computeIfAbsent(p[0], k -> new ArrayList<>()).add(p[1]);
+            if (fault == Fault.LOST_WRITE) {
+                List<LostWriteLedger.LostWrite> dropped = new ArrayList<>(), applied = new ArrayList<>();
+                for (Object[] w : last.values()) ((Boolean) w[1] ? dropped : applied).add((LostWriteLedger.LostWrite) w[0]);
+                ledger.committed(dropped, applied);
+            }
+            if (fault == Fault.STALE_READ) synchronized (versions) { // the versions a stale read may serve: the last few per key
+                for (String[] p : puts) {
+                    List<String> vs = versions.computeIfAbsent(p[0], k -> new ArrayList<>());
+                    vs.add(p[1]);
+                    if (vs.size() > MAX_VERSIONS) vs.remove(0);
+                }
             }
         }
 

@@ -190,6 +190,8 @@ public final class SealedPast {
             finalWrite = new boolean[ops];
             pred = new int[ops];
             Arrays.fill(pred, -2);
+            anchor = new int[ops];
+            anchorPass = new int[ops];
             LongIntMap lastWriterInSession = new LongIntMap(64);
             int[] count = new int[h.keyCount() + 1];
             for (int t = 0; t < n; t++) {
@@ -245,6 +247,7 @@ public final class SealedPast {
          */
         boolean block(boolean[] inC, boolean[] followsNew, boolean[] out) {
             boolean any = false;
+            pass++;
             for (int u = 0; u < h.size(); u++) afterC[u] = !order.behind(u);
             java.util.Arrays.fill(lastOfKey, -1);
             IntVec unchained = new IntVec(16), lasts = new IntVec(16), reachKeys = new IntVec(16), reachLasts = new IntVec(16);
@@ -385,9 +388,7 @@ public final class SealedPast {
                 if (inC[t]) continue;
                 if (h.kind(op) == History.WRITE) {
                     if (followsNew[t]) continue;
-                    int p = pred[op], steps = from[k + 1] - from[k];
-                    while (p >= 0 && !inC[p] && steps-- > 0) p = predOf(p, k);
-                    if (p != last) answer = IF_REACHED;
+                    if (anchorOf(op, k, inC) != last) answer = IF_REACHED;
                 } else {
                     if (h.status(t) == History.ABORTED) continue;
                     int v = h.value(op);
@@ -419,9 +420,7 @@ public final class SealedPast {
                     for (int j = from[k]; j < from[k + 1] && ok[i]; j++) {
                         int op = ops[j], t = txnOf[op];
                         if (h.kind(op) != History.WRITE || inC[t] || followsNew[t]) continue;
-                        int p = pred[op], steps = from[k + 1] - from[k];
-                        while (p >= 0 && !inC[p] && steps-- > 0) p = predOf(p, k);
-                        if (p != last && (mask[t * words + b / 64] & (1L << (b % 64))) == 0) ok[i] = false;
+                        if (anchorOf(op, k, inC) != last && (mask[t * words + b / 64] & (1L << (b % 64))) == 0) ok[i] = false;
                     }
                 }
             }
@@ -488,10 +487,41 @@ public final class SealedPast {
             return false;
         }
 
-        /** The writer that writer {@code t}'s final write of {@code k} follows (negative: none in the round). */
-        private int predOf(int t, int k) {
-            for (int op = h.opEnd(t) - 1; op >= h.opStart(t); op--) if (h.key(op) == k && finalWrite[op]) return pred[op];
-            return -2;
+        /** {@link #anchorOf}'s answer for a chain that runs in a circle outside {@code C}: never a writer, so never a key's last. */
+        private static final int CIRCLE = -3;
+        /** Per final write op: {@link #anchorOf}'s answer, valid while {@code anchorPass[op] == pass}. */
+        private final int[] anchor, anchorPass;
+        /** Advanced by each {@link #block}: {@code C} changes between passes only. */
+        private int pass;
+        private final IntVec path = new IntVec(16);
+
+        /**
+         * Down key {@code k}'s chain from final write {@code op}: the first writer in {@code C} it follows, or a negative when
+         * it reaches the initial state (-1), no writer in the round (-2), or a circle of writers outside {@code C}
+         * ({@link #CIRCLE}). Memoized for the pass: every op on the walk gets the walk's answer, so a chain of staying writers
+         * is walked once per pass, not once for each of them (which was quadratic in a hot key's chain).
+         */
+        private int anchorOf(int op, int k, boolean[] inC) {
+            path.clear();
+            int answer;
+            for (int cur = op; ; ) {
+                if (anchorPass[cur] == pass) { answer = anchor[cur]; break; } // known, or on this walk: a circle
+                anchorPass[cur] = pass;
+                anchor[cur] = CIRCLE;
+                path.add(cur);
+                int p = pred[cur];
+                if (p < 0 || inC[p]) { answer = p; break; }
+                cur = finalWriteOf(p, k);
+                if (cur < 0) { answer = -2; break; }
+            }
+            for (int i = 0; i < path.size(); i++) anchor[path.get(i)] = answer;
+            return answer;
+        }
+
+        /** Transaction {@code t}'s final write of {@code k}, or -1. */
+        private int finalWriteOf(int t, int k) {
+            for (int op = h.opEnd(t) - 1; op >= h.opStart(t); op--) if (h.key(op) == k && finalWrite[op]) return op;
+            return -1;
         }
 
         /**

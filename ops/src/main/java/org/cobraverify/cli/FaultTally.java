@@ -1,0 +1,110 @@
+package org.cobraverify.cli;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.cobraverify.collector.Recorder;
+import org.cobraverify.history.History;
+import org.cobraverify.schemas.CertTxn;
+import org.cobraverify.schemas.Certificate;
+import org.cobraverify.schemas.Outcome;
+import org.cobraverify.schemas.Verdict;
+import org.cobraverify.workloads.LostWriteLedger;
+
+/**
+ * The demo's verdicts held to what its store really did ({@link LostWriteLedger}): each lost update the lost writes made,
+ * and how many certificates name it (both its writes); each certificate, and whether it names a lost write at all.
+ * A certificate names a write when one of its transactions' operations is that write ({@code w(key)=value}: values are
+ * unique, and a lost value was never read by another transaction), or shows it as a collected writer's.
+ *
+ * @param lostWrites   writes lost from committed transactions
+ * @param lostUpdates  lost updates they made
+ * @param reportedOnce lost updates named by exactly one certificate
+ * @param withAnother  lost updates named by none, whose lost write a certificate of another violation names: its transaction
+ *                     was set aside with that one (docs/DESIGN.md §7.10), so the pair is not reported again
+ * @param missed       lost updates named by none
+ * @param reportedMore lost updates named by more than one
+ * @param otherNaming  certificates that name a lost write but none of its lost updates (another anomaly it caused)
+ * @param naming       certificates that name no lost write: a violation the faults do not explain
+ * @param rounds       rounds verified
+ * @param withFound    rounds that found violations and verified the rest of their transactions
+ * @param notVerified  rounds left unknown, or where verification stopped
+ */
+record FaultTally(long lostWrites, long lostUpdates, int reportedOnce, int withAnother, int missed, int reportedMore, int otherNaming, int naming,
+                  int rounds, int withFound, int notVerified, List<String> examples) {
+
+    static FaultTally of(LostWriteLedger ledger, List<Verdict> verdicts) {
+        List<List<String>> certs = new ArrayList<>(); // per certificate, its transactions' operations
+        int withFound = 0, notVerified = 0;
+        for (Verdict v : verdicts) {
+            if (v.getOwnOutcome() == Outcome.UNKNOWN || v.getReason().contains("verification stop")) notVerified++;
+            else if (v.getNewViolations() > 0) withFound++;
+            if (v.getNewViolations() == 0 && !(v.getOwnOutcome() == null && v.getOutcome() == Outcome.REJECT)) continue;
+            if (v.getCertificate() != null) certs.add(ops(v.getCertificate()));
+            for (Certificate c : v.getMoreCertificates()) certs.add(ops(c));
+        }
+        boolean[] explained = new boolean[certs.size()];
+        int once = 0, within = 0, missed = 0, more = 0;
+        List<String> examples = new ArrayList<>();
+        for (LostWriteLedger.LostUpdate u : ledger.updates()) {
+            String first = write(u.lost().key(), u.lost().value()), second = write(u.lost().key(), u.value());
+            int n = 0;
+            for (int i = 0; i < certs.size(); i++)
+                if (names(certs.get(i), first) && names(certs.get(i), second)) { n++; explained[i] = true; }
+            if (n == 1) once++;
+            else if (n == 0 && namedElsewhere(certs, first)) within++; // its transaction was set aside with another violation
+            else if (n == 0) { missed++;  if (examples.size() < 5) examples.add("missed: " + first + " lost, then " + second + " over the same version"); }
+            else { more++; if (examples.size() < 5) examples.add("reported " + n + " times: " + first + " and " + second); }
+        }
+        int other = 0, naming = 0;
+        for (int i = 0; i < certs.size(); i++) {
+            if (explained[i]) continue;
+            boolean any = false;
+            for (LostWriteLedger.LostWrite w : ledger.lost()) if (names(certs.get(i), write(w.key(), w.value()))) { any = true; break; }
+            if (any) other++;
+            else naming++;
+        }
+        return new FaultTally(ledger.lostCount(), ledger.updateCount(), once, within, missed, more, other, naming, verdicts.size(), withFound, notVerified,
+                List.copyOf(examples));
+    }
+
+    private static boolean namedElsewhere(List<List<String>> certs, String op) {
+        for (List<String> c : certs) if (names(c, op)) return true;
+        return false;
+    }
+
+    private static List<String> ops(Certificate c) {
+        List<String> out = new ArrayList<>();
+        for (CertTxn t : c.getTransactions()) out.add(t.getOps());
+        return out;
+    }
+
+    /** The operation that writes stored value {@code value} of {@code key}, as a certificate shows it (the history's value is the write id). */
+    private static String write(String key, String value) { return "w(" + History.show(key) + ")=" + History.show(Recorder.recordedValue(value)); }
+
+    /** Whether one of {@code txns}' operation lists holds {@code op} as a whole operation. */
+    static boolean names(List<String> txns, String op) {
+        for (String ops : txns)
+            for (int i = ops.indexOf(op); i >= 0; i = ops.indexOf(op, i + 1)) {
+                char before = i == 0 ? '[' : ops.charAt(i - 1), after = i + op.length() < ops.length() ? ops.charAt(i + op.length()) : ']';
+                if ((before == '[' || before == ' ') && (after == ']' || after == ' ' || after == ')')) return true; // (a collected writer: "(collected: w(k)=v)")
+            }
+        return false;
+    }
+
+    /** Whether the verdicts are what the faults explain: every lost update reported once, nothing else, and every round verified. */
+    boolean exact() { return missed == 0 && reportedMore == 0 && naming == 0 && notVerified == 0; }
+
+    List<String> lines() {
+        List<String> out = new ArrayList<>();
+        out.add(String.format("faults: %d writes lost from committed transactions; they made %d lost updates (a later transaction read the version"
+                + " the lost write's transaction had read, and overwrote it)", lostWrites, lostUpdates));
+        out.add(String.format("  lost updates: %d reported once; %d within another violation's report (the lost write's transaction was set aside"
+                + " with it); %d missed; %d reported more than once", reportedOnce, withAnother, missed, reportedMore));
+        out.add(String.format("  other reports: %d naming a lost write (another anomaly it caused), %d naming none", otherNaming, naming));
+        out.add(String.format("  rounds: %d verified, %d of them found violations and accepted the rest of their transactions, %d not verified",
+                rounds - notVerified, withFound, notVerified));
+        for (String e : examples) out.add("  " + e);
+        if (lostUpdates > LostWriteLedger.MAX_KEPT) out.add("  (the first " + LostWriteLedger.MAX_KEPT + " lost updates were matched)");
+        return out;
+    }
+}
