@@ -19,8 +19,9 @@ import org.cobraverify.workloads.LostWriteLedger;
  * @param lostWrites   writes lost from committed transactions
  * @param lostUpdates  lost updates they made
  * @param reportedOnce lost updates named by exactly one certificate
- * @param withAnother  lost updates named by none, whose lost write a certificate of another violation names: its transaction
- *                     was set aside with that one (docs/DESIGN.md §7.10), so the pair is not reported again
+ * @param withAnother  lost updates named by none, where a certificate of another violation names the lost write, or the write
+ *                     of the version both transactions read: that transaction was set aside with it, and with it the pair's
+ *                     evidence (docs/DESIGN.md §7.10: a set-aside writer's readers stay, their reads of it are not checked)
  * @param missed       lost updates named by none
  * @param reportedMore lost updates named by more than one
  * @param otherNaming  certificates that name a lost write but none of its lost updates (another anomaly it caused)
@@ -28,9 +29,11 @@ import org.cobraverify.workloads.LostWriteLedger;
  * @param rounds       rounds verified
  * @param withFound    rounds that found violations and verified the rest of their transactions
  * @param notVerified  rounds left unknown, or where verification stopped
+ * @param unchecked    transactions the verdicts left unchecked, each named with its reason (a lost update one of them made is
+ *                     not reported, soundly: nothing was said of it)
  */
 record FaultTally(long lostWrites, long lostUpdates, int reportedOnce, int withAnother, int missed, int reportedMore, int otherNaming, int naming,
-                  int rounds, int withFound, int notVerified, List<String> examples) {
+                  int rounds, int withFound, int notVerified, long unchecked, List<String> examples) {
 
     static FaultTally of(LostWriteLedger ledger, List<Verdict> verdicts) {
         List<List<String>> certs = new ArrayList<>(); // per certificate, its transactions' operations
@@ -51,7 +54,9 @@ record FaultTally(long lostWrites, long lostUpdates, int reportedOnce, int withA
             for (int i = 0; i < certs.size(); i++)
                 if (names(certs.get(i), first) && names(certs.get(i), second)) { n++; explained[i] = true; }
             if (n == 1) once++;
-            else if (n == 0 && namedElsewhere(certs, first)) within++; // its transaction was set aside with another violation
+            // the lost write's transaction was set aside with another violation, or the writer of the version both read was
+            // (then neither read is in the history the verdicts certify, docs/DESIGN.md §7.10)
+            else if (n == 0 && (namedElsewhere(certs, first) || u.lost().base() != null && namedElsewhere(certs, write(u.lost().key(), u.lost().base())))) within++;
             else if (n == 0) { missed++;  if (examples.size() < 5) examples.add("missed: " + first + " lost, then " + second + " over the same version"); }
             else { more++; if (examples.size() < 5) examples.add("reported " + n + " times: " + first + " and " + second); }
         }
@@ -63,8 +68,9 @@ record FaultTally(long lostWrites, long lostUpdates, int reportedOnce, int withA
             if (any) other++;
             else naming++;
         }
+        long unchecked = verdicts.isEmpty() ? 0 : verdicts.get(verdicts.size() - 1).getUncheckedTxns();
         return new FaultTally(ledger.lostCount(), ledger.updateCount(), once, within, missed, more, other, naming, verdicts.size(), withFound, notVerified,
-                List.copyOf(examples));
+                unchecked, List.copyOf(examples));
     }
 
     private static boolean namedElsewhere(List<List<String>> certs, String op) {
@@ -98,11 +104,12 @@ record FaultTally(long lostWrites, long lostUpdates, int reportedOnce, int withA
         List<String> out = new ArrayList<>();
         out.add(String.format("faults: %d writes lost from committed transactions; they made %d lost updates (a later transaction read the version"
                 + " the lost write's transaction had read, and overwrote it)", lostWrites, lostUpdates));
-        out.add(String.format("  lost updates: %d reported once; %d within another violation's report (the lost write's transaction was set aside"
-                + " with it); %d missed; %d reported more than once", reportedOnce, withAnother, missed, reportedMore));
+        out.add(String.format("  lost updates: %d reported once; %d within another violation's report (a transaction it hinges on, the lost"
+                + " write's or the writer of the version it overwrote, was set aside with that one); %d missed; %d reported more than once",
+                reportedOnce, withAnother, missed, reportedMore));
         out.add(String.format("  other reports: %d naming a lost write (another anomaly it caused), %d naming none", otherNaming, naming));
-        out.add(String.format("  rounds: %d verified, %d of them found violations and accepted the rest of their transactions, %d not verified",
-                rounds - notVerified, withFound, notVerified));
+        out.add(String.format("  rounds: %d verified, %d of them found violations and accepted the rest of their transactions, %d not verified;"
+                + " %d transactions left unchecked", rounds - notVerified, withFound, notVerified, unchecked));
         for (String e : examples) out.add("  " + e);
         if (lostUpdates > LostWriteLedger.MAX_KEPT) out.add("  (the first " + LostWriteLedger.MAX_KEPT + " lost updates were matched)");
         return out;

@@ -33,6 +33,6 @@ class DemoLostUpdatesTest {
         assertEquals(List.of(lostUpdates, 0L, 0L), List.of(once + within, Long.parseLong(m.group(3)), Long.parseLong(m.group(4))),
                 "every lost update reported once: seed " + seed + "\n" + out);
         assertTrue(out.contains(", 0 naming none"), "no report the faults do not explain: seed " + seed + "\n" + out);
-        assertTrue(out.contains(" accepted the rest of their transactions, 0 not verified"), "every round verified: seed " + seed + "\n" + out);
+        assertTrue(out.contains(" accepted the rest of their transactions, 0 not verified;"), "every round verified: seed " + seed + "\n" + out);
     }
 }
