@@ -35,7 +35,13 @@ final class RoundCheck {
      * error, or the heap: {@code outOfMemory}); then {@code r} is null.
      */
     record Attempt(List<Transaction> order, Map<String, Integer> index, History h, List<StaleReads.StaleRead> stale,
-                   CollectionPlanner.Plan plan, IncrementalCheck.Result r, long t1, String failure, boolean outOfMemory, PastFrontier frontier) {
+                   CollectionPlanner.Plan plan, IncrementalCheck.Result r, long t1, String failure, boolean outOfMemory, PastFrontier frontier,
+                   Set<String> uncovered) {
+        Attempt(List<Transaction> order, Map<String, Integer> index, History h, List<StaleReads.StaleRead> stale,
+                CollectionPlanner.Plan plan, IncrementalCheck.Result r, long t1, String failure, boolean outOfMemory, PastFrontier frontier) {
+            this(order, index, h, stale, plan, r, t1, failure, outOfMemory, frontier, Set.of());
+        }
+
         /** Whether the check ran and accepted. */
         boolean accepted() { return failure == null && r.verdict().outcome() == Verdict.Outcome.ACCEPT; }
     }
@@ -150,16 +156,20 @@ final class RoundCheck {
                 ? planner.plan(order, index, oldEpochMax, ended, roundsEnded, held.waiting(), held.waitingSince(), held.unknownSince(), held::get, held::writerOf) : null;
         PastFrontier frontier = PastFrontier.sealed(s.unknowable());
         try {
-            Verdict v = Isolation.check(h, level, check);
-            if (v.outcome() != Verdict.Outcome.ACCEPT) return new Attempt(order, index, h, s.judgeable(), plan, new IncrementalCheck.Result(v, null, null, null, List.of()),
-                    t1, null, false, frontier);
             boolean[] included = SealedPast.included(h);
             int[] pastFences = null;
             if (past.exists()) {
                 List<Integer> f = new ArrayList<>();
                 for (String id : past.after()) { Integer i = index.get(id); if (i != null) f.add(i); }
                 pastFences = f.stream().mapToInt(Integer::intValue).toArray();
+                // a transaction that joins without following the past (A3) would be checked against an initial state that
+                // need not precede it, and could be rejected for it: it is left unchecked before the check (§7.11)
+                Set<String> uncovered = UncheckedTransactions.uncovered(admitted, held, SealedPast.follows(h, included, pastFences), included, index);
+                if (!uncovered.isEmpty()) return new Attempt(order, index, h, s.judgeable(), plan, null, t1, null, false, frontier, uncovered);
             }
+            Verdict v = Isolation.check(h, level, check);
+            if (v.outcome() != Verdict.Outcome.ACCEPT) return new Attempt(order, index, h, s.judgeable(), plan, new IncrementalCheck.Result(v, null, null, null, List.of()),
+                    t1, null, false, frontier);
             boolean planned = plan != null && plan.skip() == null;
             SealedPast.Result r = SealedPast.analyze(h, included, pastFences, planned ? plan.old() : null, planned ? plan.pinned() : null,
                     planned ? plan.entries() : null, v.witness(),

@@ -388,9 +388,19 @@ final class RoundSteps {
     /** One build and check of the round's history ({@link RoundCheck#attempt}); a frontier that cannot be judged any more is a lost proof. */
     private RoundCheck.Attempt attempt(long roundNo, List<Transaction> admitted, List<StaleReads.StaleRead> staleNow, long oldEpochMax, Predicate<String> ended,
                             CheckOptions options, boolean retainedAlready) {
-        RoundCheck.Attempt a = check.attempt(admitted, staleNow, oldEpochMax, ended, options, retainedAlready, past, ledger.lostProof != null, ledger.rounds);
-        if (a.frontier().unknowable() != null && ledger.lostProof == null) ledger.lostProof = "round " + roundNo + ": " + a.frontier().unknowable();
-        return a;
+        while (true) {
+            RoundCheck.Attempt a = check.attempt(admitted, staleNow, oldEpochMax, ended, options, retainedAlready, past, ledger.lostProof != null, ledger.rounds);
+            if (a.frontier().unknowable() != null && ledger.lostProof == null) ledger.lostProof = "round " + roundNo + ": " + a.frontier().unknowable();
+            if (a.uncovered().isEmpty()) return a;
+            // below serializability: what joins without following the collected past is left unchecked before the check
+            // (RoundCheck.attemptSealed), and the rest is built again
+            Set<String> uncovered = a.uncovered();
+            ledger.checked -= uncovered.size();
+            ledger.uncheckedReads += unchecked.leaveUncovered(uncovered, held, past, stale, admitted, roundNo, incarnation.number());
+            staleNow.removeIf(x -> uncovered.contains(x.reader().getId()));
+            forced.removeAll(uncovered);
+            check.forgetAdmission();
+        }
     }
 
     /** Moves the writes set aside since the last collection or checkpoint into the collected-write store. */

@@ -76,6 +76,14 @@ public final class SealedPast {
     }
 
     /**
+     * Which transactions of {@code h} follow {@code pastFences}, the previous past's fences present in it, in {@code so ∪ wr}
+     * over the {@code included} ones: what {@link #analyze} answers as {@link Result#follows}, asked before the check.
+     */
+    public static boolean[] follows(History h, boolean[] included, int[] pastFences) {
+        return new SealedOrder(h, included).forwardFrom(pastFences);
+    }
+
+    /**
      * Analyses an accepted round's history {@code h}. {@code pastFences}: the previous past's fences present in {@code h}
      * (null: nothing was collected yet). {@code old}, {@code pinned}, {@code entries}: the collection's plan (null
      * {@code old}: none). Returns what follows the past and, when planned, the collection.
