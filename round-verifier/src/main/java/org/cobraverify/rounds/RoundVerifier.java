@@ -271,7 +271,7 @@ public final class RoundVerifier implements AutoCloseable {
     }
 
     /** How many unchecked transactions a verdict names (it counts them all). */
-    static final int UNCHECKED_LISTED = 100;
+    static final int UNCHECKED_LISTED = 500;
 
     private static Outcome own(org.cobraverify.checker.Verdict.Outcome o) {
         return switch (o) {
