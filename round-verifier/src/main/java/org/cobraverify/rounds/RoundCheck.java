@@ -156,7 +156,8 @@ final class RoundCheck {
                 ? planner.plan(order, index, oldEpochMax, ended, roundsEnded, held.waiting(), held.waitingSince(), held.unknownSince(), held::get, held::writerOf) : null;
         PastFrontier frontier = PastFrontier.sealed(s.unknowable());
         try {
-            boolean[] included = SealedPast.included(h);
+            SealedPast.Round prepared = SealedPast.prepare(h);
+            boolean[] included = prepared.included();
             int[] pastFences = null;
             if (past.exists()) {
                 List<Integer> f = new ArrayList<>();
@@ -164,14 +165,14 @@ final class RoundCheck {
                 pastFences = f.stream().mapToInt(Integer::intValue).toArray();
                 // a transaction that joins without following the past (A3) would be checked against an initial state that
                 // need not precede it, and could be rejected for it: it is left unchecked before the check (§7.11)
-                Set<String> uncovered = UncheckedTransactions.uncovered(admitted, held, SealedPast.follows(h, included, pastFences), included, index);
+                Set<String> uncovered = UncheckedTransactions.uncovered(admitted, held, prepared.follows(pastFences), included, index);
                 if (!uncovered.isEmpty()) return new Attempt(order, index, h, s.judgeable(), plan, null, t1, null, false, frontier, uncovered);
             }
             Verdict v = Isolation.check(h, level, check);
             if (v.outcome() != Verdict.Outcome.ACCEPT) return new Attempt(order, index, h, s.judgeable(), plan, new IncrementalCheck.Result(v, null, null, null, List.of()),
                     t1, null, false, frontier);
             boolean planned = plan != null && plan.skip() == null;
-            SealedPast.Result r = SealedPast.analyze(h, included, pastFences, planned ? plan.old() : null, planned ? plan.pinned() : null,
+            SealedPast.Result r = SealedPast.analyze(prepared, pastFences, planned ? plan.old() : null, planned ? plan.pinned() : null,
                     planned ? plan.entries() : null, v.witness(),
                     level == IsolationLevel.SNAPSHOT_ISOLATION ? SealedPast.Premise.SNAPSHOT : level == IsolationLevel.CAUSAL ? SealedPast.Premise.CAUSAL
                             : SealedPast.Premise.DIRECT);

@@ -21,9 +21,12 @@ final class SealedOrder {
     final LongIntMap writer;
 
     /** The order of {@code h}'s included transactions: an aborted reader's reads, or one of unknown outcome nobody read, order nothing. */
-    SealedOrder(History h, boolean[] included) {
+    SealedOrder(History h, boolean[] included) { this(h, included, SealedPast.writers(h)); }
+
+    /** As above, with {@code writer}: every write of {@code h} by (key, value), to its transaction ({@link SealedPast#writers}). */
+    SealedOrder(History h, boolean[] included, LongIntMap writer) {
         n = h.size();
-        writer = SealedPast.writers(h);
+        this.writer = writer;
         int[] lastOfSession = new int[h.sessionCount()];
         Arrays.fill(lastOfSession, -1);
         int[] srcs = new int[n + h.opCount()], dsts = new int[n + h.opCount()];

@@ -55,10 +55,11 @@ public final class SealedPast {
      * The included transactions of {@code h} (docs/DESIGN.md §11.1): committed ones, and those of unknown outcome whose write
      * an included read observed.
      */
-    public static boolean[] included(History h) {
+    public static boolean[] included(History h) { return included(h, writers(h)); }
+
+    private static boolean[] included(History h, LongIntMap writer) {
         int n = h.size();
         boolean[] inc = new boolean[n];
-        LongIntMap writer = writers(h);
         int[] stack = new int[n];
         int sp = 0;
         for (int t = 0; t < n; t++) if (h.status(t) == History.COMMITTED) { inc[t] = true; stack[sp++] = t; }
@@ -76,12 +77,33 @@ public final class SealedPast {
     }
 
     /**
-     * Which transactions of {@code h} follow {@code pastFences}, the previous past's fences present in it, in {@code so ∪ wr}
-     * over the {@code included} ones: what {@link #analyze} answers as {@link Result#follows}, asked before the check.
+     * A round's history with what the analysis and the check before it share, built once: its included transactions and
+     * their order ({@code so ∪ wr}, over one index of the writes).
      */
-    public static boolean[] follows(History h, boolean[] included, int[] pastFences) {
-        return new SealedOrder(h, included).forwardFrom(pastFences);
+    public static final class Round {
+        private final History h;
+        private final boolean[] included;
+        private final SealedOrder order;
+
+        private Round(History h) {
+            this.h = h;
+            LongIntMap writer = writers(h);
+            this.included = SealedPast.included(h, writer);
+            this.order = new SealedOrder(h, included, writer);
+        }
+
+        /** The included transactions ({@link SealedPast#included}). */
+        public boolean[] included() { return included; }
+
+        /**
+         * Which transactions follow {@code pastFences}, the previous past's fences present in the history, in {@code so ∪ wr}:
+         * what {@link #analyze} answers as {@link Result#follows}, asked before the check.
+         */
+        public boolean[] follows(int[] pastFences) { return order.forwardFrom(pastFences); }
     }
+
+    /** {@code h}, prepared for {@link Round#follows} and {@link #analyze}. */
+    public static Round prepare(History h) { return new Round(h); }
 
     /**
      * Analyses an accepted round's history {@code h}. {@code pastFences}: the previous past's fences present in {@code h}
@@ -90,7 +112,16 @@ public final class SealedPast {
      */
     public static Result analyze(History h, boolean[] included, int[] pastFences, boolean[] old, boolean[] pinned, int[] entries, int[] witness,
                                  Premise premise) {
-        SealedOrder o = new SealedOrder(h, included);
+        return analyze(h, included, new SealedOrder(h, included), pastFences, old, pinned, entries, witness, premise);
+    }
+
+    /** As above, on a {@link #prepare}d round. */
+    public static Result analyze(Round round, int[] pastFences, boolean[] old, boolean[] pinned, int[] entries, int[] witness, Premise premise) {
+        return analyze(round.h, round.included, round.order, pastFences, old, pinned, entries, witness, premise);
+    }
+
+    private static Result analyze(History h, boolean[] included, SealedOrder o, int[] pastFences, boolean[] old, boolean[] pinned, int[] entries,
+                                  int[] witness, Premise premise) {
         boolean[] follows = pastFences == null ? null : o.forwardFrom(pastFences);
         if (old == null) return new Result(follows, null);
         int n = h.size();
@@ -200,7 +231,7 @@ public final class SealedPast {
             Arrays.fill(pred, -2);
             anchor = new int[ops];
             anchorPass = new int[ops];
-            LongIntMap lastWriterInSession = new LongIntMap(64);
+            LongIntMap lastWriterInSession = new LongIntMap(Math.max(64, h.size()));
             int[] count = new int[h.keyCount() + 1];
             for (int t = 0; t < n; t++) {
                 for (int op = h.opStart(t); op < h.opEnd(t); op++) {
