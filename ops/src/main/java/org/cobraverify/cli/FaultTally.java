@@ -25,14 +25,14 @@ import org.cobraverify.workloads.LostWriteLedger;
  * @param missed       lost updates named by none
  * @param reportedMore lost updates named by more than one
  * @param otherNaming  certificates that name a lost write but none of its lost updates (another anomaly it caused)
- * @param naming       certificates that name no lost write: a violation the faults do not explain
+ * @param unexplained  certificates that name no lost write: a violation the faults do not explain
  * @param rounds       rounds verified
  * @param withFound    rounds that found violations and verified the rest of their transactions
  * @param notVerified  rounds left unknown, or where verification stopped
  * @param unchecked    transactions the verdicts left unchecked, each named with its reason (a lost update one of them made is
  *                     not reported, soundly: nothing was said of it)
  */
-record FaultTally(long lostWrites, long lostUpdates, int reportedOnce, int withAnother, int missed, int reportedMore, int otherNaming, int naming,
+record FaultTally(long lostWrites, long lostUpdates, int reportedOnce, int withAnother, int missed, int reportedMore, int otherNaming, int unexplained,
                   int rounds, int withFound, int notVerified, long unchecked, List<String> examples) {
 
     static FaultTally of(LostWriteLedger ledger, List<Verdict> verdicts) {
@@ -57,19 +57,19 @@ record FaultTally(long lostWrites, long lostUpdates, int reportedOnce, int withA
             // the lost write's transaction was set aside with another violation, or the writer of the version both read was
             // (then neither read is in the history the verdicts certify, docs/DESIGN.md §7.10)
             else if (n == 0 && (namedElsewhere(certs, first) || u.lost().base() != null && namedElsewhere(certs, write(u.lost().key(), u.lost().base())))) within++;
-            else if (n == 0) { missed++;  if (examples.size() < 5) examples.add("missed: " + first + " lost, then " + second + " over the same version"); }
+            else if (n == 0) { missed++; if (examples.size() < 5) examples.add("missed: " + first + " lost, then " + second + " over the same version"); }
             else { more++; if (examples.size() < 5) examples.add("reported " + n + " times: " + first + " and " + second); }
         }
-        int other = 0, naming = 0;
+        int other = 0, unexplained = 0;
         for (int i = 0; i < certs.size(); i++) {
             if (explained[i]) continue;
             boolean any = false;
             for (LostWriteLedger.LostWrite w : ledger.lost()) if (names(certs.get(i), write(w.key(), w.value()))) { any = true; break; }
             if (any) other++;
-            else naming++;
+            else unexplained++;
         }
         long unchecked = verdicts.isEmpty() ? 0 : verdicts.get(verdicts.size() - 1).getUncheckedTxns();
-        return new FaultTally(ledger.lostCount(), ledger.updateCount(), once, within, missed, more, other, naming, verdicts.size(), withFound, notVerified,
+        return new FaultTally(ledger.lostCount(), ledger.updateCount(), once, within, missed, more, other, unexplained, verdicts.size(), withFound, notVerified,
                 unchecked, List.copyOf(examples));
     }
 
@@ -98,7 +98,7 @@ record FaultTally(long lostWrites, long lostUpdates, int reportedOnce, int withA
     }
 
     /** Whether the verdicts are what the faults explain: every lost update reported once, nothing else, and every round verified. */
-    boolean exact() { return missed == 0 && reportedMore == 0 && naming == 0 && notVerified == 0; }
+    boolean exact() { return missed == 0 && reportedMore == 0 && unexplained == 0 && notVerified == 0; }
 
     List<String> lines() {
         List<String> out = new ArrayList<>();
@@ -107,10 +107,12 @@ record FaultTally(long lostWrites, long lostUpdates, int reportedOnce, int withA
         out.add(String.format("  lost updates: %d reported once; %d within another violation's report (a transaction it hinges on, the lost"
                 + " write's or the writer of the version it overwrote, was set aside with that one); %d missed; %d reported more than once",
                 reportedOnce, withAnother, missed, reportedMore));
-        out.add(String.format("  other reports: %d naming a lost write (another anomaly it caused), %d naming none", otherNaming, naming));
+        out.add(String.format("  other reports: %d naming a lost write (another anomaly it caused), %d naming none", otherNaming, unexplained));
         out.add(String.format("  rounds: %d verified, %d of them found violations and accepted the rest of their transactions, %d not verified;"
                 + " %d transactions left unchecked", rounds - notVerified, withFound, notVerified, unchecked));
         for (String e : examples) out.add("  " + e);
+        out.add(exact() ? "the verdicts match what the store lost: every lost update reported once, nothing else unexplained, every round verified"
+                : "the verdicts and what the store lost differ (above)");
         if (lostUpdates > LostWriteLedger.MAX_KEPT) out.add("  (the first " + LostWriteLedger.MAX_KEPT + " lost updates were matched)");
         return out;
     }

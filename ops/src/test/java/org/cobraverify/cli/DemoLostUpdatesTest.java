@@ -34,5 +34,6 @@ class DemoLostUpdatesTest {
                 "every lost update reported once: seed " + seed + "\n" + out);
         assertTrue(out.contains(", 0 naming none"), "no report the faults do not explain: seed " + seed + "\n" + out);
         assertTrue(out.contains(" accepted the rest of their transactions, 0 not verified;"), "every round verified: seed " + seed + "\n" + out);
+        assertTrue(out.contains("the verdicts match what the store lost"), "seed " + seed + "\n" + out);
     }
 }
