@@ -18,8 +18,15 @@ class DemoLostUpdatesTest {
     @Test
     void everyLostUpdateIsReportedOnceAndNothingElse() {
         long seed = 7;
-        VerifyCommandTest.Run r = VerifyCommandTest.cobra("demo", "--isolation", "si", "--workload", "tpcc", "--fault", "lost-write", "--fault-rate", "0.002",
-                "--txns", "10000", "--clients", "8", "--seed", String.valueOf(seed), "--quiet");
+        String[] args = {"demo", "--isolation", "si", "--workload", "tpcc", "--fault", "lost-write", "--fault-rate", "0.002", "--txns", "10000",
+                "--clients", "8", "--seed", String.valueOf(seed), "--quiet"};
+        VerifyCommandTest.Run r = VerifyCommandTest.cobra(args);
+        if (r.exit() == 3 || r.out().contains("verdicts cover only")) {
+            // as ReadmeQuickStartTest's demo: in a long-lived test JVM the verifier has been seen to reach no verdict within the
+            // demo's wait (exit 3, which is what it must say then); the tally needs every round's, so it runs again
+            System.out.println("DemoLostUpdatesTest: the verdicts did not cover the run; its output, then a second run:\n" + r.out() + r.err());
+            r = VerifyCommandTest.cobra(args);
+        }
         String out = r.out();
         assertEquals(1, r.exit(), "seed " + seed + "\n" + out + r.err());
         Matcher faults = Pattern.compile("faults: (\\d+) writes lost from committed transactions; they made (\\d+) lost updates").matcher(out);
