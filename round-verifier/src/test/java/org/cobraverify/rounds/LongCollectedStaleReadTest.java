@@ -9,7 +9,6 @@ import org.cobraverify.checker.Verdict;
 import org.cobraverify.gc.store.RocksDbCollectedWrites;
 import org.cobraverify.history.History;
 import org.cobraverify.synth.SimulatedStore;
-import org.cobraverify.testkit.Histories;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,15 +22,10 @@ class LongCollectedStaleReadTest {
     void aStaleReadOfALongCollectedValueIsRejectedWithItsCertificate() {
         History clean = SimulatedStore.run(SimulatedStore.Isolation.SERIAL, new SimulatedStore.Workload(24, 200_000 / 24, 2000, 4, 0.5, 0, 0),
                 new Random(11), false, 20);
-        // the planted reader: a new last transaction of session 0 reading an early, overwritten version of some key
-        int early = -1, earlyTxn = -1;
-        for (int t = 0; t < clean.size() / 100 && early < 0; t++)
-            for (int op = clean.opStart(t); op < clean.opEnd(t); op++)
-                if (clean.status(t) == History.COMMITTED && clean.kind(op) == History.WRITE
-                        && !SimulatedStore.FENCE_KEY.equals(String.valueOf(clean.keyName(clean.key(op))))) { early = op; earlyTxn = t; break; }
-        assertTrue(early >= 0);
-        String key = String.valueOf(clean.keyName(clean.key(early))), value = String.valueOf(clean.valueName(clean.value(early)));
-        History h = Histories.withAppended(clean, "stale-reader", b -> b.read(b.key(key), b.value(value)));
+        // the planted reader: a new last transaction reading an early, overwritten version of some key
+        LateStaleReader planted = LateStaleReader.plant(clean);
+        History h = planted.h();
+        String key = planted.key(), value = planted.value();
 
         RoundsRun run;
         long collected;
@@ -43,7 +37,7 @@ class LongCollectedStaleReadTest {
         assertEquals(Verdict.Outcome.REJECT, last.outcome(), last.reason());
         Certificate c = last.certificate();
         assertEquals(AnomalyKind.STALE_READ, c.kind(), c.summary());
-        String writer = clean.name(earlyTxn);
+        String writer = planted.writer();
         assertTrue(c.summary().contains("stale-reader") && c.summary().contains(writer) && c.summary().contains(key + " = " + value), c.summary());
         assertEquals(3, c.transactions().size(), "reader, collected writer, superseding writer");
         assertTrue(collected > 150_000, "nearly everything before was collected: " + collected);

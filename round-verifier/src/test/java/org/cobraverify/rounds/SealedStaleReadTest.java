@@ -12,7 +12,6 @@ import org.cobraverify.checker.Verdict;
 import org.cobraverify.gc.InMemoryCollectedWrites;
 import org.cobraverify.history.History;
 import org.cobraverify.synth.SimulatedStore;
-import org.cobraverify.testkit.Histories;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -31,14 +30,9 @@ class SealedStaleReadTest {
     void aLateReadOfASealedVersionIsJudgedAsTheLevelSays(IsolationLevel level) {
         History clean = SimulatedStore.run(SimulatedStore.Isolation.SERIAL, new SimulatedStore.Workload(4, 20_000 / 4, 50_000, 4, 0.5, 0, 0),
                 new Random(17), false, 20);
-        int early = -1, earlyTxn = -1;
-        for (int t = 0; t < clean.size() / 100 && early < 0; t++)
-            for (int op = clean.opStart(t); op < clean.opEnd(t); op++)
-                if (clean.status(t) == History.COMMITTED && clean.kind(op) == History.WRITE
-                        && !SimulatedStore.FENCE_KEY.equals(String.valueOf(clean.keyName(clean.key(op))))) { early = op; earlyTxn = t; break; }
-        assertTrue(early >= 0);
-        String key = String.valueOf(clean.keyName(clean.key(early))), value = String.valueOf(clean.valueName(clean.value(early)));
-        History h = Histories.withAppended(clean, "stale-reader", b -> b.read(b.key(key), b.value(value)));
+        LateStaleReader planted = LateStaleReader.plant(clean);
+        History h = planted.h();
+        String key = planted.key(), value = planted.value();
         Verdict oneShot = Isolation.check(h, level, CheckOptions.defaults());
 
         RoundsRun run;
@@ -55,7 +49,7 @@ class SealedStaleReadTest {
             assertEquals(Verdict.Outcome.REJECT, last.outcome(), last.reason());
             Certificate c = last.certificate();
             assertEquals(AnomalyKind.STALE_READ, c.kind(), c.summary());
-            assertTrue(c.summary().contains("stale-reader") && c.summary().contains(clean.name(earlyTxn)) && c.summary().contains(key + " = " + value),
+            assertTrue(c.summary().contains("stale-reader") && c.summary().contains(planted.writer()) && c.summary().contains(key + " = " + value),
                     c.summary());
         } else {
             assertEquals(Verdict.Outcome.UNKNOWN, last.outcome(), last.reason() + " (one-shot: " + oneShot.outcome() + ")");
