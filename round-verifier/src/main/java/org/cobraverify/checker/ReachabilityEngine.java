@@ -48,7 +48,7 @@ public interface ReachabilityEngine {
     record Dag(int vertices, int[] outStart, int[] outTarget, int[] topo, int[] sessionPred) {
         /** The DAG of edges {@code from[i] → to[i]}. */
         public static Dag fromEdges(int vertices, int[] from, int[] to, int[] topo, int[] sessionPred) {
-            int[][] out = csr(vertices, from, to);
+            int[][] out = csr(vertices, from, to, from.length);
             return new Dag(vertices, out[0], out[1], topo, sessionPred);
         }
 
@@ -56,16 +56,16 @@ public interface ReachabilityEngine {
         public int[][] reverse() {
             int[] from = new int[outTarget.length];
             for (int u = 0; u < vertices; u++) for (int p = outStart[u]; p < outStart[u + 1]; p++) from[p] = u;
-            return csr(vertices, outTarget, from);
+            return csr(vertices, outTarget, from, from.length);
         }
 
-        /** Edges {@code from[i] → to[i]} grouped by {@code from}: {start, to}. */
-        private static int[][] csr(int vertices, int[] from, int[] to) {
+        /** The first {@code edges} edges {@code from[i] → to[i]} grouped by {@code from}: {start, to}. */
+        public static int[][] csr(int vertices, int[] from, int[] to, int edges) {
             int[] start = new int[vertices + 1];
-            for (int u : from) start[u + 1]++;
+            for (int e = 0; e < edges; e++) start[from[e] + 1]++;
             for (int v = 0; v < vertices; v++) start[v + 1] += start[v];
-            int[] fill = Arrays.copyOf(start, vertices), target = new int[to.length];
-            for (int e = 0; e < from.length; e++) target[fill[from[e]]++] = to[e];
+            int[] fill = Arrays.copyOf(start, vertices), target = new int[edges];
+            for (int e = 0; e < edges; e++) target[fill[from[e]]++] = to[e];
             return new int[][] {start, target};
         }
     }

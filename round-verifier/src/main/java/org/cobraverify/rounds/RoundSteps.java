@@ -156,10 +156,7 @@ final class RoundSteps {
         Set<String> uncovered = new java.util.LinkedHashSet<>(UncheckedTransactions.uncovered(admitted, held, r.fromBarrier(), inc, index));
         uncovered.addAll(unordered.keySet());
         if (!uncovered.isEmpty()) {
-            ledger.checked -= uncovered.size();
-            ledger.uncheckedReads += unchecked.leaveUncovered(uncovered, unordered, held, past, stale, admitted, roundNo, incarnation.number());
-            staleNow.removeIf(x -> uncovered.contains(x.reader().getId()));
-            forced.removeAll(uncovered);
+            leaveUnchecked(uncovered, unordered, roundNo, admitted, staleNow);
             RoundCheck.Attempt again = checkAgain(roundNo, admitted, staleNow, oldEpochMax, ended, t1);
             if (again != null) {
                 a = again;
@@ -394,13 +391,21 @@ final class RoundSteps {
             if (a.uncovered().isEmpty()) return a;
             // below serializability: what joins without following the collected past is left unchecked before the check
             // (RoundCheck.attemptSealed), and the rest is built again
-            Set<String> uncovered = a.uncovered();
-            ledger.checked -= uncovered.size();
-            ledger.uncheckedReads += unchecked.leaveUncovered(uncovered, held, past, stale, admitted, roundNo, incarnation.number());
-            staleNow.removeIf(x -> uncovered.contains(x.reader().getId()));
-            forced.removeAll(uncovered);
-            check.forgetAdmission();
+            leaveUnchecked(a.uncovered(), Map.of(), roundNo, admitted, staleNow);
         }
+    }
+
+    /**
+     * Leaves {@code ids} (held) unchecked ({@link UncheckedTransactions#leaveUncovered}; {@code unordered}: those among them
+     * left for a read of an unordered version, with why), with their reads of collected writes and their places in the round.
+     */
+    private void leaveUnchecked(Set<String> ids, Map<String, String> unordered, long roundNo, List<Transaction> admitted,
+                                List<StaleReads.StaleRead> staleNow) {
+        ledger.checked -= ids.size();
+        ledger.uncheckedReads += unchecked.leaveUncovered(ids, unordered, held, past, stale, admitted, roundNo, incarnation.number());
+        staleNow.removeIf(x -> ids.contains(x.reader().getId()));
+        forced.removeAll(ids);
+        check.forgetAdmission(); // their writes left the writer index
     }
 
     /** Moves the writes set aside since the last collection or checkpoint into the collected-write store. */

@@ -31,11 +31,11 @@ record SealedRoundHistory(History history, List<StaleReads.StaleRead> judgeable,
 
     /**
      * Builds into {@code b} the history of {@code order} ({@code opIds}: its key and value ids, in {@code ids}' tables, whose
-     * pass it uses). {@code heldReads[i]}: which
-     * reads of transaction {@code i} have a held writer (null: all); {@code admitted}: the transactions admitted this round,
-     * whose reads of collected writes ({@code staleNow}, recorded as they arrived) and of initial states are judged now;
-     * {@code forced}: transactions admitted in the last round with a read of no held writer (such a read stays in the history,
-     * for the check to reject). {@code pastExists}: something was collected (else no frontier is looked up).
+     * pass it uses). {@code heldReads[i]}: which reads of transaction {@code i} have a held writer (null: all); {@code admitted}:
+     * the transactions admitted this round, whose reads of collected writes ({@code staleNow}, recorded as they arrived) and
+     * of initial states are judged now; {@code forced}: transactions admitted in the last round with a read of no held writer
+     * (such a read stays in the history, for the check to reject). {@code pastExists}: something was collected (else no
+     * frontier is looked up).
      */
     static SealedRoundHistory build(HistoryBuilder b, RoundIds ids, List<Transaction> order, int[][] opIds, boolean[][] heldReads, Set<String> admitted,
                                     List<StaleReads.StaleRead> staleNow, Set<String> forced, boolean pastExists, CollectedWrites store,

@@ -60,16 +60,8 @@ final class UncheckedTransactions {
 
     /**
      * Leaves the {@link #uncovered} transactions {@code ids} (held) out of the checked history ({@link SetAside#leaveUnchecked}),
-     * each named with its session's entry fence. Returns how many reads of their writes by held transactions were dropped.
-     */
-    int leaveUncovered(Set<String> ids, HeldTransactions held, CollectedPast past, StaleReads stale, List<Transaction> admitted,
-                       long roundNo, long incarnation) {
-        return leaveUncovered(ids, Map.of(), held, past, stale, admitted, roundNo, incarnation);
-    }
-
-    /**
-     * As above, where {@code unordered} names, with why, the transactions among {@code ids} left unchecked for a read of a
-     * version the sealed past left unordered (docs/DESIGN.md §7.11) rather than for not following the past.
+     * each named with its session's entry fence, or, for those {@code unordered} names, with why: a read of a version the
+     * sealed past left unordered (docs/DESIGN.md §7.11). Returns how many reads of their writes by held transactions were dropped.
      */
     int leaveUncovered(Set<String> ids, Map<String, String> unordered, HeldTransactions held, CollectedPast past, StaleReads stale,
                        List<Transaction> admitted, long roundNo, long incarnation) {

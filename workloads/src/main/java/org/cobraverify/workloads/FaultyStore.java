@@ -70,13 +70,15 @@ public final class FaultyStore implements KvStore {
     @Override
     public void close() throws StoreException { inner.close(); }
 
+    private record LastWrite(LostWriteLedger.LostWrite write, boolean dropped) {}
+
     private final class Txn implements KvTransaction {
         private final KvTransaction t;
         private final Map<String, String> own = new HashMap<>();
         private final Map<String, String> seen = new HashMap<>(); // a stale read stays stale within the transaction
         private final List<String[]> puts = new ArrayList<>();
         /** With {@link Fault#LOST_WRITE}: per key, its last write and whether the store dropped it (for the {@link LostWriteLedger}). */
-        private final Map<String, Object[]> last = new java.util.LinkedHashMap<>();
+        private final Map<String, LastWrite> last = new java.util.LinkedHashMap<>();
 
         Txn(KvTransaction t) { this.t = t; }
 
@@ -113,7 +115,7 @@ public final class FaultyStore implements KvStore {
             if (fault == Fault.LOST_WRITE) {
                 LostWriteLedger.LostWrite w = new LostWriteLedger.LostWrite(key, value, seen.get(key), seen.containsKey(key));
                 boolean lost = strike();
-                last.put(key, new Object[] {w, lost});
+                last.put(key, new LastWrite(w, lost));
                 if (lost) { injected.incrementAndGet(); return; }
             }
             puts.add(new String[] {key, value});
@@ -136,7 +138,7 @@ public final class FaultyStore implements KvStore {
             t.commit();
             if (fault == Fault.LOST_WRITE) {
                 List<LostWriteLedger.LostWrite> dropped = new ArrayList<>(), applied = new ArrayList<>();
-                for (Object[] w : last.values()) ((Boolean) w[1] ? dropped : applied).add((LostWriteLedger.LostWrite) w[0]);
+                for (LastWrite w : last.values()) (w.dropped() ? dropped : applied).add(w.write());
                 ledger.committed(dropped, applied);
             }
             if (fault == Fault.STALE_READ) synchronized (versions) { // the versions a stale read may serve: the last few per key

@@ -1,6 +1,7 @@
 package org.cobraverify.gc.analysis;
 
 import java.util.Arrays;
+import org.cobraverify.checker.ReachabilityEngine;
 import org.cobraverify.history.History;
 import org.cobraverify.history.IntVec;
 import org.cobraverify.history.LongIntMap;
@@ -43,12 +44,11 @@ final class SealedOrder {
                 srcs[m] = w; dsts[m++] = t;
             }
         }
-        start = new int[n + 1];
-        for (int i = 0; i < m; i++) start[srcs[i] + 1]++;
-        for (int i = 0; i < n; i++) start[i + 1] += start[i];
-        to = new int[m];
-        int[] fill = Arrays.copyOf(start, n);
-        for (int i = 0; i < m; i++) to[fill[srcs[i]]++] = dsts[i];
+        int[][] out = ReachabilityEngine.Dag.csr(n, srcs, dsts, m), in = ReachabilityEngine.Dag.csr(n, dsts, srcs, m);
+        start = out[0];
+        to = out[1];
+        inStart = in[0];
+        from = in[1];
         int[] indeg = new int[n];
         for (int i = 0; i < m; i++) indeg[to[i]]++;
         int[] order = new int[n];
@@ -59,12 +59,6 @@ final class SealedOrder {
             for (int e = start[u]; e < start[u + 1]; e++) if (--indeg[to[e]] == 0) order[tail++] = to[e];
         }
         topo = tail == n ? order : null;
-        inStart = new int[n + 1];
-        for (int i = 0; i < m; i++) inStart[dsts[i] + 1]++;
-        for (int i = 0; i < n; i++) inStart[i + 1] += inStart[i];
-        from = new int[m];
-        int[] put = Arrays.copyOf(inStart, n);
-        for (int i = 0; i < m; i++) from[put[dsts[i]]++] = srcs[i];
         behind = new boolean[n];
     }
 
