@@ -39,7 +39,7 @@ final class SnapshotIsolationCheck {
     /**
      * The chain cover's hint ({@link ReachabilityEngine.Dag#sessionPred}): s(T)'s is the commit of T's predecessor in its
      * session, c(T)'s is s(T), each an edge of the graph; -1 elsewhere. Without it the greedy cover follows whichever
-     * predecessor it meets first, and a round's split graph got a chain per dozen transactions instead of one per session.
+     * predecessor it meets first, and a round's split graph needs about a chain per dozen transactions, not one per session.
      */
     private int[] sessionPred;
     /** Per forced side's edge (its deriv id): the edge of the other side that would have closed a cycle. */
