@@ -215,10 +215,32 @@ public final class RoundVerifier implements AutoCloseable {
                     : "round " + c.roundNo() + ": REJECT: " + x.kind().displayName() + "\n" + TextReport.certificate(x);
             certs.add(toAvro(x, text));
         }
-        Verdict v = base(c, o, r.reason(), r, certs.isEmpty() ? null : certs.get(0), false);
-        v.setMoreCertificates(certs.size() > 1 ? new ArrayList<>(certs.subList(1, certs.size())) : new ArrayList<>());
+        int kept = fitting(certs);
+        String reason = kept == certs.size() ? r.reason() : r.reason() + "; " + (certs.size() - kept) + " of the round's " + certs.size()
+                + " certificates are left out of this record, which stays under Kafka's message size (the violations are counted; cobra"
+                + " export and verify --all on the round's history give every certificate)";
+        Verdict v = base(c, o, reason, r, certs.isEmpty() ? null : certs.get(0), false);
+        v.setMoreCertificates(kept > 1 ? new ArrayList<>(certs.subList(1, kept)) : new ArrayList<>());
         v.setNewViolations(certs.size());
         return withUnchecked(v, r.unchecked());
+    }
+
+    /** At most this many characters of certificates go into one verdict: with the rest of it, under Kafka's 1 MB message. */
+    static final int CERTIFICATE_CHARS = 600_000;
+
+    /** How many of {@code certs}, in order, fit in {@link #CERTIFICATE_CHARS} (the first always does). */
+    static int fitting(List<org.cobraverify.schemas.Certificate> certs) {
+        long chars = 0;
+        for (int i = 0; i < certs.size(); i++) {
+            org.cobraverify.schemas.Certificate x = certs.get(i);
+            long n = x.getText().length() + x.getSummary().length();
+            for (CertTxn t : x.getTransactions()) n += t.getId().length() + t.getSession().length() + t.getOps().length();
+            for (CycleEdge e : x.getCycle()) n += e.getFrom().length() + e.getTo().length() + e.getKind().length()
+                    + (e.getKey() == null ? 0 : e.getKey().length()) + (e.getWhy() == null ? 0 : e.getWhy().length());
+            if (i > 0 && (chars += n) > CERTIFICATE_CHARS) return i;
+            if (i == 0) chars = n;
+        }
+        return certs.size();
     }
 
     private Verdict base(Closed c, Outcome o, String reason, RoundResult r, org.cobraverify.schemas.Certificate cert, boolean batched) {
