@@ -31,9 +31,11 @@ import org.cobraverify.workloads.LostWriteLedger;
  * @param notVerified  rounds left unknown, or where verification stopped
  * @param unchecked    transactions the verdicts left unchecked, each named with its reason (a lost update one of them made is
  *                     not reported, soundly: nothing was said of it)
+ * @param waiting      transactions still waiting for writes when the last verdict came (not checked yet: a lost update
+ *                     one of them made is not reported yet)
  */
 record FaultTally(long lostWrites, long lostUpdates, int reportedOnce, int withAnother, int missed, int reportedMore, int otherNaming, int unexplained,
-                  int rounds, int withFound, int notVerified, long unchecked, List<String> examples) {
+                  int rounds, int withFound, int notVerified, long unchecked, long waiting, List<String> examples) {
 
     static FaultTally of(LostWriteLedger ledger, List<Verdict> verdicts) {
         List<List<String>> certs = new ArrayList<>(); // per certificate, its transactions' operations
@@ -69,8 +71,9 @@ record FaultTally(long lostWrites, long lostUpdates, int reportedOnce, int withA
             else unexplained++;
         }
         long unchecked = verdicts.isEmpty() ? 0 : verdicts.get(verdicts.size() - 1).getUncheckedTxns();
+        long waiting = verdicts.isEmpty() ? 0 : verdicts.get(verdicts.size() - 1).getPendingTxns();
         return new FaultTally(ledger.lostCount(), ledger.updateCount(), once, within, missed, more, other, unexplained, verdicts.size(), withFound, notVerified,
-                unchecked, List.copyOf(examples));
+                unchecked, waiting, List.copyOf(examples));
     }
 
     private static boolean namedElsewhere(List<List<String>> certs, String op) {
@@ -109,7 +112,7 @@ record FaultTally(long lostWrites, long lostUpdates, int reportedOnce, int withA
                 reportedOnce, withAnother, missed, reportedMore));
         out.add(String.format("  other reports: %d naming a lost write (another anomaly it caused), %d naming none", otherNaming, unexplained));
         out.add(String.format("  rounds: %d verified, %d of them found violations and accepted the rest of their transactions, %d not verified;"
-                + " %d transactions left unchecked", rounds - notVerified, withFound, notVerified, unchecked));
+                + " %d transactions left unchecked, %d still waiting", rounds - notVerified, withFound, notVerified, unchecked, waiting));
         for (String e : examples) out.add("  " + e);
         out.add(exact() ? "the verdicts match what the store lost: every lost update reported once, nothing else unexplained, every round verified"
                 : "the verdicts and what the store lost differ (above)");
