@@ -2,6 +2,7 @@ package org.cobraverify.cli;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.cobraverify.checker.AnomalyKind;
 import org.cobraverify.collector.Recorder;
 import org.cobraverify.history.History;
 import org.cobraverify.schemas.CertTxn;
@@ -19,9 +20,9 @@ import org.cobraverify.workloads.LostWriteLedger;
  * @param lostWrites   writes lost from committed transactions
  * @param lostUpdates  lost updates they made
  * @param reportedOnce lost updates named by exactly one certificate
- * @param withAnother  lost updates named by none, where a certificate of another violation names the lost write, or the write
- *                     of the version both transactions read: that transaction was set aside with it, and with it the pair's
- *                     evidence (docs/DESIGN.md §7.10: a set-aside writer's readers stay, their reads of it are not checked)
+ * @param withAnother  lost updates named by none, where another violation set aside one of the pair's transactions (the lost
+ *                     write's or the later writer's) or the writer of the version both read, and with it the pair's evidence
+ *                     (docs/DESIGN.md §7.10: a set-aside writer's readers stay, their reads of it are not checked)
  * @param missed       lost updates named by none
  * @param reportedMore lost updates named by more than one
  * @param otherNaming  certificates that name a lost write but none of its lost updates (another anomaly it caused)
@@ -39,13 +40,16 @@ record FaultTally(long lostWrites, long lostUpdates, int reportedOnce, int withA
 
     static FaultTally of(LostWriteLedger ledger, List<Verdict> verdicts) {
         List<List<String>> certs = new ArrayList<>(); // per certificate, its transactions' operations
+        List<List<String>> setAside = new ArrayList<>(); // per certificate, the operations of the transactions it set aside
         int withFound = 0, notVerified = 0;
         for (Verdict v : verdicts) {
             if (v.getOwnOutcome() == Outcome.UNKNOWN || v.getReason().contains("verification stop")) notVerified++;
             else if (v.getNewViolations() > 0) withFound++;
             if (v.getNewViolations() == 0 && !(v.getOwnOutcome() == null && v.getOutcome() == Outcome.REJECT)) continue;
-            if (v.getCertificate() != null) certs.add(ops(v.getCertificate()));
-            for (Certificate c : v.getMoreCertificates()) certs.add(ops(c));
+            List<Certificate> all = new ArrayList<>();
+            if (v.getCertificate() != null) all.add(v.getCertificate());
+            all.addAll(v.getMoreCertificates());
+            for (Certificate c : all) { certs.add(ops(c)); setAside.add(setAside(c)); }
         }
         boolean[] explained = new boolean[certs.size()];
         int once = 0, within = 0, missed = 0, more = 0;
@@ -56,9 +60,10 @@ record FaultTally(long lostWrites, long lostUpdates, int reportedOnce, int withA
             for (int i = 0; i < certs.size(); i++)
                 if (names(certs.get(i), first) && names(certs.get(i), second)) { n++; explained[i] = true; }
             if (n == 1) once++;
-            // the lost write's transaction was set aside with another violation, or the writer of the version both read was
-            // (then neither read is in the history the verdicts certify, docs/DESIGN.md §7.10)
-            else if (n == 0 && (namedElsewhere(certs, first) || u.lost().base() != null && namedElsewhere(certs, write(u.lost().key(), u.lost().base())))) within++;
+            // one of the pair's transactions was set aside with another violation, or the writer of the version both read was
+            // (then the pair is not in the history the verdicts certify, docs/DESIGN.md §7.10)
+            else if (n == 0 && (namedElsewhere(setAside, first) || namedElsewhere(setAside, second)
+                    || u.lost().base() != null && namedElsewhere(setAside, write(u.lost().key(), u.lost().base())))) within++;
             else if (n == 0) { missed++; if (examples.size() < 5) examples.add("missed: " + first + " lost, then " + second + " over the same version"); }
             else { more++; if (examples.size() < 5) examples.add("reported " + n + " times: " + first + " and " + second); }
         }
@@ -79,6 +84,16 @@ record FaultTally(long lostWrites, long lostUpdates, int reportedOnce, int withA
     private static boolean namedElsewhere(List<List<String>> certs, String op) {
         for (List<String> c : certs) if (names(c, op)) return true;
         return false;
+    }
+
+    /** The operations of the transactions {@code c} set aside (docs/DESIGN.md §7.10, {@link AnomalyKind#blame}). */
+    private static List<String> setAside(Certificate c) {
+        List<String> ops = ops(c);
+        AnomalyKind kind = AnomalyKind.named(c.getAnomaly());
+        List<String> out = new ArrayList<>(); // (a collected transaction, shown by what is known of it, is not held: never set aside)
+        for (int i : kind == null ? java.util.stream.IntStream.range(0, ops.size()).toArray() : kind.blamed(ops.size()))
+            if (!ops.get(i).startsWith("(collected")) out.add(ops.get(i));
+        return out;
     }
 
     private static List<String> ops(Certificate c) {
@@ -108,7 +123,7 @@ record FaultTally(long lostWrites, long lostUpdates, int reportedOnce, int withA
         out.add(String.format("faults: %d writes lost from committed transactions; they made %d lost updates (a later transaction read the version"
                 + " the lost write's transaction had read, and overwrote it)", lostWrites, lostUpdates));
         out.add(String.format("  lost updates: %d reported once; %d within another violation's report (a transaction it hinges on, the lost"
-                + " write's or the writer of the version it overwrote, was set aside with that one); %d missed; %d reported more than once",
+                + " write's, the later write's or the writer of the version both overwrote, was set aside with that one); %d missed; %d reported more than once",
                 reportedOnce, withAnother, missed, reportedMore));
         out.add(String.format("  other reports: %d naming a lost write (another anomaly it caused), %d naming none", otherNaming, unexplained));
         out.add(String.format("  rounds: %d verified, %d of them found violations and accepted the rest of their transactions, %d not verified;"

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -17,10 +16,6 @@ import org.junit.jupiter.api.Test;
  */
 class DemoLostUpdatesTest {
     @Test
-    @Disabled("in about one run in four at this rate (10,000 transactions, 0.002) the tally finds one or two lost updates that no"
-            + " certificate names, with nothing left unchecked or waiting: not yet explained (a missed report, or a report the tally"
-            + " cannot match); at 0.001 and 20,000 transactions five seeds matched exactly. `ops/cobra demo --isolation si --workload"
-            + " tpcc --fault lost-write --fault-rate 0.002 --txns 10000 --clients 8 --seed 7` reproduces it")
     void everyLostUpdateIsReportedOnceAndNothingElse() {
         long seed = 7;
         String[] args = {"demo", "--isolation", "si", "--workload", "tpcc", "--fault", "lost-write", "--fault-rate", "0.002", "--txns", "10000",

@@ -123,6 +123,39 @@ public enum AnomalyKind {
     /** What the anomaly means, in one sentence for a person reading a report. */
     public String meaning() { return meaning; }
 
+    /** Which of a certificate's transactions are at fault: the ones set aside after it (docs/DESIGN.md §7.10). */
+    public enum Blame {
+        /** Every transaction the certificate names (a cycle, or a sub-history refuted by search): together they are the violation. */
+        EVERY,
+        /**
+         * The reader alone, of a read that should not have been possible (an aborted, intermediate or never-written value, an
+         * internal inconsistency, a non-repeatable read, a stale read of a collected write): the certificate's last
+         * transaction, a stale read's first.
+         */
+        READER,
+        /** The two transactions that read one version and both overwrote it: the certificate's last two (the version's writer, first, did nothing wrong). */
+        OVERWRITERS
+    }
+
+    /** Which of a certificate of this kind's transactions are at fault. */
+    public Blame blame() {
+        return switch (this) {
+            case G1A, G1B, UNWRITTEN_READ, INTERNAL, NON_REPEATABLE_READ, STALE_READ -> Blame.READER;
+            case LOST_UPDATE -> Blame.OVERWRITERS;
+            default -> Blame.EVERY;
+        };
+    }
+
+    /** The positions, in a certificate of this kind listing {@code n} transactions, of those at fault ({@link #blame}). */
+    public int[] blamed(int n) {
+        if (n == 0) return new int[0];
+        return switch (blame()) {
+            case READER -> new int[] {this == STALE_READ ? 0 : n - 1};
+            case OVERWRITERS -> n < 2 ? new int[] {0} : new int[] {n - 2, n - 1};
+            case EVERY -> java.util.stream.IntStream.range(0, n).toArray();
+        };
+    }
+
     /** The kind named {@code name}: its {@link #displayName} (as verdicts carry it) or its constant's name; null when none is. */
     public static AnomalyKind named(String name) {
         for (AnomalyKind k : values()) if (k.displayName.equals(name) || k.name().equals(name)) return k;

@@ -100,8 +100,13 @@ final class SnapshotIsolationCheck {
             if (w != INIT) g.add(c(w), s(rf.readTxn.get(i)), KnownGraph.WR, rf.readKey.get(i));
         }
         indexReaders();
-        Anomaly broken = chains();
-        if (broken != null) return reject(stats, new CertificateBuilder(h, null).anomaly(List.of(broken)));
+        List<Anomaly> broken = chains();
+        if (!broken.isEmpty()) {
+            CertificateBuilder certs = new CertificateBuilder(h, null);
+            List<Certificate> more = new ArrayList<>();
+            for (Anomaly a : broken.subList(1, broken.size())) more.add(certs.anomaly(List.of(a)));
+            return new Verdict(Verdict.Outcome.REJECT, certs.anomaly(List.of(broken.get(0))), null, null, stats, List.of(), more);
+        }
         stats.chains = chainKey.size();
         stats.constraintsBefore = first.size();
         budget.check();
@@ -152,9 +157,13 @@ final class SnapshotIsolationCheck {
 
     /**
      * Chains of each key from the facts (T reads x from T' and writes it; a list read shows T right after T'), the
-     * fixed edges they imply, and the constraints between the chains. Returns an anomaly when facts conflict.
+     * fixed edges they imply, and the constraints between the chains. Returns the anomalies when facts conflict (else
+     * none): the first conflict, and when it is a lost update, every other lost update (at most
+     * {@link Checker#MORE_VIOLATIONS}), each two observed read-modify-writes of one version, a violation on its own
+     * whatever else the history holds; several may share a transaction.
      */
-    private Anomaly chains() {
+    private List<Anomaly> chains() {
+        List<Anomaly> lostUpdates = new ArrayList<>();
         int facts = Math.max(16, rf.factKey.size());
         LongIntMap succ = new LongIntMap(facts), pred = new LongIntMap(facts), factOp = new LongIntMap(facts);
         for (int i = 0; i < rf.factKey.size(); i++) {
@@ -167,16 +176,22 @@ final class SnapshotIsolationCheck {
                 int j = factOp.get(LongIntMap.pack(k, had));
                 boolean lost = rf.factKind.get(i) == ReadFromIndex.FACT_RMW && rf.factKind.get(j) == ReadFromIndex.FACT_RMW;
                 String version = p == INIT ? "the initial version" : h.label(p) + "'s version";
-                return new Anomaly(lost ? AnomalyKind.LOST_UPDATE : AnomalyKind.INCOMPATIBLE_ORDER, lost
+                Anomaly a = new Anomaly(lost ? AnomalyKind.LOST_UPDATE : AnomalyKind.INCOMPATIBLE_ORDER, lost
                         ? h.label(had) + " and " + h.label(s) + " both read " + version + " of key " + History.show(h.keyName(k)) + " and both overwrote it: one of the updates is lost"
                         : "reads of key " + History.show(h.keyName(k)) + " disagree on what follows " + version + ": " + h.label(had) + " or " + h.label(s),
                         p == INIT ? new int[] {had, s} : new int[] {p, had, s}, new int[] {rf.factOp.get(j), rf.factOp.get(i)});
+                if (!lost) return lostUpdates.isEmpty() ? List.of(a) : lostUpdates;
+                lostUpdates.add(a);
+                if (lostUpdates.size() > Checker.MORE_VIOLATIONS) return lostUpdates;
+                continue;
             }
+            if (!lostUpdates.isEmpty()) continue; // (only more lost updates are sought now)
             if (hadPred != p + 1)
-                return new Anomaly(AnomalyKind.INCOMPATIBLE_ORDER, "reads of key " + History.show(h.keyName(k)) + " disagree on what precedes "
-                        + h.label(s), new int[] {s}, new int[] {rf.factOp.get(i)});
+                return List.of(new Anomaly(AnomalyKind.INCOMPATIBLE_ORDER, "reads of key " + History.show(h.keyName(k)) + " disagree on what precedes "
+                        + h.label(s), new int[] {s}, new int[] {rf.factOp.get(i)}));
             if (p != INIT) g.add(c(p), s(s), KnownGraph.WW, k);
         }
+        if (!lostUpdates.isEmpty()) return lostUpdates;
         // every included writer of each key, once
         int keys = h.keyCount();
         IntVec[] writers = new IntVec[keys];
@@ -226,7 +241,7 @@ final class SnapshotIsolationCheck {
         }
         open = new boolean[first.size()];
         Arrays.fill(open, true);
-        return null;
+        return List.of();
     }
 
     /** The edges of "chain {@code before}'s versions precede chain {@code after}'s" join the graph, each with derivation {@code deriv}. */

@@ -169,7 +169,7 @@ final class RoundCheck {
                 if (!uncovered.isEmpty()) return new Attempt(order, index, h, s.judgeable(), plan, null, t1, null, false, frontier, uncovered);
             }
             Verdict v = Isolation.check(h, level, check);
-            if (v.outcome() != Verdict.Outcome.ACCEPT) return new Attempt(order, index, h, s.judgeable(), plan, new IncrementalCheck.Result(v, null, null, null, List.of()),
+            if (v.outcome() != Verdict.Outcome.ACCEPT) return new Attempt(order, index, h, s.judgeable(), plan, new IncrementalCheck.Result(v, null, null, null, v.moreViolations()),
                     t1, null, false, frontier);
             boolean planned = plan != null && plan.skip() == null;
             SealedPast.Result r = SealedPast.analyze(prepared, pastFences, planned ? plan.old() : null, planned ? plan.pinned() : null,

@@ -113,22 +113,25 @@ final class RoundsOracle {
                         + want + (w.certificate() == null ? "" : ": " + w.certificate().summary());
             }
             if (as == Verdict.Outcome.ACCEPT) accepted++; else rejected++;
-            // life after a violation (docs/DESIGN.md §7.10): each new violation names a transaction no earlier one named
-            // (never the same one twice), and a round whose own transactions are said to be clean is: the one-shot
-            // check of what was delivered, less every transaction a certificate named and the reads of their writes,
+            // life after a violation (docs/DESIGN.md §7.10): each new violation blames a transaction no earlier verdict set
+            // aside, and no two of one verdict blame the same ones (never the same violation twice; lost updates found in
+            // one check may share a transaction), and a round whose own transactions are said to be clean is: the one-shot
+            // check of what was delivered, less every transaction a certificate set aside and the reads of their writes,
             // accepts (it is a sub-history of what the verifier checked, so a reject there is a false accept here)
             List<Certificate> certs = new ArrayList<>();
             if (g.getCertificate() != null && g.getNewViolations() > 0) certs.add(g.getCertificate());
             certs.addAll(g.getMoreCertificates());
+            Set<Integer> namedBefore = new HashSet<>(named);
+            Set<Set<Integer>> blamedNow = new HashSet<>();
             for (Certificate c : certs) {
                 Set<Integer> ids = new HashSet<>();
                 for (String x : setAside(c)) {
                     Integer t = byName.get(x);
                     if (t != null) ids.add(t);
                 }
-                if (!ids.isEmpty() && named.containsAll(ids))
+                if (!ids.isEmpty() && (namedBefore.containsAll(ids) || !blamedNow.add(ids)))
                     return "seed " + seed + " (" + what + "): round " + rn
-                            + " reports again a violation whose transactions were all named before: " + c.getSummary();
+                            + " reports again a violation whose transactions were all set aside before: " + c.getSummary();
                 named.addAll(ids);
             }
             Set<Integer> out = named;
@@ -236,6 +239,8 @@ final class RoundsOracle {
         for (AnomalyKind k : List.of(AnomalyKind.G1A, AnomalyKind.G1B, AnomalyKind.UNWRITTEN_READ, AnomalyKind.INTERNAL, AnomalyKind.NON_REPEATABLE_READ))
             if (k.displayName().equals(a)) return ids.isEmpty() ? ids : List.of(ids.get(ids.size() - 1));
         if (AnomalyKind.STALE_READ.displayName().equals(a)) return ids.isEmpty() ? ids : List.of(ids.get(0));
+        // a lost update: its two overwriters, listed last (the writer of the version both read, first when there is one, stays)
+        if (AnomalyKind.LOST_UPDATE.displayName().equals(a)) return ids.size() < 2 ? ids : List.of(ids.get(ids.size() - 2), ids.get(ids.size() - 1));
         for (CycleEdge e : c.getCycle()) { ids.add(e.getFrom().toString()); ids.add(e.getTo().toString()); }
         return ids;
     }

@@ -77,8 +77,8 @@ final class SetAside {
 
     /**
      * The held transactions a violation's certificate sets aside: for a read that should not have been possible (G1a,
-     * G1b, a read of a never-written value, an internal inconsistency, a stale read), its reader; otherwise every
-     * transaction the certificate names (its cycle's, or the refuted sub-history's), fences included, so that no later
+     * G1b, a read of a never-written value, an internal inconsistency, a stale read), its reader; for a lost update, the two
+     * transactions that overwrote one version (not the version's writer); otherwise every transaction the certificate names (its cycle's, or the refuted sub-history's), fences included, so that no later
      * round can report a violation made only of transactions this one named (the same violation twice). A fence set aside
      * leaves its session's later transactions without the proof that they follow the collected past: later rounds then
      * say unknown, never accept. Empty when the certificate names no held transaction.
@@ -86,16 +86,10 @@ final class SetAside {
     static Set<String> of(Certificate c, HeldTransactions held) {
         List<String> named = new ArrayList<>();
         List<Certificate.Txn> txns = c.transactions();
-        switch (c.kind()) {
-            // the reader is listed last by the checker (writer, reader), first by a stale read's certificate
-            case G1A, G1B, UNWRITTEN_READ, INTERNAL, NON_REPEATABLE_READ, STALE_READ -> {
-                if (!txns.isEmpty()) named.add(txns.get(c.kind() == AnomalyKind.STALE_READ ? 0 : txns.size() - 1).id());
-            }
-            default -> {
-                for (Certificate.Txn t : txns) named.add(t.id());
-                for (Certificate.Edge e : c.cycle()) { named.add(e.from()); named.add(e.to()); }
-                named.addAll(c.subHistory());
-            }
+        for (int i : c.kind().blamed(txns.size())) named.add(txns.get(i).id());
+        if (c.kind().blame() == AnomalyKind.Blame.EVERY) {
+            for (Certificate.Edge e : c.cycle()) { named.add(e.from()); named.add(e.to()); }
+            named.addAll(c.subHistory());
         }
         Set<String> out = new LinkedHashSet<>();
         for (String id : named) if (held.holds(id)) out.add(id);

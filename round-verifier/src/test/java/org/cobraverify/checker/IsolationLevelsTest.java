@@ -93,6 +93,31 @@ class IsolationLevelsTest {
         ladder(history("T1 a r x nil w x 1", "T2 b r x nil w x 2"), IsolationLevel.CAUSAL, AnomalyKind.LOST_UPDATE);
     }
 
+    /**
+     * Every lost update at snapshot isolation, one certificate each, though two share a transaction (T1 lost both); each
+     * blames its two overwriters, not the writer of the version they both read (docs/DESIGN.md §7.10).
+     */
+    @Test
+    void everyLostUpdateHasItsOwnCertificate() {
+        History h = history("T0 a w x 0 w y 0", "T1 b r x 0 w x 1 r y 0 w y 1", "T2 c r x 0 w x 2", "T3 d r y 0 w y 3", "T4 e r z nil w z 4",
+                "T5 f r z nil w z 5");
+        Verdict v = Isolation.check(h, IsolationLevel.SNAPSHOT_ISOLATION, OPTIONS);
+        assertEquals(Verdict.Outcome.REJECT, v.outcome());
+        java.util.List<Certificate> all = new java.util.ArrayList<>();
+        all.add(v.certificate());
+        all.addAll(v.moreViolations());
+        java.util.Set<java.util.Set<String>> blamed = new java.util.HashSet<>();
+        for (Certificate c : all) {
+            assertEquals(AnomalyKind.LOST_UPDATE, c.kind(), c.summary());
+            java.util.Set<String> ids = new java.util.TreeSet<>();
+            for (int i : c.kind().blamed(c.transactions().size())) ids.add(c.transactions().get(i).id());
+            blamed.add(ids);
+        }
+        assertEquals(java.util.Set.of(java.util.Set.of("T1", "T2"), java.util.Set.of("T1", "T3"), java.util.Set.of("T4", "T5")), blamed,
+                all.stream().map(Certificate::summary).toList().toString());
+        assertEquals(3, all.size());
+    }
+
     @Test
     void writeSkewIsSnapshotIsolationOnly() {
         ladder(history("T1 a r x nil r y nil w x 1", "T2 b r x nil r y nil w y 2"), IsolationLevel.SNAPSHOT_ISOLATION, AnomalyKind.WRITE_SKEW);
