@@ -41,6 +41,7 @@ record FaultTally(long lostWrites, long lostUpdates, int reportedOnce, int withA
     static FaultTally of(LostWriteLedger ledger, List<Verdict> verdicts) {
         List<List<String>> certs = new ArrayList<>(); // per certificate, its transactions' operations
         List<List<String>> setAside = new ArrayList<>(); // per certificate, the operations of the transactions it set aside
+        List<String> summaries = new ArrayList<>(); // per certificate, its anomaly and summary
         int withFound = 0, notVerified = 0;
         for (Verdict v : verdicts) {
             if (v.getOwnOutcome() == Outcome.UNKNOWN || v.getReason().contains("verification stop")) notVerified++;
@@ -49,22 +50,23 @@ record FaultTally(long lostWrites, long lostUpdates, int reportedOnce, int withA
             List<Certificate> all = new ArrayList<>();
             if (v.getCertificate() != null) all.add(v.getCertificate());
             all.addAll(v.getMoreCertificates());
-            for (Certificate c : all) { certs.add(ops(c)); setAside.add(setAside(c)); }
+            for (Certificate c : all) { certs.add(ops(c)); setAside.add(setAside(c)); summaries.add(c.getAnomaly() + ": " + c.getSummary()); }
         }
         boolean[] explained = new boolean[certs.size()];
         int once = 0, within = 0, missed = 0, more = 0;
         List<String> examples = new ArrayList<>();
         for (LostWriteLedger.LostUpdate u : ledger.updates()) {
             String first = write(u.lost().key(), u.lost().value()), second = write(u.lost().key(), u.value());
-            int n = 0;
+            int n = 0, by;
             for (int i = 0; i < certs.size(); i++)
                 if (names(certs.get(i), first) && names(certs.get(i), second)) { n++; explained[i] = true; }
             if (n == 1) once++;
             // one of the pair's transactions was set aside with another violation, or the writer of the version both read was
             // (then the pair is not in the history the verdicts certify, docs/DESIGN.md §7.10)
-            else if (n == 0 && (namedElsewhere(setAside, first) || namedElsewhere(setAside, second)
-                    || u.lost().base() != null && namedElsewhere(setAside, write(u.lost().key(), u.lost().base())))) within++;
-            else if (n == 0) { missed++; if (examples.size() < 5) examples.add("missed: " + first + " lost, then " + second + " over the same version"); }
+            else if (n == 0 && (by = setAsideBy(setAside, first, second, u.lost().base() == null ? null : write(u.lost().key(), u.lost().base()))) >= 0) {
+                within++;
+                if (examples.size() < 5) examples.add("within another report: " + first + " lost, then " + second + "; set aside with " + summaries.get(by));
+            } else if (n == 0) { missed++; if (examples.size() < 5) examples.add("missed: " + first + " lost, then " + second + " over the same version"); }
             else { more++; if (examples.size() < 5) examples.add("reported " + n + " times: " + first + " and " + second); }
         }
         int other = 0, unexplained = 0;
@@ -81,9 +83,11 @@ record FaultTally(long lostWrites, long lostUpdates, int reportedOnce, int withA
                 unchecked, waiting, List.copyOf(examples));
     }
 
-    private static boolean namedElsewhere(List<List<String>> certs, String op) {
-        for (List<String> c : certs) if (names(c, op)) return true;
-        return false;
+    /** The first certificate that set aside the transaction of one of {@code ops} (null: none), or -1. */
+    private static int setAsideBy(List<List<String>> setAside, String... ops) {
+        for (int i = 0; i < setAside.size(); i++)
+            for (String op : ops) if (op != null && names(setAside.get(i), op)) return i;
+        return -1;
     }
 
     /** The operations of the transactions {@code c} set aside (docs/DESIGN.md §7.10, {@link AnomalyKind#blame}). */
