@@ -12,9 +12,10 @@ import org.cobraverify.history.HistoryBuilder;
 /**
  * Every independent violation of a history, one certificate each, as Elle reports every anomaly it finds: after a
  * reject, the violation's transactions are set aside (taken out, with every read of their writes) and the rest is
- * checked again, until it is accepted, the budget runs out, or {@code max} violations were found. Each certificate
- * after the first names only transactions no earlier one named, and holds in the history less the earlier ones' (so
- * it is a violation of its own, not a consequence of another). The rounds verifier continues past violations the same
+ * checked again, until it is accepted, the budget runs out, or {@code max} violations were found. The transactions set
+ * aside are those at fault ({@link AnomalyKind#blame}: a read anomaly's reader, a lost update's two overwriters, every
+ * transaction of a cycle), so each certificate after the first blames only transactions no earlier one set aside, and
+ * holds in the history less the earlier ones' (so it is a violation of its own, not a consequence of another). The rounds verifier continues past violations the same
  * way (docs/DESIGN.md §7.10).
  *
  * <p>Pure: history in, certificates out. Register histories only (a list history is checked once).
@@ -58,18 +59,15 @@ public final class AllViolations {
         }
     }
 
-    /** The transactions a certificate sets aside: a read anomaly's reader (listed last), every named one otherwise. */
+    /** The transactions a certificate sets aside: those at fault ({@link AnomalyKind#blame}), and a cycle's or a refuted sub-history's. */
     static List<String> setAside(Certificate c) {
         List<String> ids = new ArrayList<>();
-        for (Certificate.Txn t : c.transactions()) ids.add(t.id());
-        switch (c.kind()) {
-            case G1A, G1B, UNWRITTEN_READ, INTERNAL, NON_REPEATABLE_READ -> { return ids.isEmpty() ? ids : List.of(ids.get(ids.size() - 1)); }
-            default -> {
-                for (Certificate.Edge e : c.cycle()) { ids.add(e.from()); ids.add(e.to()); }
-                ids.addAll(c.subHistory());
-                return ids;
-            }
+        for (int i : c.kind().blamed(c.transactions().size())) ids.add(c.transactions().get(i).id());
+        if (c.kind().blame() == AnomalyKind.Blame.EVERY) {
+            for (Certificate.Edge e : c.cycle()) { ids.add(e.from()); ids.add(e.to()); }
+            ids.addAll(c.subHistory());
         }
+        return ids;
     }
 
     /** {@code h} without the transactions {@code aside} marks, and without every read of one of their writes. */

@@ -125,7 +125,10 @@ public final class Checker {
             newGraph();
             List<Anomaly> chainAnomalies = new ArrayList<>();
             Chains chains = new Chains(h, rf, g, chainAnomalies);
-            if (!chainAnomalies.isEmpty()) return reject(certs().anomaly(chainAnomalies));
+            if (!chainAnomalies.isEmpty()) {
+                if (seekMore) moreReads(chainAnomalies);
+                return reject(certs().anomaly(chainAnomalies));
+            }
             cons = new Constraints(chains);
             stats.chains = chains.chainCount();
             stats.constraintsBefore = cons.size();
@@ -243,11 +246,17 @@ public final class Checker {
 
     /**
      * Besides the reject's certificate: other violations found with it, each with its own certificate and transactions
-     * none of the others has (empty unless the reject was an anomaly of reads, or a cycle of the known graph).
+     * none of the others has, lost updates excepted (empty unless the reject was an anomaly of reads or of the facts'
+     * chains, or a cycle of the known graph).
      */
     List<Certificate> moreViolations = List.of();
 
-    /** The read anomalies after the first, one per reader the earlier ones do not name. */
+    /**
+     * The anomalies of reads (or of the facts' chains) after the first, each naming none of the transactions the earlier
+     * ones name, and every lost update (two observed
+     * read-modify-writes of one version are a violation whatever else the history holds: lost updates may share a
+     * transaction, docs/DESIGN.md §7.10).
+     */
     private void moreReads(List<Anomaly> found) {
         List<Certificate> more = new ArrayList<>();
         java.util.Set<Integer> seen = new java.util.HashSet<>();
@@ -255,7 +264,7 @@ public final class Checker {
         for (int i = 1; i < found.size() && more.size() < MORE_VIOLATIONS; i++) {
             Anomaly a = found.get(i);
             boolean fresh = true;
-            for (int t : a.txns()) fresh &= !seen.contains(t);
+            if (a.kind() != AnomalyKind.LOST_UPDATE) for (int t : a.txns()) fresh &= !seen.contains(t);
             if (!fresh) continue;
             for (int t : a.txns()) seen.add(t);
             more.add(certs().anomaly(List.of(a)));

@@ -122,14 +122,14 @@ final class RoundsOracle {
             if (g.getCertificate() != null && g.getNewViolations() > 0) certs.add(g.getCertificate());
             certs.addAll(g.getMoreCertificates());
             Set<Integer> namedBefore = new HashSet<>(named);
-            Set<Set<Integer>> blamedNow = new HashSet<>();
+            Set<String> blamedNow = new HashSet<>(); // (the blamed transactions and the summary: two lost updates by one pair, of two keys, are two)
             for (Certificate c : certs) {
                 Set<Integer> ids = new HashSet<>();
                 for (String x : setAside(c)) {
                     Integer t = byName.get(x);
                     if (t != null) ids.add(t);
                 }
-                if (!ids.isEmpty() && (namedBefore.containsAll(ids) || !blamedNow.add(ids)))
+                if (!ids.isEmpty() && (namedBefore.containsAll(ids) || !blamedNow.add(new java.util.TreeSet<>(ids) + c.getSummary())))
                     return "seed " + seed + " (" + what + "): round " + rn
                             + " reports again a violation whose transactions were all set aside before: " + c.getSummary();
                 named.addAll(ids);
