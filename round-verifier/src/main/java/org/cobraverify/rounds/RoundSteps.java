@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Predicate;
@@ -231,12 +232,16 @@ final class RoundSteps {
     private void leaveOut(List<Transaction> thisRound, long roundNo) {
         // 0. a transaction that follows no fence of its session (EpochRules rule 5) is not checked: nothing could show that it
         // follows the collected past, and kept in the graph it would never be old (docs/DESIGN.md §7.6)
+        Map<String, Map<String, CollectedWrites.Entry>> unfencedWrites = new HashMap<>();
         for (Iterator<Transaction> it = thisRound.iterator(); it.hasNext(); ) {
             Transaction t = it.next();
             if (!EpochRules.isUnfenced(t.getEpoch())) continue;
             it.remove();
-            unchecked.leaveUnfenced(t, held, roundNo, incarnation.number());
+            unchecked.leaveUnfenced(t, held, roundNo, incarnation.number(), unfencedWrites);
         }
+        // a transaction waiting already for one of their writes resolves it now, as a read that goes unchecked (a reader
+        // that arrives later finds the write among the set-aside ones at admission)
+        if (!unfencedWrites.isEmpty()) held.loseReadsOf(unfencedWrites, stale);
         // 1. new writes become known (reads of collected writes are found when the new transactions are first admitted).
         // A transaction that writes a (key, value) a held transaction wrote, or writes one twice, breaks unique writes
         // (assumption A1): its reads cannot be tied to one writer, and the round's history could not even be built. It

@@ -40,6 +40,18 @@ record SealedRoundHistory(History history, List<StaleReads.StaleRead> judgeable,
     static SealedRoundHistory build(HistoryBuilder b, RoundIds ids, List<Transaction> order, int[][] opIds, boolean[][] heldReads, Set<String> admitted,
                                     List<StaleReads.StaleRead> staleNow, Set<String> forced, boolean pastExists, CollectedWrites store,
                                     Predicate<CollectedWrites.FrontierEntry> visible) {
+        return build(b, ids, order, opIds, heldReads, admitted, staleNow, forced, pastExists, store, visible, false);
+    }
+
+    /**
+     * As above; {@code withoutPast}: every read the sealed past decides is left out, none judged: only the reads of held
+     * writers, and of the initial state of keys the past never wrote, stay. That history is a sub-history of the real one (some of its
+     * transactions, some of their reads, their session order), so a violation of it is a violation of the whole history
+     * at every level of the ladder, whether or not its transactions follow the past (docs/DESIGN.md §7.11, Assumptions).
+     */
+    static SealedRoundHistory build(HistoryBuilder b, RoundIds ids, List<Transaction> order, int[][] opIds, boolean[][] heldReads, Set<String> admitted,
+                                    List<StaleReads.StaleRead> staleNow, Set<String> forced, boolean pastExists, CollectedWrites store,
+                                    Predicate<CollectedWrites.FrontierEntry> visible, boolean withoutPast) {
         Map<TxnOp, StaleReads.StaleRead> staleByOp = new IdentityHashMap<>();
         for (StaleReads.StaleRead s : staleNow) staleByOp.put(s.op(), s);
         // the keys whose frontier record decides a read: reads of collected writes, and initial-state reads of admitted transactions
@@ -80,6 +92,7 @@ record SealedRoundHistory(History history, List<StaleReads.StaleRead> judgeable,
                 CollectedWrites.FrontierEntry last = latest == null || !ids.marked(k) ? null : latest[ids.slot(k)];
                 if (v == History.NIL) {
                     if (last == null) { b.read(k, History.NIL); continue; }
+                    if (withoutPast) continue;
                     // a retained reader's read of a key's initial state that the past has written since: decided when it was
                     // admitted (judged then as a read of a collected version), or for good when the key was sealed (§7.11)
                     if (!isAdmitted) continue;
@@ -93,6 +106,7 @@ record SealedRoundHistory(History history, List<StaleReads.StaleRead> judgeable,
                     continue;
                 }
                 if (resolved == null || resolved[j]) { b.read(k, v); continue; }
+                if (withoutPast) continue; // (a read of no held writer: the past's, or nobody's, left to the round's own check)
                 StaleReads.StaleRead s = staleByOp.get(o);
                 boolean current = last != null && last.value() != null && last.value().equals(o.getValue());
                 if (current) { b.read(k, History.NIL); continue; } // the sealed version: the initial state now

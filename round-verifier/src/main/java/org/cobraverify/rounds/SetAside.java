@@ -222,13 +222,16 @@ final class SetAside {
 
     /**
      * Leaves {@code t}, which follows no fence of its session (EpochRules rule 5), out of the checked history as it arrives:
-     * its writes are recorded as set aside, so that a reader of one resolves and that read goes unchecked. Nothing taints:
+     * its writes are recorded as set aside (and added to {@code writes}), so that a reader of one resolves and that read goes
+     * unchecked (a reader waiting already, once {@link HeldTransactions#loseReadsOf} is given them). Nothing taints:
      * no history a collection analysed had it.
      */
-    static void leaveUnfenced(Transaction t, HeldTransactions held, long round, long incarnation) {
+    static void leaveUnfenced(Transaction t, HeldTransactions held, long round, long incarnation, Map<String, Map<String, CollectedWrites.Entry>> writes) {
         CollectedWrites.Entry e = new CollectedWrites.Entry(t.getId(), null, CollectedWrites.Fate.SET_ASIDE, round, incarnation);
         for (TxnOp o : t.getOps())
-            if (o.getWrite() && held.writerOf(o.getKey(), o.getValue()) == null)
+            if (o.getWrite() && held.writerOf(o.getKey(), o.getValue()) == null) {
                 held.setAsideWrite(o.getKey(), o.getValue(), e, false);
+                writes.computeIfAbsent(o.getKey(), k -> new HashMap<>()).put(o.getValue(), e);
+            }
     }
 }

@@ -29,12 +29,13 @@ final class UncheckedTransactions {
     }
 
     /** Leaves {@code t}, which follows no fence of its session (EpochRules rule 5), out as it arrives in round {@code roundNo}. */
-    void leaveUnfenced(Transaction t, HeldTransactions held, long roundNo, long incarnation) {
+    void leaveUnfenced(Transaction t, HeldTransactions held, long roundNo, long incarnation,
+                       Map<String, Map<String, org.cobraverify.gc.CollectedWrites.Entry>> writes) {
         arrivedUnfenced++;
         total++;
         round.add(new Unchecked(t.getId(), "its session ran no fence before it (a session must run a fence before its first"
                 + " transaction for its transactions to be checked in rounds)"));
-        SetAside.leaveUnfenced(t, held, roundNo, incarnation);
+        SetAside.leaveUnfenced(t, held, roundNo, incarnation, writes);
     }
 
     /**
