@@ -13,9 +13,10 @@ import org.cobraverify.history.HistoryBuilder;
  * Every independent violation of a history, one certificate each, as Elle reports every anomaly it finds: after a
  * reject, the violation's transactions are set aside (taken out, with every read of their writes) and the rest is
  * checked again, until it is accepted, the budget runs out, or {@code max} violations were found. The transactions set
- * aside are those at fault ({@link AnomalyKind#blame}: a read anomaly's reader, a lost update's two overwriters, every
+ * aside are those at fault ({@link Certificate#atFault}: a read anomaly's reader, a lost update's two overwriters, every
  * transaction of a cycle), so each certificate after the first blames only transactions no earlier one set aside, and
- * holds in the history less the earlier ones' (so it is a violation of its own, not a consequence of another). The rounds verifier continues past violations the same
+ * holds in the history less the earlier ones' (so it is a violation of its own, not a consequence of another). The
+ * rounds verifier continues past violations the same
  * way (docs/DESIGN.md §7.10).
  *
  * <p>Pure: history in, certificates out. Register histories only (a list history is checked once).
@@ -44,7 +45,7 @@ public final class AllViolations {
         Certificate c = first;
         while (true) {
             boolean any = false;
-            for (String id : setAside(c)) {
+            for (String id : c.atFault()) {
                 Integer t = byName.get(id);
                 if (t != null && !aside[t]) { aside[t] = true; any = true; }
             }
@@ -57,17 +58,6 @@ public final class AllViolations {
             c = v.certificate();
             found.add(c);
         }
-    }
-
-    /** The transactions a certificate sets aside: those at fault ({@link AnomalyKind#blame}), and a cycle's or a refuted sub-history's. */
-    static List<String> setAside(Certificate c) {
-        List<String> ids = new ArrayList<>();
-        for (int i : c.kind().blamed(c.transactions().size())) ids.add(c.transactions().get(i).id());
-        if (c.kind().blame() == AnomalyKind.Blame.EVERY) {
-            for (Certificate.Edge e : c.cycle()) { ids.add(e.from()); ids.add(e.to()); }
-            ids.addAll(c.subHistory());
-        }
-        return ids;
     }
 
     /** {@code h} without the transactions {@code aside} marks, and without every read of one of their writes. */

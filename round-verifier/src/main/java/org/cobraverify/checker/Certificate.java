@@ -19,6 +19,21 @@ public record Certificate(AnomalyKind kind, String summary, List<Edge> cycle, Li
     }
 
     /**
+     * The ids of the transactions at fault, which a verifier sets aside after this violation (docs/DESIGN.md §7.10): those
+     * {@link AnomalyKind#blamed} names among {@link #transactions}, and for a shape of several transactions
+     * ({@link AnomalyKind.Blame#EVERY}) its cycle's and its refuted sub-history's too. May repeat an id.
+     */
+    public java.util.List<String> atFault() {
+        java.util.List<String> ids = new java.util.ArrayList<>();
+        for (int i : kind.blamed(transactions.size())) ids.add(transactions.get(i).id());
+        if (kind.blame() == AnomalyKind.Blame.EVERY) {
+            for (Edge e : cycle) { ids.add(e.from()); ids.add(e.to()); }
+            ids.addAll(subHistory);
+        }
+        return ids;
+    }
+
+    /**
      * How a sub-history refuted by search was shrunk, within the certificate's own budget. {@code before}: the
      * transactions of the refutation as the solver left it; {@code after}: of the certificate; {@code checks}:
      * sub-histories checked while shrinking.

@@ -253,9 +253,8 @@ public final class Checker {
 
     /**
      * The anomalies of reads (or of the facts' chains) after the first, each naming none of the transactions the earlier
-     * ones name, and every lost update (two observed
-     * read-modify-writes of one version are a violation whatever else the history holds: lost updates may share a
-     * transaction, docs/DESIGN.md §7.10).
+     * ones name, and every lost update (two observed read-modify-writes of one version are a violation whatever else the
+     * history holds: lost updates may share a transaction, docs/DESIGN.md §7.10).
      */
     private void moreReads(List<Anomaly> found) {
         List<Certificate> more = new ArrayList<>();

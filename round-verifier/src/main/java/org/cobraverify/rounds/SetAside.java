@@ -7,7 +7,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.cobraverify.checker.AnomalyKind;
 import org.cobraverify.checker.Certificate;
 import org.cobraverify.gc.CollectedPast;
 import org.cobraverify.gc.CollectedWrites;
@@ -84,15 +83,8 @@ final class SetAside {
      * say unknown, never accept. Empty when the certificate names no held transaction.
      */
     static Set<String> of(Certificate c, HeldTransactions held) {
-        List<String> named = new ArrayList<>();
-        List<Certificate.Txn> txns = c.transactions();
-        for (int i : c.kind().blamed(txns.size())) named.add(txns.get(i).id());
-        if (c.kind().blame() == AnomalyKind.Blame.EVERY) {
-            for (Certificate.Edge e : c.cycle()) { named.add(e.from()); named.add(e.to()); }
-            named.addAll(c.subHistory());
-        }
         Set<String> out = new LinkedHashSet<>();
-        for (String id : named) if (held.holds(id)) out.add(id);
+        for (String id : c.atFault()) if (held.holds(id)) out.add(id);
         return out;
     }
 
