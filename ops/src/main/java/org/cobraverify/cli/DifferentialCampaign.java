@@ -44,6 +44,9 @@ final class DifferentialCampaign {
             out.printf("  left unchecked (a session's transactions that follow no fence, or that came back after its fences were collected"
                     + (level.implies(IsolationLevel.SERIALIZABLE) ? "" : ", or that read a version the sealed past left unordered") + "): %,d transactions in %,d histories%n",
                     all.unchecked, all.uncheckedIn);
+            if (!level.implies(IsolationLevel.SERIALIZABLE))
+                out.printf("  violations found among transactions that do not follow the past, before they were left unchecked: %,d in %,d histories%n",
+                        all.withoutPast, all.withoutPastIn);
             all.shapes.forEach((k, c) -> out.printf("  shape %-10s %,d histories%n", k, c));
             all.unknownReasons.forEach((k, c) -> out.printf("  unknown %,6d x  %s%n", c, k));
             for (String p : all.problems) out.println("  DISAGREES: " + p);

@@ -170,6 +170,13 @@ public final class IncrementalVerifier implements AutoCloseable {
     /** Of {@link #isolatedKeysCount}, the keys isolated by the chain rule (docs/DESIGN.md §7.9, "Chains from a frontier value"). */
     public long chainedKeysCount() { return check.chainedKeys(); }
 
+    /**
+     * Violations found, below serializability, by checking a round without the sealed past's reads before its transactions
+     * that do not follow the past are left unchecked (docs/DESIGN.md §7.11, Assumptions), summed over this incarnation's
+     * checks: observability only, for benchmarks and tests.
+     */
+    public long violationsWithoutPastCount() { return check.violationsWithoutPast(); }
+
     /** Frontier writes collected as data so far, by this incarnation and those it resumed from (docs/DESIGN.md §7.9). */
     public long frontierRecordsCollected() { return ledger.frontierRecords; }
 

@@ -66,6 +66,8 @@ final class RoundCheck {
     private Map<Transaction, boolean[]> admittedHeldReads = Map.of();
     /** See {@link IncrementalVerifier#isolatedKeysCount}: observability only, not part of the state (a restart counts from 0). */
     private long isolatedKeys, chainedKeys;
+    /** See {@link IncrementalVerifier#violationsWithoutPastCount}: observability only, as above. */
+    private long violationsWithoutPast;
 
     RoundCheck(boolean gc, GarbageCollection.Rules rules, HeldTransactions held, StaleReads stale, CollectedWrites collected,
                CollectionPlanner planner, Incarnation incarnation, Set<String> forced, IsolationLevel level) {
@@ -89,6 +91,8 @@ final class RoundCheck {
     long isolatedKeys() { return isolatedKeys; }
 
     long chainedKeys() { return chainedKeys; }
+
+    long violationsWithoutPast() { return violationsWithoutPast; }
 
     /**
      * Builds the round's history from the retained and {@code admitted} transactions ({@code retainedAlready}: those are
@@ -166,15 +170,19 @@ final class RoundCheck {
                 // a transaction that joins without following the past (A3) would be checked against an initial state that
                 // need not precede it, and could be rejected for it: it is left unchecked before the check (§7.11)
                 Set<String> uncovered = UncheckedTransactions.uncovered(admitted, held, prepared.follows(pastFences), included, index);
-                if (!uncovered.isEmpty()) {
+                if (!uncovered.isEmpty() && rules != GarbageCollection.Rules.CARELESS_UNCOVERED) {
                     // a violation among them is still one of the whole history when it needs nothing of the past: the round
                     // without every read the past decides is checked first, and its violations are set aside as any (§7.11)
                     History withoutPast = SealedRoundHistory.build(new HistoryBuilder(order.size(), ops, ids.keys(), ids.values()), ids, order, opIds,
                             heldReads, admittedIds, staleNow, forced, true, collected, incarnation::visible, true).history();
                     Verdict v = Isolation.check(withoutPast, level, check);
-                    if (v.outcome() == Verdict.Outcome.REJECT)
+                    if (v.outcome() == Verdict.Outcome.REJECT) {
+                        violationsWithoutPast += 1 + v.moreViolations().size();
                         return new Attempt(order, index, withoutPast, s.judgeable(), plan, new IncrementalCheck.Result(v, null, null, null, v.moreViolations()),
                                 t1, null, false, frontier);
+                    }
+                }
+                if (!uncovered.isEmpty()) {
                     return new Attempt(order, index, h, s.judgeable(), plan, null, t1, null, false, frontier, uncovered);
                 }
             }

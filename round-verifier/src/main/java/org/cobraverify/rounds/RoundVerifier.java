@@ -73,6 +73,9 @@ public final class RoundVerifier implements AutoCloseable {
     /** See {@link IncrementalVerifier#chainedKeysCount}. */
     public long chainedKeysCount() { return engine.chainedKeysCount(); }
 
+    /** See {@link IncrementalVerifier#violationsWithoutPastCount}. */
+    public long violationsWithoutPastCount() { return engine.violationsWithoutPastCount(); }
+
     public long duplicates() { return duplicates + engine.duplicates(); }
 
     /** Ends the round {@code end} describes and returns its verdict; {@code verify} false only advances the state (a replay). */

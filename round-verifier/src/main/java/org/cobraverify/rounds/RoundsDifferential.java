@@ -32,11 +32,12 @@ public final class RoundsDifferential {
      * reproduce it.
      */
     public record Result(long seed, int transactions, int rounds, int unknown, int accepted, int rejected, boolean collected, long isolatedKeys,
-                         long chainedKeys, String problem, Map<String, Integer> unknownReasons, long unchecked, Set<String> shapes) {}
+                         long chainedKeys, String problem, Map<String, Integer> unknownReasons, long unchecked, Set<String> shapes, long withoutPast, int named) {}
 
     /** Totals over many histories' results: verdicts by outcome, unknown ones by kind, disagreements. */
     public static final class Totals {
-        public long histories, transactions, unknown, accepted, rejected, collected, isolatedKeys, isolatedIn, chainedKeys, chainedIn, unchecked, uncheckedIn;
+        public long histories, transactions, unknown, accepted, rejected, collected, isolatedKeys, isolatedIn, chainedKeys, chainedIn, unchecked, uncheckedIn,
+                withoutPast, withoutPastIn;
         public final Map<String, Integer> unknownReasons = new TreeMap<>();
         /** Histories by the shapes the generator gave them (a history may have several). */
         public final Map<String, Integer> shapes = new TreeMap<>();
@@ -56,6 +57,8 @@ public final class RoundsDifferential {
             r.unknownReasons().forEach((k, c) -> unknownReasons.merge(k, c, Integer::sum));
             unchecked += r.unchecked();
             if (r.unchecked() > 0) uncheckedIn++;
+            withoutPast += r.withoutPast();
+            if (r.withoutPast() > 0) withoutPastIn++;
             for (String x : r.shapes()) shapes.merge(x, 1, Integer::sum);
             if (r.problem() != null) problems.add(r.problem());
         }
@@ -123,7 +126,7 @@ public final class RoundsDifferential {
         IsolationLevel checked = settings.level();
         RoundsOracle oracle = new RoundsOracle(seed, what, h, settings.check(), checked);
         boolean collectedAny = false;
-        long isolated = 0, chained = 0;
+        long isolated = 0, chained = 0, withoutPast = 0;
         List<RoundVerifier.Closed> batch = new ArrayList<>();
         int batchSize = delivery.batchSize();
         try (RoundVerifier v = new RoundVerifier(settings, new InMemoryCollectedWrites())) {
@@ -134,15 +137,16 @@ public final class RoundsDifferential {
                 String problem = oracle.compare(v.decide(batch));
                 if (problem != null)
                     return new Result(seed, n, r + 1, oracle.unknown(), oracle.accepted(), oracle.rejected(), collectedAny, v.isolatedKeysCount(),
-                            v.chainedKeysCount(), problem, oracle.unknownReasons(), oracle.uncheckedCount(), shapes);
+                            v.chainedKeysCount(), problem, oracle.unknownReasons(), oracle.uncheckedCount(), shapes, v.violationsWithoutPastCount(), oracle.namedCount());
                 collectedAny |= v.retainedCount() < v.checkedCount();
                 isolated = v.isolatedKeysCount();
                 chained = v.chainedKeysCount();
+                withoutPast = v.violationsWithoutPastCount();
                 batch.clear();
                 batchSize = delivery.batchSize();
             }
         }
         return new Result(seed, n, lastRound + 1, oracle.unknown(), oracle.accepted(), oracle.rejected(), collectedAny, isolated, chained, null,
-                oracle.unknownReasons(), oracle.uncheckedCount(), shapes);
+                oracle.unknownReasons(), oracle.uncheckedCount(), shapes, withoutPast, oracle.namedCount());
     }
 }

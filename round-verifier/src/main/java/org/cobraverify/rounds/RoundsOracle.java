@@ -165,6 +165,9 @@ final class RoundsOracle {
     /** How many transactions the rounds have left unchecked (as the last verdict compared says). */
     int uncheckedCount() { return unchecked.size(); }
 
+    /** How many transactions the verdicts' certificates named (after a violation, §7.10). */
+    int namedCount() { return named.size(); }
+
     /** An unknown verdict's kind, for counting: its reason without the names and numbers of this history. */
     static String kindOf(String reason) {
         String r = reason.replaceAll("[0-9]+", "N");

@@ -1,5 +1,6 @@
 package org.cobraverify.rounds;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -55,5 +56,27 @@ class SealedRoundsAgainstOneShotTest {
             assertNull(r.problem(), "seed " + seed + ": " + r.problem());
             assertTrue(r.unchecked() > 0, "seed " + seed + ": the late session's transactions before its fence are left unchecked");
         }
+    }
+
+    /**
+     * A violation among transactions that do not follow the sealed past is reported before they are left unchecked
+     * (docs/DESIGN.md §7.11, Assumptions). Seed 111: in round 16, T61 reads a write of T40, which aborted, and T61 joins the
+     * checked history without following the collected past. Checking the round without the past's reads finds the aborted
+     * read, and T61 is set aside with its certificate; T56 alone is left unchecked. Without that check
+     * ({@code CARELESS_UNCOVERED}) T61 is left unchecked with T56 and its aborted read goes unreported, and the
+     * differential cannot tell (its oracle leaves unchecked transactions out): the counts can.
+     */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(value = IsolationLevel.class, names = {"READ_COMMITTED", "READ_ATOMIC", "CAUSAL", "SNAPSHOT_ISOLATION"})
+    void aViolationAmongTransactionsThatDoNotFollowThePastIsReported(IsolationLevel level) {
+        long seed = 111;
+        RoundsDifferential.Result sound = RoundsDifferential.run(seed, GarbageCollection.Rules.SOUND, RoundsDifferential.Shapes.ALL, level);
+        RoundsDifferential.Result careless = RoundsDifferential.run(seed, GarbageCollection.Rules.CARELESS_UNCOVERED, RoundsDifferential.Shapes.ALL, level);
+        assertNull(sound.problem(), sound.problem());
+        assertNull(careless.problem(), careless.problem());
+        assertTrue(sound.withoutPast() >= 1, "the round without the past's reads must find the aborted read: " + sound.withoutPast());
+        assertEquals(0, careless.withoutPast());
+        assertEquals(careless.unchecked() - 1, sound.unchecked(), "T61 is set aside with its certificate, not left unchecked");
+        assertEquals(careless.named() + 1, sound.named(), "the certificate names T61 (with T40, named already)");
     }
 }
