@@ -133,6 +133,8 @@ record RoundsSummary(RoundsRun run, int transactions) {
             m.put("retainedWhyRound", analysed.round());
         }
         if (run.last().gcNote() != null && run.last().collectedNow() == 0) m.put("lastRoundNotCollected", run.last().gcNote());
+        RoundResult peak = peak();
+        if (peak != null) { m.put("retainedMaxRound", peak.round()); m.put("retainedMaxHeldBack", peak.gcNote()); }
         m.put("fences", run.fences());
         m.put("capacity", Math.round(capacity()));
         m.put("capacityLaterHalf", Math.round(laterHalfCapacity()));
@@ -191,6 +193,16 @@ record RoundsSummary(RoundsRun run, int transactions) {
         return m;
     }
 
+    /**
+     * The round after whose collection the retained set was largest, when that round's collection says what held it back
+     * (below serializability: the first key not sealed, and why); null otherwise.
+     */
+    private RoundResult peak() {
+        RoundResult peak = null;
+        for (RoundResult r : run.rounds()) if (peak == null || r.retained() > peak.retained()) peak = r;
+        return peak == null || peak.retained() == 0 || peak.gcNote() == null ? null : peak;
+    }
+
     private static long code(Verdict.Outcome o) { return o == Verdict.Outcome.ACCEPT ? 0 : o == Verdict.Outcome.REJECT ? 1 : 2; }
 
     String text() {
@@ -221,6 +233,8 @@ record RoundsSummary(RoundsRun run, int transactions) {
                 + (cpuCapacity() < 0 ? "" : String.format("  of the rounds' %.1f s, the verifier's thread ran %.1f s (%.0f txn/s of its CPU time)%s%n",
                         run.totalMillis() / 1000, transactions / cpuCapacity(), cpuCapacity(),
                         collectorMillis() < 0 ? "" : String.format("; the JVM's collectors ran %.1f s", collectorMillis() / 1000.0)))
-                + (run.last().collectedTotal() == 0 && gcNote != null ? "  note: nothing was collected: " + gcNote + "\n" : "");
+                + (run.last().collectedTotal() == 0 && gcNote != null ? "  note: nothing was collected: " + gcNote + "\n"
+                   : peak() == null ? "" : String.format("  at its largest (%d, after round %d) the retained set was held back by: %s%n", peak().retained(),
+                        peak().round(), peak().gcNote()));
     }
 }

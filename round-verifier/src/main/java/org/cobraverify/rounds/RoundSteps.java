@@ -201,7 +201,8 @@ final class RoundSteps {
         String reason = decided.reason();
         // 7. collect (not after stale readers were set aside: the analysis saw them; a violation the check found was set
         // aside before the check that GC analysed).
-        String gcNote = plan == null ? null : plan.skip() != null ? plan.skip() : r.gc() != null ? r.gc().skipped : null;
+        String gcNote = plan == null ? null : plan.skip() != null ? plan.skip() : r.gc() == null ? null
+                : r.gc().skipped != null ? r.gc().skipped : r.gc().heldBack; // (below serializability: the first key not sealed, and why)
         int collectedNow = 0;
         ledger.lastSuperseded = r.gc() == null ? 0 : r.gc().superseded;
         ledger.lastKept = r.gc() == null || r.gc().skipped != null ? null : r.gc().kept;

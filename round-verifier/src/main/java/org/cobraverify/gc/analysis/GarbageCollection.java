@@ -55,6 +55,11 @@ public final class GarbageCollection {
      * supersedes by the check's choice, not by a fact (ascending); a later read of one is not checked ({@code UNORDERED}).
      */
     public int[] unorderedOps = new int[0];
+    /**
+     * The sealed past only: why the first key its analysis could not seal was not sealed (its writers stay, with all they
+     * reach), or null when every key sealed. For whoever watches the retained set grow.
+     */
+    public String heldBack;
     /** The frontier writes of transactions collected as data ({@link FrontierAsData}): each becomes its key's frontier record. */
     public int[] frontierAsData = new int[0];
     /**

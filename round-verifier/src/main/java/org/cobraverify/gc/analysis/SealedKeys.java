@@ -37,6 +37,18 @@ final class SealedKeys {
     final SealedPast.Premise premise;
     /** Per transaction, this pass: whether every included transaction before it (in {@code so ∪ wr}, transitively) is in {@code C}. */
     final boolean[] afterC;
+    /**
+     * Why the first key the first pass blocked did not seal (its writers stay, with all they reach), or null: what holds
+     * the collection back at its root (later passes only follow it), said for whoever watches the retained set grow.
+     */
+    private String firstBlock;
+
+    String firstBlock() { return firstBlock; }
+
+    /** Notes {@code why} key {@code k} blocked, if it is the first key blocked in the first pass. */
+    private void blocked(int k, String why) {
+        if (firstBlock == null && pass == 1) firstBlock = "key " + History.show(h.keyName(k)) + " is not sealed: " + why;
+    }
 
     SealedKeys(History h, boolean[] included, SealedOrder order, int[] witness, SealedPast.Premise premise) {
         this.h = h;
@@ -123,7 +135,11 @@ final class SealedKeys {
             if (last < 0) { // not one chain: the witness chooses, reachability says which choices are forced (below)
                 last = witnessLast(k, inC);
                 if (last >= 0 && h.status(last) == History.COMMITTED) { unchained.add(k); lasts.add(last); }
-                else any |= block(k, inC, out);
+                else {
+                    if (firstBlock == null && pass == 1) blocked(k, last < 0 ? "a writer of it is outside the check's commit order"
+                            : "its writers do not chain and the last of them, " + h.label(last) + ", is not committed");
+                    any |= block(k, inC, out);
+                }
                 continue;
             }
             markForced(k, inC);
@@ -140,7 +156,11 @@ final class SealedKeys {
             boolean[] reached = reachedFromLasts(reachKeys, reachLasts, inC, followsNew);
             for (int i = 0; i < reachKeys.size(); i++) {
                 if (reached[i]) lastOfKey[reachKeys.get(i)] = reachLasts.get(i);
-                else any |= block(reachKeys.get(i), inC, out);
+                else {
+                    if (firstBlock == null && pass == 1) blocked(reachKeys.get(i), "a writer of it that stays neither follows the entry fences nor follows "
+                            + h.label(reachLasts.get(i)) + ", whose version would seal (unordered writes of one key)");
+                    any |= block(reachKeys.get(i), inC, out);
+                }
             }
         }
         return any;
@@ -152,7 +172,10 @@ final class SealedKeys {
      */
     private boolean decide(int k, boolean[] inC, boolean[] followsNew, int last, boolean[] out, IntVec reachKeys, IntVec reachLasts) {
         int a = after(k, inC, followsNew, last);
-        if (a == BROKEN) return block(k, inC, out);
+        if (a == BROKEN) {
+            if (firstBlock == null && pass == 1) blocked(k, whyBroken(k, inC, last));
+            return block(k, inC, out);
+        }
         if (a == IF_REACHED) { reachKeys.add(k); reachLasts.add(last); return false; }
         lastOfKey[k] = last;
         return false;
@@ -268,6 +291,27 @@ final class SealedKeys {
             }
         }
         return answer;
+    }
+
+    /** Which staying reader broke condition 4 for key {@code k} sealed by {@code last}, and why ({@link #after}'s reasons, said). */
+    private String whyBroken(int k, boolean[] inC, int last) {
+        for (int i = from[k]; i < from[k + 1]; i++) {
+            int op = ops[i], t = txnOf[op];
+            if (inC[t] || h.kind(op) == History.WRITE || h.status(t) == History.ABORTED) continue;
+            int v = h.value(op);
+            int w = v == History.NIL ? INITIAL : writer.get(LongIntMap.pack(k, v));
+            if (w == LongIntMap.MISSING) return h.label(t) + ", which stays, reads a version of it no transaction of the round wrote";
+            if (w != INITIAL && (!inC[w] || w == last)) continue;
+            String older = h.label(t) + ", which stays, reads an older version than " + h.label(last) + "'s";
+            if (!included[t]) return older + " and is of unknown outcome, unread (the check did not decide its reads)";
+            if (decided(t, k, inC)) continue;
+            return older + ", and its read is not decided for good: " + switch (premise) {
+                case SNAPSHOT -> !afterC[t] ? "a transaction before it stays" : "it writes, and a later writer of a key it writes could still precede it";
+                case CAUSAL -> "a writer of the key in its causal past stays";
+                case DIRECT -> "an earlier writer of the key in its session, or one whose write it read, stays";
+            };
+        }
+        return "a reader of it that stays";
     }
 
     /**

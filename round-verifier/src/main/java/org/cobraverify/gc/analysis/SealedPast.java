@@ -166,7 +166,9 @@ public final class SealedPast {
         Arrays.fill(supersededBy, -1);
         IntVec unordered = new IntVec(16);
         int[] frontier = keys.seal(inC, supersededBy, unordered);
-        return new Result(follows, GarbageCollection.sealed(collect, supersededBy, superseded, oldNow, frontier, unordered.toArray(), kept));
+        GarbageCollection gc = GarbageCollection.sealed(collect, supersededBy, superseded, oldNow, frontier, unordered.toArray(), kept);
+        gc.heldBack = keys.firstBlock();
+        return new Result(follows, gc);
     }
 
     /** Every write of {@code h} by (key, value), to its transaction. */
