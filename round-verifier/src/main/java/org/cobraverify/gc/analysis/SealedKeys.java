@@ -46,8 +46,21 @@ final class SealedKeys {
     String firstBlock() { return firstBlock; }
 
     /** Notes {@code why} key {@code k} blocked, if it is the first key blocked in the first pass. */
-    private void blocked(int k, String why) {
-        if (firstBlock == null && pass == 1) firstBlock = "key " + History.show(h.keyName(k)) + " is not sealed: " + why;
+    private void blocked(int k, String why) { blocked(k, null, why); }
+
+    /**
+     * As above; {@code upTo}: the label of the writer whose version may still seal (the writers after it stay), or null
+     * when none may.
+     */
+    private void blocked(int k, String upTo, String why) {
+        if (firstBlock == null && pass == 1)
+            firstBlock = "key " + History.show(h.keyName(k)) + (upTo == null ? " is not sealed: " : " is sealed no further than " + upTo + "'s version: ") + why;
+    }
+
+    /** The label of the writer of {@code k} at witness position {@code pos}. */
+    private String writerAt(int k, int pos) {
+        for (int i = from[k]; i < from[k + 1]; i++) if (h.kind(ops[i]) == History.WRITE && witnessPos[txnOf[ops[i]]] == pos) return h.label(txnOf[ops[i]]);
+        return "?";
     }
 
     SealedKeys(History h, boolean[] included, SealedOrder order, int[] witness, SealedPast.Premise premise) {
@@ -173,8 +186,8 @@ final class SealedKeys {
     private boolean decide(int k, boolean[] inC, boolean[] followsNew, int last, boolean[] out, IntVec reachKeys, IntVec reachLasts) {
         int a = after(k, inC, followsNew, last);
         if (a == BROKEN) {
-            if (firstBlock == null && pass == 1) blocked(k, whyBroken(k, inC, last));
-            return block(k, inC, out);
+            if (firstBlock == null && pass == 1) blocked(k, cutAt >= 0 ? writerAt(k, cutAt) : null, whyBroken(k, inC, last));
+            return cutAt >= 0 ? blockAfter(k, inC, out, cutAt) : block(k, inC, out);
         }
         if (a == IF_REACHED) { reachKeys.add(k); reachLasts.add(last); return false; }
         lastOfKey[k] = last;
@@ -188,6 +201,24 @@ final class SealedKeys {
             if (h.kind(op) == History.WRITE && inC[t]) { out[t] = true; any = true; }
         }
         return any;
+    }
+
+    /**
+     * Marks {@code out} the writers of {@code k} in {@code C} after witness position {@code cut} (the version a staying
+     * reader's undecided read returned): with them gone, that version is the last, and the reader reads it (condition 4).
+     * Every writer there must be in the witness, else all are marked ({@link #block}). Returns whether any was marked.
+     */
+    private boolean blockAfter(int k, boolean[] inC, boolean[] out, int cut) {
+        for (int i = from[k]; i < from[k + 1]; i++) {
+            int op = ops[i], t = txnOf[op];
+            if (h.kind(op) == History.WRITE && inC[t] && witnessPos[t] < 0) return block(k, inC, out);
+        }
+        boolean any = false;
+        for (int i = from[k]; i < from[k + 1]; i++) {
+            int op = ops[i], t = txnOf[op];
+            if (h.kind(op) == History.WRITE && inC[t] && witnessPos[t] > cut) { out[t] = true; any = true; }
+        }
+        return any || block(k, inC, out);
     }
 
     private boolean writesIn(int k, boolean[] inC) {
@@ -272,6 +303,7 @@ final class SealedKeys {
      */
     private int after(int k, boolean[] inC, boolean[] followsNew, int last) {
         int answer = HOLDS;
+        cutAt = Integer.MAX_VALUE;
         for (int i = from[k]; i < from[k + 1]; i++) {
             int op = ops[i], t = txnOf[op];
             if (inC[t]) continue;
@@ -282,16 +314,24 @@ final class SealedKeys {
                 if (h.status(t) == History.ABORTED) continue;
                 int v = h.value(op);
                 int w = v == History.NIL ? INITIAL : writer.get(LongIntMap.pack(k, v));
-                if (w == LongIntMap.MISSING) return BROKEN;
+                if (w == LongIntMap.MISSING) { cutAt = -1; return BROKEN; }
                 if (w != INITIAL && (!inC[w] || w == last)) continue;
-                if (!included[t]) return BROKEN; // of unknown outcome, unread: the check did not decide its reads
-                // an older version: its read is decided for good when nothing its level's premise may draw on stays
-                // (later rounds leave it out, §7.11)
-                if (!decided(t, k, inC)) return BROKEN;
+                // of unknown outcome, unread (the check did not decide its reads), or an older version whose read is not
+                // decided for good (it is when nothing its level's premise may draw on stays; later rounds leave it out,
+                // §7.11): the version it read may seal instead, the writers after it in the witness staying
+                if (included[t] && decided(t, k, inC)) continue;
+                if (w == INITIAL || witnessPos[w] < 0) { cutAt = -1; return BROKEN; }
+                cutAt = Math.min(cutAt, witnessPos[w]);
             }
         }
-        return answer;
+        return cutAt != Integer.MAX_VALUE ? BROKEN : answer;
     }
+
+    /**
+     * Where {@link #after} found condition 4 broken: the witness position of the oldest version a staying reader's undecided
+     * read returned (the writers of the key after it stay), or -1 when every writer of the key in {@code C} stays.
+     */
+    private int cutAt;
 
     /** Which staying reader broke condition 4 for key {@code k} sealed by {@code last}, and why ({@link #after}'s reasons, said). */
     private String whyBroken(int k, boolean[] inC, int last) {
