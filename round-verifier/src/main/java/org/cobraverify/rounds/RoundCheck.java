@@ -193,7 +193,7 @@ final class RoundCheck {
             SealedPast.Result r = SealedPast.analyze(prepared, pastFences, planned ? plan.old() : null, planned ? plan.pinned() : null,
                     planned ? plan.entries() : null, v.witness(),
                     level == IsolationLevel.SNAPSHOT_ISOLATION ? SealedPast.Premise.SNAPSHOT : level == IsolationLevel.CAUSAL ? SealedPast.Premise.CAUSAL
-                            : SealedPast.Premise.DIRECT);
+                            : SealedPast.Premise.DIRECT, waitsBefore(order, index));
             return new Attempt(order, index, h, s.judgeable(), plan, new IncrementalCheck.Result(v, r.gc(), r.follows(), included, List.of()), t1, null, false,
                     frontier);
         } catch (RuntimeException e) {
@@ -201,6 +201,24 @@ final class RoundCheck {
         } catch (OutOfMemoryError e) {
             return new Attempt(order, index, null, s.judgeable(), plan, null, t1, "the heap ran out", true, frontier);
         }
+    }
+
+    /**
+     * Per transaction of the round's history ({@code index}): whether one before it in its session is waiting (not in the
+     * history: its reads have not all resolved), so that the sealed past decides none of its reads of older versions
+     * (docs/DESIGN.md §7.11, condition 4); null when none waits.
+     */
+    private boolean[] waitsBefore(List<Transaction> order, Map<String, Integer> index) {
+        if (held.waitingCount() == 0) return null;
+        Map<String, Long> firstWaiting = new java.util.HashMap<>();
+        for (Transaction w : held.waiting()) firstWaiting.merge(w.getSession(), w.getSessionIndex(), Math::min);
+        boolean[] out = new boolean[index.size()];
+        for (Transaction t : order) {
+            Long first = firstWaiting.get(t.getSession());
+            Integer i = index.get(t.getId());
+            if (first != null && i != null && t.getSessionIndex() > first) out[i] = true;
+        }
+        return out;
     }
 
     /** The round's transactions in session order: the retained ones and, unless they are among them already, {@code admitted}. */

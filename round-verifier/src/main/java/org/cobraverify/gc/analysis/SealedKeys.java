@@ -63,8 +63,12 @@ final class SealedKeys {
         return "?";
     }
 
-    SealedKeys(History h, boolean[] included, SealedOrder order, int[] witness, SealedPast.Premise premise) {
+    /** Per transaction: one before it in its session waits outside the round's history (null: none does). */
+    private final boolean[] waitsBefore;
+
+    SealedKeys(History h, boolean[] included, SealedOrder order, int[] witness, SealedPast.Premise premise, boolean[] waitsBefore) {
         this.h = h;
+        this.waitsBefore = waitsBefore;
         this.premise = premise;
         this.afterC = new boolean[h.size()];
         this.witnessPos = new int[h.size()];
@@ -316,6 +320,9 @@ final class SealedKeys {
                 int w = v == History.NIL ? INITIAL : writer.get(LongIntMap.pack(k, v));
                 if (w == LongIntMap.MISSING) { cutAt = -1; return BROKEN; }
                 if (w != INITIAL && (!inC[w] || w == last)) continue;
+                // (a version at or after the cut so far: its writer goes with the cut, and the read is then of a version
+                // written outside C)
+                if (w != INITIAL && witnessPos[w] >= 0 && witnessPos[w] >= cutAt) continue;
                 // of unknown outcome, unread (the check did not decide its reads), or an older version whose read is not
                 // decided for good (it is when nothing its level's premise may draw on stays; later rounds leave it out,
                 // §7.11): the version it read may seal instead, the writers after it in the witness staying
@@ -345,6 +352,7 @@ final class SealedKeys {
             String older = h.label(t) + ", which stays, reads an older version than " + h.label(last) + "'s";
             if (!included[t]) return older + " and is of unknown outcome, unread (the check did not decide its reads)";
             if (decided(t, k, inC)) continue;
+            if (waitsBefore != null && waitsBefore[t]) return older + ", and a transaction before it in its session waits for a write not yet seen";
             return older + ", and its read is not decided for good: " + switch (premise) {
                 case SNAPSHOT -> !afterC[t] ? "a transaction before it stays" : "it writes, and a later writer of a key it writes could still precede it";
                 case CAUSAL -> "a writer of the key in its causal past stays";
@@ -382,6 +390,8 @@ final class SealedKeys {
      * its level's premise may draw on stays ({@link SealedPast.Premise}).
      */
     private boolean decided(int t, int k, boolean[] inC) {
+        // a transaction before it in its session that waits outside the history is in every level's premise (its session)
+        if (waitsBefore != null && waitsBefore[t]) return false;
         if (premise == SealedPast.Premise.SNAPSHOT) return afterC[t] && !writes(t);
         if (premise == SealedPast.Premise.CAUSAL) return !stayingCausalWriter(t, k, inC);
         for (int i = from[k]; i < from[k + 1]; i++) { // an earlier writer of k in its session that stays

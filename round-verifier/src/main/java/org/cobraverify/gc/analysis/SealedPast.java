@@ -112,16 +112,26 @@ public final class SealedPast {
      */
     public static Result analyze(History h, boolean[] included, int[] pastFences, boolean[] old, boolean[] pinned, int[] entries, int[] witness,
                                  Premise premise) {
-        return analyze(h, included, new SealedOrder(h, included), pastFences, old, pinned, entries, witness, premise);
+        return analyze(h, included, new SealedOrder(h, included), pastFences, old, pinned, entries, witness, premise, null);
     }
 
     /** As above, on a {@link #prepare}d round. */
     public static Result analyze(Round round, int[] pastFences, boolean[] old, boolean[] pinned, int[] entries, int[] witness, Premise premise) {
-        return analyze(round.h, round.included, round.order, pastFences, old, pinned, entries, witness, premise);
+        return analyze(round, pastFences, old, pinned, entries, witness, premise, null);
+    }
+
+    /**
+     * As above; {@code waitsBefore[t]}: a transaction before {@code t} in its session is not in the round's history yet (it
+     * waits for a write), so what {@code t}'s level's premise may draw on is not all known, and none of {@code t}'s reads of
+     * older versions is decided (null: none waits).
+     */
+    public static Result analyze(Round round, int[] pastFences, boolean[] old, boolean[] pinned, int[] entries, int[] witness, Premise premise,
+                                 boolean[] waitsBefore) {
+        return analyze(round.h, round.included, round.order, pastFences, old, pinned, entries, witness, premise, waitsBefore);
     }
 
     private static Result analyze(History h, boolean[] included, SealedOrder o, int[] pastFences, boolean[] old, boolean[] pinned, int[] entries,
-                                  int[] witness, Premise premise) {
+                                  int[] witness, Premise premise, boolean[] waitsBefore) {
         boolean[] follows = pastFences == null ? null : o.forwardFrom(pastFences);
         if (old == null) return new Result(follows, null);
         int n = h.size();
@@ -145,7 +155,7 @@ public final class SealedPast {
             cand[t] = true;
         }
         boolean[] followsNew = o.forwardFrom(entries);
-        SealedKeys keys = new SealedKeys(h, included, o, witness, premise);
+        SealedKeys keys = new SealedKeys(h, included, o, witness, premise, waitsBefore);
         boolean[] out = new boolean[n]; // writers of keys whose version cannot be sealed, kept with all they reach
         boolean[] inC = new boolean[n];
         int passes = 0;
