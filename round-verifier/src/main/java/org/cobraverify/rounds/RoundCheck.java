@@ -170,19 +170,19 @@ final class RoundCheck {
                 // a transaction that joins without following the past (A3) would be checked against an initial state that
                 // need not precede it, and could be rejected for it: it is left unchecked before the check (§7.11)
                 Set<String> uncovered = UncheckedTransactions.uncovered(admitted, held, prepared.follows(pastFences), included, index);
-                if (!uncovered.isEmpty() && rules != GarbageCollection.Rules.CARELESS_UNCOVERED) {
+                if (!uncovered.isEmpty()) {
                     // a violation among them is still one of the whole history when it needs nothing of the past: the round
                     // without every read the past decides is checked first, and its violations are set aside as any (§7.11)
-                    History withoutPast = SealedRoundHistory.build(new HistoryBuilder(order.size(), ops, ids.keys(), ids.values()), ids, order, opIds,
-                            heldReads, admittedIds, staleNow, forced, true, collected, incarnation::visible, true).history();
-                    Verdict v = Isolation.check(withoutPast, level, check);
-                    if (v.outcome() == Verdict.Outcome.REJECT) {
-                        violationsWithoutPast += 1 + v.moreViolations().size();
-                        return new Attempt(order, index, withoutPast, s.judgeable(), plan, new IncrementalCheck.Result(v, null, null, null, v.moreViolations()),
-                                t1, null, false, frontier);
+                    if (rules != GarbageCollection.Rules.CARELESS_UNCOVERED) {
+                        History withoutPast = SealedRoundHistory.build(new HistoryBuilder(order.size(), ops, ids.keys(), ids.values()), ids, order, opIds,
+                                heldReads, admittedIds, staleNow, forced, true, collected, incarnation::visible, true).history();
+                        Verdict v = Isolation.check(withoutPast, level, check);
+                        if (v.outcome() == Verdict.Outcome.REJECT) {
+                            violationsWithoutPast += 1 + v.moreViolations().size();
+                            return new Attempt(order, index, withoutPast, s.judgeable(), plan,
+                                    new IncrementalCheck.Result(v, null, null, null, v.moreViolations()), t1, null, false, frontier);
+                        }
                     }
-                }
-                if (!uncovered.isEmpty()) {
                     return new Attempt(order, index, h, s.judgeable(), plan, null, t1, null, false, frontier, uncovered);
                 }
             }

@@ -190,7 +190,7 @@ final class SealedKeys {
     private boolean decide(int k, boolean[] inC, boolean[] followsNew, int last, boolean[] out, IntVec reachKeys, IntVec reachLasts) {
         int a = after(k, inC, followsNew, last);
         if (a == BROKEN) {
-            if (firstBlock == null && pass == 1) blocked(k, cutAt >= 0 ? writerAt(k, cutAt) : null, whyBroken(k, inC, last));
+            if (firstBlock == null && pass == 1) blocked(k, cutAt >= 0 ? writerAt(k, cutAt) : null, whyBroken(last));
             return cutAt >= 0 ? blockAfter(k, inC, out, cutAt) : block(k, inC, out);
         }
         if (a == IF_REACHED) { reachKeys.add(k); reachLasts.add(last); return false; }
@@ -308,6 +308,7 @@ final class SealedKeys {
     private int after(int k, boolean[] inC, boolean[] followsNew, int last) {
         int answer = HOLDS;
         cutAt = Integer.MAX_VALUE;
+        brokenBy = -1;
         for (int i = from[k]; i < from[k + 1]; i++) {
             int op = ops[i], t = txnOf[op];
             if (inC[t]) continue;
@@ -318,7 +319,7 @@ final class SealedKeys {
                 if (h.status(t) == History.ABORTED) continue;
                 int v = h.value(op);
                 int w = v == History.NIL ? INITIAL : writer.get(LongIntMap.pack(k, v));
-                if (w == LongIntMap.MISSING) { cutAt = -1; return BROKEN; }
+                if (w == LongIntMap.MISSING) { cutAt = -1; brokenBy = t; brokenByMissing = true; return BROKEN; }
                 if (w != INITIAL && (!inC[w] || w == last)) continue;
                 // (a version at or after the cut so far: its writer goes with the cut, and the read is then of a version
                 // written outside C)
@@ -327,6 +328,7 @@ final class SealedKeys {
                 // decided for good (it is when nothing its level's premise may draw on stays; later rounds leave it out,
                 // §7.11): the version it read may seal instead, the writers after it in the witness staying
                 if (included[t] && decided(t, k, inC)) continue;
+                if (brokenBy < 0) { brokenBy = t; brokenByMissing = false; }
                 if (w == INITIAL || witnessPos[w] < 0) { cutAt = -1; return BROKEN; }
                 cutAt = Math.min(cutAt, witnessPos[w]);
             }
@@ -340,26 +342,23 @@ final class SealedKeys {
      */
     private int cutAt;
 
-    /** Which staying reader broke condition 4 for key {@code k} sealed by {@code last}, and why ({@link #after}'s reasons, said). */
-    private String whyBroken(int k, boolean[] inC, int last) {
-        for (int i = from[k]; i < from[k + 1]; i++) {
-            int op = ops[i], t = txnOf[op];
-            if (inC[t] || h.kind(op) == History.WRITE || h.status(t) == History.ABORTED) continue;
-            int v = h.value(op);
-            int w = v == History.NIL ? INITIAL : writer.get(LongIntMap.pack(k, v));
-            if (w == LongIntMap.MISSING) return h.label(t) + ", which stays, reads a version of it no transaction of the round wrote";
-            if (w != INITIAL && (!inC[w] || w == last)) continue;
-            String older = h.label(t) + ", which stays, reads an older version than " + h.label(last) + "'s";
-            if (!included[t]) return older + " and is of unknown outcome, unread (the check did not decide its reads)";
-            if (decided(t, k, inC)) continue;
-            if (waitsBefore != null && waitsBefore[t]) return older + ", and a transaction before it in its session waits for a write not yet seen";
-            return older + ", and its read is not decided for good: " + switch (premise) {
-                case SNAPSHOT -> !afterC[t] ? "a transaction before it stays" : "it writes, and a later writer of a key it writes could still precede it";
-                case CAUSAL -> "a writer of the key in its causal past stays";
-                case DIRECT -> "an earlier writer of the key in its session, or one whose write it read, stays";
-            };
-        }
-        return "a reader of it that stays";
+    /** The first staying reader {@link #after} found breaking condition 4 (-1: none), and whether it read a version nobody wrote. */
+    private int brokenBy;
+    private boolean brokenByMissing;
+
+    /** Why {@link #brokenBy} broke condition 4 for a key sealed by {@code last}, said (for {@link #firstBlock}). */
+    private String whyBroken(int last) {
+        int t = brokenBy;
+        if (t < 0) return "a reader of it that stays";
+        if (brokenByMissing) return h.label(t) + ", which stays, reads a version of it no transaction of the round wrote";
+        String older = h.label(t) + ", which stays, reads an older version than " + h.label(last) + "'s";
+        if (!included[t]) return older + " and is of unknown outcome, unread (the check did not decide its reads)";
+        if (waitsBefore != null && waitsBefore[t]) return older + ", and a transaction before it in its session waits for a write not yet seen";
+        return older + ", and its read is not decided for good: " + switch (premise) {
+            case SNAPSHOT -> !afterC[t] ? "a transaction before it stays" : "it writes, and a later writer of a key it writes could still precede it";
+            case CAUSAL -> "a writer of the key in its causal past stays";
+            case DIRECT -> "an earlier writer of the key in its session, or one whose write it read, stays";
+        };
     }
 
     /**

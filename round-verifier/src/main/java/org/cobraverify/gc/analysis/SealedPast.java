@@ -115,13 +115,8 @@ public final class SealedPast {
         return analyze(h, included, new SealedOrder(h, included), pastFences, old, pinned, entries, witness, premise, null);
     }
 
-    /** As above, on a {@link #prepare}d round. */
-    public static Result analyze(Round round, int[] pastFences, boolean[] old, boolean[] pinned, int[] entries, int[] witness, Premise premise) {
-        return analyze(round, pastFences, old, pinned, entries, witness, premise, null);
-    }
-
     /**
-     * As above; {@code waitsBefore[t]}: a transaction before {@code t} in its session is not in the round's history yet (it
+     * As above, on a {@link #prepare}d round; {@code waitsBefore[t]}: a transaction before {@code t} in its session is not in the round's history yet (it
      * waits for a write), so what {@code t}'s level's premise may draw on is not all known, and none of {@code t}'s reads of
      * older versions is decided (null: none waits).
      */

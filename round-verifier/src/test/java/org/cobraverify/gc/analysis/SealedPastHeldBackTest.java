@@ -59,6 +59,6 @@ class SealedPastHeldBackTest {
         SealedPast.Round r = SealedPast.prepare(h);
         boolean[] included = r.included();
         for (boolean i : included) assertTrue(i);
-        return SealedPast.analyze(r, null, old, new boolean[h.size()], new int[0], new int[] {0, 1, 2, 3}, premise).gc();
+        return SealedPast.analyze(r, null, old, new boolean[h.size()], new int[0], new int[] {0, 1, 2, 3}, premise, null).gc();
     }
 }
