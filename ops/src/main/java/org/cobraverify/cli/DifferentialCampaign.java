@@ -42,7 +42,8 @@ final class DifferentialCampaign {
                     histories, seed, seed + histories - 1, all.transactions, all.verdicts(), all.accepted, all.rejected, all.unknown,
                     100 * all.unknownShare(), all.collected, all.isolatedKeys, all.isolatedIn, all.chainedKeys, all.chainedIn, all.problems.size(), (System.nanoTime() - t0) / 1e9, threads);
             out.printf("  left unchecked (a session's transactions that follow no fence, or that came back after its fences were collected"
-                    + (level.implies(IsolationLevel.SERIALIZABLE) ? "" : ", or that read a version the sealed past left unordered") + "): %,d transactions in %,d histories%n",
+                    + (level.implies(IsolationLevel.SERIALIZABLE) ? "" : level.implies(IsolationLevel.CAUSAL) ? ", or that read a version the sealed past left unordered"
+                            : ", or that read a version the sealed past left unordered or superseded") + "): %,d transactions in %,d histories%n",
                     all.unchecked, all.uncheckedIn);
             if (!level.implies(IsolationLevel.SERIALIZABLE))
                 out.printf("  violations found among transactions that do not follow the past, before they were left unchecked: %,d in %,d histories%n",

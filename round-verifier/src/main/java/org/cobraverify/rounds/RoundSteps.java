@@ -152,8 +152,10 @@ final class RoundSteps {
         // set aside, unchecked (§7.6), never holding anything back, and the rest is checked again without it, so that
         // garbage collection analyses the history it will collect from (the check accepted with it, so it accepts without)
         boolean noCollection = false;
-        // below serializability, so is a reader of a version the sealed past left unordered (§7.11)
-        Map<String, String> unordered = settings.sealed() ? UncheckedTransactions.unorderedReaders(a.stale(), index, inc) : Map.of();
+        // below serializability, so is a reader whose read of a collected version the sealed past cannot judge: of a version it
+        // left unordered, or, at read committed and read atomic, of one it superseded (§7.11)
+        Map<String, String> unordered = settings.sealed() ? UncheckedTransactions.unjudgeableReaders(a.stale(), index, inc,
+                settings.level().implies(IsolationLevel.CAUSAL) ? null : settings.level().longName()) : Map.of();
         Set<String> uncovered = new java.util.LinkedHashSet<>(UncheckedTransactions.uncovered(admitted, held, r.fromBarrier(), inc, index));
         uncovered.addAll(unordered.keySet());
         if (!uncovered.isEmpty()) {

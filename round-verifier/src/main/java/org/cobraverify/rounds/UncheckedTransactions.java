@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.cobraverify.gc.CollectedPast;
+import org.cobraverify.gc.CollectedWrites;
 import org.cobraverify.gc.StaleReads;
 import org.cobraverify.schemas.Transaction;
 
@@ -61,8 +62,8 @@ final class UncheckedTransactions {
 
     /**
      * Leaves the {@link #uncovered} transactions {@code ids} (held) out of the checked history ({@link SetAside#leaveUnchecked}),
-     * each named with its session's entry fence, or, for those {@code unordered} names, with why: a read of a version the
-     * sealed past left unordered (docs/DESIGN.md §7.11). Returns how many reads of their writes by held transactions were dropped.
+     * each named with its session's entry fence, or, for those {@code unordered} names, with why: a read the sealed past
+     * cannot judge ({@link #unjudgeableReaders}, docs/DESIGN.md §7.11). Returns how many reads of their writes by held transactions were dropped.
      */
     int leaveUncovered(Set<String> ids, Map<String, String> unordered, HeldTransactions held, CollectedPast past, StaleReads stale,
                        List<Transaction> admitted, long roundNo, long incarnation) {
@@ -85,19 +86,33 @@ final class UncheckedTransactions {
     }
 
     /**
-     * Below serializability (docs/DESIGN.md §7.11): the readers in {@code stale} (this round's reads of collected writes) of a
-     * version garbage collection superseded by choice, not by a fact ({@code UNORDERED}), that are in the checked history, each
-     * with why it is left unchecked: whether it may read that version depends on an order the sealed past did not keep.
+     * Below serializability (docs/DESIGN.md §7.11): the readers in {@code stale} (this round's reads of collected writes) that
+     * are in the checked history and whose read the sealed past cannot judge, each with why it is left unchecked: a read of a
+     * version garbage collection superseded by choice, not by a fact ({@code UNORDERED}); and, at a level where a transaction
+     * may read an older version than one another session wrote before it ({@code mayReadOld}, the level's name: read committed
+     * and read atomic; null at the others), a read of a version it superseded. Whether either may be read depends on an order
+     * the sealed past does not keep. A reader with a read of an aborted or intermediate write is not among them: that read is
+     * a violation at every level, judged and reported.
      */
-    static Map<String, String> unorderedReaders(List<StaleReads.StaleRead> stale, Map<String, Integer> index, boolean[] included) {
+    static Map<String, String> unjudgeableReaders(List<StaleReads.StaleRead> stale, Map<String, Integer> index, boolean[] included, String mayReadOld) {
+        Set<String> violating = new java.util.HashSet<>();
+        for (StaleReads.StaleRead s : stale) {
+            CollectedWrites.Fate f = s.entry().fate();
+            if (f == CollectedWrites.Fate.ABORTED || f == CollectedWrites.Fate.INTERMEDIATE) violating.add(s.reader().getId());
+        }
         Map<String, String> out = new java.util.LinkedHashMap<>();
         for (StaleReads.StaleRead s : stale) {
-            if (s.entry().fate() != org.cobraverify.gc.CollectedWrites.Fate.UNORDERED) continue;
+            CollectedWrites.Fate f = s.entry().fate();
+            if (f != CollectedWrites.Fate.UNORDERED && !(f == CollectedWrites.Fate.SUPERSEDED && mayReadOld != null)) continue;
             Integer i = index.get(s.reader().getId());
-            if (i == null || !included[i]) continue;
-            out.putIfAbsent(s.reader().getId(), "it read " + s.op().getKey() + " = " + s.op().getValue() + ", written by " + s.entry().writer()
-                    + ", a version garbage collection left unordered with the one it kept for the key (" + s.entry().supersededBy()
-                    + "): whether it may be read depends on an order the collected past does not keep");
+            if (i == null || !included[i] || violating.contains(s.reader().getId())) continue;
+            String read = "it read " + s.op().getKey() + " = " + s.op().getValue() + ", written by " + s.entry().writer();
+            out.putIfAbsent(s.reader().getId(), f == CollectedWrites.Fate.UNORDERED
+                    ? read + ", a version garbage collection left unordered with the one it kept for the key (" + s.entry().supersededBy()
+                      + "): whether it may be read depends on an order the collected past does not keep"
+                    : read + ", which garbage collection found superseded by " + s.entry().supersededBy() + ": at " + mayReadOld
+                      + " a transaction may read an older version than one another session wrote before it, and whether this one may"
+                      + " depends on an order of the versions the collected past does not keep");
         }
         return out;
     }
