@@ -170,6 +170,31 @@ public final class StaleReads {
     }
 
     /**
+     * The violations among the reads in {@code stale} by the {@code readers} about to be set aside for another violation,
+     * one certificate per reader (its first violating read): a read of an aborted write (G1a), of an intermediate one
+     * (G1b), and, with {@code supersededViolates}, of a superseded one (a stale read). Requires that every such reader is in
+     * the checked history and provably follows the collected past (below serializability the round's check holds none that
+     * does not, docs/DESIGN.md §7.11), so that each is a violation {@link #judge} would report once its round accepted.
+     * Pure: nothing is recorded or forgotten.
+     */
+    public static List<Certificate> violationsOf(List<StaleRead> stale, java.util.Set<String> readers, boolean supersededViolates,
+                                                 Function<String, Transaction> held) {
+        List<Certificate> out = new ArrayList<>();
+        java.util.Set<String> done = new java.util.HashSet<>();
+        for (StaleRead s : stale) {
+            String id = s.reader().getId();
+            if (!readers.contains(id) || s.reader().getStatus() == TxnStatus.ABORTED || done.contains(id)) continue;
+            CollectedWrites.Fate fate = s.entry().fate();
+            if (fate == CollectedWrites.Fate.ABORTED || fate == CollectedWrites.Fate.INTERMEDIATE
+                    || (fate == CollectedWrites.Fate.SUPERSEDED && supersededViolates)) {
+                out.add(StaleReadCertificates.of(s, held));
+                done.add(id);
+            }
+        }
+        return out;
+    }
+
+    /**
      * Forgets every read of {@code readerId}, waiting, deferred or of this round: the reader was set aside after a
      * violation (docs/DESIGN.md §7.10) and is no longer held.
      */

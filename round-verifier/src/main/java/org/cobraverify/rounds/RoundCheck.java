@@ -179,7 +179,8 @@ final class RoundCheck {
                         Verdict v = Isolation.check(withoutPast, level, check);
                         if (v.outcome() == Verdict.Outcome.REJECT) {
                             violationsWithoutPast += 1 + v.moreViolations().size();
-                            return new Attempt(order, index, withoutPast, s.judgeable(), plan,
+                            // (no read of the past with it: its readers need not follow the past, so none is judged now)
+                            return new Attempt(order, index, withoutPast, List.of(), plan,
                                     new IncrementalCheck.Result(v, null, null, null, v.moreViolations()), t1, null, false, frontier);
                         }
                     }

@@ -106,6 +106,13 @@ final class RoundSteps {
                 violations.found(found.get(0));
                 return terminal(roundNo, "the violation names no transaction the verifier holds, so none can be set aside", first, thisRound, a.h().size(), t0, t1);
             }
+            // below serializability, a transaction set aside now may show another violation in its reads of collected writes,
+            // judged only once its round accepts: reported with it, before those reads go (§7.11)
+            if (settings.sealed())
+                for (Certificate c : StaleReads.violationsOf(a.stale(), ids, settings.level().implies(IsolationLevel.CAUSAL), held::get)) {
+                    if (violations.tooManyThisRound()) break;
+                    violations.found(c);
+                }
             if (violations.tooManyThisRound())
                 return terminal(roundNo, "round " + roundNo + " holds at least " + Violations.MAX_PER_ROUND + " violations (more than are set aside one by one)",
                         first, thisRound, a.h().size(), t0, t1);
