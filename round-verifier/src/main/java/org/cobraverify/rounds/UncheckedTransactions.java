@@ -88,7 +88,9 @@ final class UncheckedTransactions {
     /**
      * Below serializability (docs/DESIGN.md §7.11): the readers in {@code stale} (this round's reads of collected writes) that
      * are in the checked history and whose read the sealed past cannot judge, each with why it is left unchecked: a read of a
-     * version garbage collection superseded by choice, not by a fact ({@code UNORDERED}); and, at a level where a transaction
+     * version garbage collection superseded by choice, not by a fact ({@code UNORDERED}); a read of a write whose transaction
+     * was of unknown outcome and unread when collection set it aside ({@code UNKNOWN_OUTCOME}, A7: the past was checked
+     * without it); and, at a level where a transaction
      * may read an older version than one another session wrote before it ({@code mayReadOld}, the level's name: read committed
      * and read atomic; null at the others), a read of a version it superseded. Whether either may be read depends on an order
      * the sealed past does not keep. A reader with a read of an aborted or intermediate write is not among them: that read is
@@ -103,13 +105,17 @@ final class UncheckedTransactions {
         Map<String, String> out = new java.util.LinkedHashMap<>();
         for (StaleReads.StaleRead s : stale) {
             CollectedWrites.Fate f = s.entry().fate();
-            if (f != CollectedWrites.Fate.UNORDERED && !(f == CollectedWrites.Fate.SUPERSEDED && mayReadOld != null)) continue;
+            if (f != CollectedWrites.Fate.UNORDERED && f != CollectedWrites.Fate.UNKNOWN_OUTCOME && !(f == CollectedWrites.Fate.SUPERSEDED && mayReadOld != null))
+                continue;
             Integer i = index.get(s.reader().getId());
             if (i == null || !included[i] || violating.contains(s.reader().getId())) continue;
             String read = "it read " + s.op().getKey() + " = " + s.op().getValue() + ", written by " + s.entry().writer();
             out.putIfAbsent(s.reader().getId(), f == CollectedWrites.Fate.UNORDERED
                     ? read + ", a version garbage collection left unordered with the one it kept for the key (" + s.entry().supersededBy()
                       + "): whether it may be read depends on an order the collected past does not keep"
+                    : f == CollectedWrites.Fate.UNKNOWN_OUTCOME
+                    ? read + ", whose outcome was unknown and which nobody had read when garbage collection set it aside: the collected"
+                      + " past was checked without it, so whether that write may be read cannot be judged"
                     : read + ", which garbage collection found superseded by " + s.entry().supersededBy() + ": at " + mayReadOld
                       + " a transaction may read an older version than one another session wrote before it, and whether this one may"
                       + " depends on an order of the versions the collected past does not keep");
