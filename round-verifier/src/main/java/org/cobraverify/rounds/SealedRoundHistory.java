@@ -19,7 +19,8 @@ import org.cobraverify.schemas.TxnOp;
  * the sealed past. A read of a key's latest collected version (its frontier record) is a read of the initial state; a read of
  * any other collected version, and a read of the initial state of a key the past wrote, is left out of the history and judged
  * on its own ({@link StaleReads}); a retained transaction's read of a collected version that is no longer the latest was judged
- * when it was admitted, or decided for good when its key was sealed, and is left out.
+ * when it was admitted, or decided for good when its key was sealed, and is left out. A read that follows its transaction's
+ * own write of the key is none of these: it is kept as it is, checked against that write alone.
  *
  * @param history    the round's history
  * @param judgeable  this round's reads of collected versions to judge after the check
@@ -89,6 +90,10 @@ record SealedRoundHistory(History history, List<StaleReads.StaleRead> judgeable,
                 TxnOp o = ops.get(j);
                 int k = x[2 * j], v = x[2 * j + 1];
                 if (o.getWrite()) { b.write(k, v); continue; }
+                // a read after the transaction's own write of the key (internal) is checked against that write alone, whatever
+                // the past holds: kept as it is, never a read of the past (an unknown-outcome reader that a read includes only
+                // after the version was collected would otherwise lose it, and with it its own inconsistency)
+                if ((v == History.NIL || (resolved != null && !resolved[j])) && wroteBefore(ops, x, j, k)) { b.read(k, v); continue; }
                 CollectedWrites.FrontierEntry last = latest == null || !ids.marked(k) ? null : latest[ids.slot(k)];
                 if (v == History.NIL) {
                     if (last == null) { b.read(k, History.NIL); continue; }
@@ -125,6 +130,12 @@ record SealedRoundHistory(History history, List<StaleReads.StaleRead> judgeable,
             b.end();
         }
         return new SealedRoundHistory(b.build(), judge, unknowable);
+    }
+
+    /** Whether one of the operations before {@code j} of a transaction ({@code ops}, their ids {@code x}) writes key id {@code k}. */
+    private static boolean wroteBefore(List<TxnOp> ops, int[] x, int j, int k) {
+        for (int i = 0; i < j; i++) if (ops.get(i).getWrite() && x[2 * i] == k) return true;
+        return false;
     }
 
     private static String cannotKnow(Transaction t, TxnOp o) {
