@@ -159,14 +159,15 @@ final class RoundSteps {
         // set aside, unchecked (§7.6), never holding anything back, and the rest is checked again without it, so that
         // garbage collection analyses the history it will collect from (the check accepted with it, so it accepts without)
         boolean noCollection = false;
-        // below serializability, so is a reader whose read of a collected version the sealed past cannot judge: of a version it
-        // left unordered, or, at read committed and read atomic, of one it superseded (§7.11)
-        Map<String, String> unordered = settings.sealed() ? UncheckedTransactions.unjudgeableReaders(a.stale(), index, inc,
+        // below serializability, so is a reader whose read of a collected write the sealed past cannot judge: of a version it
+        // left unordered, of an unknown-outcome writer it set aside, or, at read committed and read atomic, of a version it
+        // superseded (§7.11)
+        Map<String, String> unjudgeable = settings.sealed() ? UncheckedTransactions.unjudgeableReaders(a.stale(), index, inc,
                 settings.level().implies(IsolationLevel.CAUSAL) ? null : settings.level().longName()) : Map.of();
         Set<String> uncovered = new java.util.LinkedHashSet<>(UncheckedTransactions.uncovered(admitted, held, r.fromBarrier(), inc, index));
-        uncovered.addAll(unordered.keySet());
+        uncovered.addAll(unjudgeable.keySet());
         if (!uncovered.isEmpty()) {
-            leaveUnchecked(uncovered, unordered, roundNo, admitted, staleNow);
+            leaveUnchecked(uncovered, unjudgeable, roundNo, admitted, staleNow);
             RoundCheck.Attempt again = checkAgain(roundNo, admitted, staleNow, oldEpochMax, ended, t1);
             if (again != null) {
                 a = again;
@@ -411,13 +412,13 @@ final class RoundSteps {
     }
 
     /**
-     * Leaves {@code ids} (held) unchecked ({@link UncheckedTransactions#leaveUncovered}; {@code unordered}: those among them
-     * left for a read of an unordered version, with why), with their reads of collected writes and their places in the round.
+     * Leaves {@code ids} (held) unchecked ({@link UncheckedTransactions#leaveUncovered}; {@code why}: those among them
+     * left for a read the sealed past cannot judge, with why), with their reads of collected writes and their places in the round.
      */
-    private void leaveUnchecked(Set<String> ids, Map<String, String> unordered, long roundNo, List<Transaction> admitted,
+    private void leaveUnchecked(Set<String> ids, Map<String, String> why, long roundNo, List<Transaction> admitted,
                                 List<StaleReads.StaleRead> staleNow) {
         ledger.checked -= ids.size();
-        ledger.uncheckedReads += unchecked.leaveUncovered(ids, unordered, held, past, stale, admitted, roundNo, incarnation.number());
+        ledger.uncheckedReads += unchecked.leaveUncovered(ids, why, held, past, stale, admitted, roundNo, incarnation.number());
         staleNow.removeIf(x -> ids.contains(x.reader().getId()));
         forced.removeAll(ids);
         check.forgetAdmission(); // their writes left the writer index

@@ -62,10 +62,10 @@ final class UncheckedTransactions {
 
     /**
      * Leaves the {@link #uncovered} transactions {@code ids} (held) out of the checked history ({@link SetAside#leaveUnchecked}),
-     * each named with its session's entry fence, or, for those {@code unordered} names, with why: a read the sealed past
+     * each named with its session's entry fence, or, for those {@code why} names, with why: a read the sealed past
      * cannot judge ({@link #unjudgeableReaders}, docs/DESIGN.md §7.11). Returns how many reads of their writes by held transactions were dropped.
      */
-    int leaveUncovered(Set<String> ids, Map<String, String> unordered, HeldTransactions held, CollectedPast past, StaleReads stale,
+    int leaveUncovered(Set<String> ids, Map<String, String> why, HeldTransactions held, CollectedPast past, StaleReads stale,
                        List<Transaction> admitted, long roundNo, long incarnation) {
         Map<String, String> entryFence = new HashMap<>(); // per session, its fence that the past precedes
         for (String id : past.after()) {
@@ -75,7 +75,7 @@ final class UncheckedTransactions {
         for (String id : ids) {
             Transaction t = held.get(id);
             String entry = t == null ? null : entryFence.get(t.getSession());
-            String read = unordered.get(id);
+            String read = why.get(id);
             if (read != null) { round.add(new Unchecked(id, read)); continue; }
             round.add(new Unchecked(id, "it joined the checked history after garbage collection without following the collected past in the"
                     + " known dependencies (its session's fence that the past precedes: " + (entry == null ? "none" : entry) + "); a session"
@@ -90,17 +90,18 @@ final class UncheckedTransactions {
      * are in the checked history and whose read the sealed past cannot judge, each with why it is left unchecked: a read of a
      * version garbage collection superseded by choice, not by a fact ({@code UNORDERED}); a read of a write whose transaction
      * was of unknown outcome and unread when collection set it aside ({@code UNKNOWN_OUTCOME}, A7: the past was checked
-     * without it); and, at a level where a transaction
-     * may read an older version than one another session wrote before it ({@code mayReadOld}, the level's name: read committed
-     * and read atomic; null at the others), a read of a version it superseded. Whether either may be read depends on an order
-     * the sealed past does not keep. A reader with a read of an aborted or intermediate write is not among them: that read is
-     * a violation at every level, judged and reported.
+     * without it); and, at a level where a transaction may read an older version than one another session wrote before it
+     * ({@code mayReadOld}, the level's name: read committed and read atomic; null at the others), a read of a version it
+     * superseded. Whether any of them may be read depends on what the sealed past does not keep. A reader with a read that is
+     * a violation (of an aborted or intermediate write; at causal and snapshot isolation, of a superseded version) is not
+     * among them: that read is judged and reported.
      */
     static Map<String, String> unjudgeableReaders(List<StaleReads.StaleRead> stale, Map<String, Integer> index, boolean[] included, String mayReadOld) {
         Set<String> violating = new java.util.HashSet<>();
         for (StaleReads.StaleRead s : stale) {
             CollectedWrites.Fate f = s.entry().fate();
-            if (f == CollectedWrites.Fate.ABORTED || f == CollectedWrites.Fate.INTERMEDIATE) violating.add(s.reader().getId());
+            if (f == CollectedWrites.Fate.ABORTED || f == CollectedWrites.Fate.INTERMEDIATE || (f == CollectedWrites.Fate.SUPERSEDED && mayReadOld == null))
+                violating.add(s.reader().getId());
         }
         Map<String, String> out = new java.util.LinkedHashMap<>();
         for (StaleReads.StaleRead s : stale) {

@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
  * {@link UncheckedTransactions#unjudgeableReaders}: which readers of collected writes the sealed past leaves unchecked
  * (docs/DESIGN.md §7.11): a reader of an unordered version or of an unknown-outcome writer collection set aside, at every
  * level; a reader of a superseded version only where a transaction may read an older version (read committed, read
- * atomic); never one outside the checked history, nor one that also read an aborted write (that read is judged and
- * rejected).
+ * atomic); never one outside the checked history, nor one with a read that is a violation at the level (of an aborted
+ * write; at causal, of a superseded version): that read is judged and rejected.
  */
 class UnjudgeableReadersTest {
     private static StaleReads.StaleRead read(Transaction reader, CollectedWrites.Fate fate) {
@@ -35,6 +35,13 @@ class UnjudgeableReadersTest {
 
         Map<String, String> causal = UncheckedTransactions.unjudgeableReaders(stale, index, included, null);
         assertEquals(List.of("U", "K"), List.copyOf(causal.keySet()));
+        // at causal a superseded read is a violation: a reader with one stays, to be rejected for it
+        Transaction both = Txns.txn("B", "s6", 3, 1, false, "r x 7", "r y 8");
+        List<StaleReads.StaleRead> withViolation = List.of(read(both, CollectedWrites.Fate.UNORDERED),
+                new StaleReads.StaleRead(both, both.getOps().get(1), new CollectedWrites.Entry("W", "L", CollectedWrites.Fate.SUPERSEDED, 2, 1)));
+        assertEquals(Map.of(), UncheckedTransactions.unjudgeableReaders(withViolation, Map.of("B", 0), new boolean[] {true}, null));
+        assertEquals(List.of("B"), List.copyOf(UncheckedTransactions.unjudgeableReaders(withViolation, Map.of("B", 0), new boolean[] {true},
+                "read-atomic").keySet()));
         assertTrue(causal.get("U").contains("left unordered with the one it kept for the key (L)"), causal.get("U"));
         assertTrue(causal.get("K").contains("whose outcome was unknown"), causal.get("K"));
 
