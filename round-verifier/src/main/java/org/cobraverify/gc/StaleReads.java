@@ -125,7 +125,7 @@ public final class StaleReads {
             if (fate == CollectedWrites.Fate.SET_ASIDE) { unchecked++; continue; }
             if (fate == CollectedWrites.Fate.UNKNOWN_OUTCOME || fate == CollectedWrites.Fate.FRONTIER || fate == CollectedWrites.Fate.UNORDERED) continue; // below: unknown
             boolean follows = fromPast != null && fromPast[indexOf.apply(s.reader().getId())];
-            if ((fate != CollectedWrites.Fate.SUPERSEDED || (follows && mayReadOld == null)) && rejected.add(s.reader().getId())) {
+            if ((fate != CollectedWrites.Fate.SUPERSEDED || follows) && violates(fate, mayReadOld) && rejected.add(s.reader().getId())) {
                 rejects.add(StaleReadCertificates.of(s, held));
                 readers.add(s.reader().getId());
             }
@@ -170,26 +170,33 @@ public final class StaleReads {
     }
 
     /**
-     * The violations among the reads in {@code stale} by the {@code readers} about to be set aside for another violation,
-     * one certificate per reader (its first violating read): a read of an aborted write (G1a), of an intermediate one
-     * (G1b), and, with {@code supersededViolates}, of a superseded one (a stale read). Requires that every such reader is in
-     * the checked history and provably follows the collected past (below serializability the round's check holds none that
-     * does not, docs/DESIGN.md §7.11), so that each is a violation {@link #judge} would report once its round accepted.
+     * Whether a read of a collected write with {@code fate}, by an included reader that follows the collected past, is a
+     * violation: of an aborted write (G1a) or an intermediate one (G1b) always, of a superseded version unless the level may
+     * read old versions ({@code mayReadOld}, its name; null: it may not), docs/DESIGN.md §7.5, §7.11. Every other fate is
+     * not judged here (set aside, unknown outcome, the frontier, unordered).
+     */
+    public static boolean violates(CollectedWrites.Fate fate, String mayReadOld) {
+        return fate == CollectedWrites.Fate.ABORTED || fate == CollectedWrites.Fate.INTERMEDIATE
+                || (fate == CollectedWrites.Fate.SUPERSEDED && mayReadOld == null);
+    }
+
+    /**
+     * The violations ({@link #violates}) among the reads in {@code stale} by the {@code readers} about to be set aside for
+     * another violation, one certificate per reader (its first violating read). Requires that every such reader is in the
+     * checked history and provably follows the collected past (below serializability the round's check holds none that does
+     * not, docs/DESIGN.md §7.11), so that each is a violation {@link #judge} would report once its round accepted.
      * Pure: nothing is recorded or forgotten.
      */
-    public static List<Certificate> violationsOf(List<StaleRead> stale, java.util.Set<String> readers, boolean supersededViolates,
+    public static List<Certificate> violationsOf(List<StaleRead> stale, java.util.Set<String> readers, String mayReadOld,
                                                  Function<String, Transaction> held) {
         List<Certificate> out = new ArrayList<>();
         java.util.Set<String> done = new java.util.HashSet<>();
         for (StaleRead s : stale) {
             String id = s.reader().getId();
             if (!readers.contains(id) || s.reader().getStatus() == TxnStatus.ABORTED || done.contains(id)) continue;
-            CollectedWrites.Fate fate = s.entry().fate();
-            if (fate == CollectedWrites.Fate.ABORTED || fate == CollectedWrites.Fate.INTERMEDIATE
-                    || (fate == CollectedWrites.Fate.SUPERSEDED && supersededViolates)) {
-                out.add(StaleReadCertificates.of(s, held));
-                done.add(id);
-            }
+            if (!violates(s.entry().fate(), mayReadOld)) continue;
+            out.add(StaleReadCertificates.of(s, held));
+            done.add(id);
         }
         return out;
     }

@@ -194,7 +194,7 @@ final class RoundCheck {
             SealedPast.Result r = SealedPast.analyze(prepared, pastFences, planned ? plan.old() : null, planned ? plan.pinned() : null,
                     planned ? plan.entries() : null, v.witness(),
                     level == IsolationLevel.SNAPSHOT_ISOLATION ? SealedPast.Premise.SNAPSHOT : level == IsolationLevel.CAUSAL ? SealedPast.Premise.CAUSAL
-                            : SealedPast.Premise.DIRECT, waitsBefore(order, index));
+                            : SealedPast.Premise.DIRECT, planned ? waitsBefore(order, index) : null);
             return new Attempt(order, index, h, s.judgeable(), plan, new IncrementalCheck.Result(v, r.gc(), r.follows(), included, List.of()), t1, null, false,
                     frontier);
         } catch (RuntimeException e) {

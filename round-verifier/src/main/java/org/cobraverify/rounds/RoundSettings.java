@@ -66,4 +66,11 @@ public record RoundSettings(CheckOptions check, int pendingRoundsLimit, int maxR
 
     /** Whether the level is one the sealed past serves (every level below serializability, docs/DESIGN.md §7.11). */
     public boolean sealed() { return !level.implies(IsolationLevel.SERIALIZABLE); }
+
+    /**
+     * The level's name where a transaction may read an older version than one another session wrote before it, so that a
+     * read of a version collection superseded may be legal (read committed, read atomic); null where it is a violation
+     * (docs/DESIGN.md §7.11, "Stale reads below serializability").
+     */
+    public String mayReadOld() { return level.implies(IsolationLevel.CAUSAL) ? null : level.longName(); }
 }

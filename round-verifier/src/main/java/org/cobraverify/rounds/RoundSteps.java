@@ -10,7 +10,6 @@ import java.util.Set;
 import java.util.function.Predicate;
 import org.cobraverify.checker.Certificate;
 import org.cobraverify.checker.CheckOptions;
-import org.cobraverify.checker.IsolationLevel;
 import org.cobraverify.checker.Verdict;
 import org.cobraverify.gc.CollectedPast;
 import org.cobraverify.gc.CollectedWrites;
@@ -109,7 +108,7 @@ final class RoundSteps {
             // below serializability, a transaction set aside now may show another violation in its reads of collected writes,
             // judged only once its round accepts: reported with it, before those reads go (§7.11)
             if (settings.sealed())
-                for (Certificate c : StaleReads.violationsOf(a.stale(), ids, settings.level().implies(IsolationLevel.CAUSAL), held::get)) {
+                for (Certificate c : StaleReads.violationsOf(a.stale(), ids, settings.mayReadOld(), held::get)) {
                     if (violations.tooManyThisRound()) break;
                     violations.found(c);
                 }
@@ -162,8 +161,7 @@ final class RoundSteps {
         // below serializability, so is a reader whose read of a collected write the sealed past cannot judge: of a version it
         // left unordered, of an unknown-outcome writer it set aside, or, at read committed and read atomic, of a version it
         // superseded (§7.11)
-        Map<String, String> unjudgeable = settings.sealed() ? UncheckedTransactions.unjudgeableReaders(a.stale(), index, inc,
-                settings.level().implies(IsolationLevel.CAUSAL) ? null : settings.level().longName()) : Map.of();
+        Map<String, String> unjudgeable = settings.sealed() ? UncheckedTransactions.unjudgeableReaders(a.stale(), index, inc, settings.mayReadOld()) : Map.of();
         Set<String> uncovered = new java.util.LinkedHashSet<>(UncheckedTransactions.uncovered(admitted, held, r.fromBarrier(), inc, index));
         uncovered.addAll(unjudgeable.keySet());
         if (!uncovered.isEmpty()) {
@@ -182,7 +180,7 @@ final class RoundSteps {
         // reads of collected writes are judged now, for readers in the checked history (docs/DESIGN.md §7.5); a stale reader
         // is set aside like any violation's (the check accepted with it, so it accepts without it)
         StaleReads.Judgement judged = stale.judge(a.stale(), index::get, inc, r.fromBarrier(), held::get,
-                settings.level().implies(IsolationLevel.CAUSAL) ? null : settings.level().longName());
+                settings.mayReadOld());
         boolean staleSetAside = !judged.rejects().isEmpty();
         if (staleSetAside) {
             violations.foundAll(judged.rejects());

@@ -98,11 +98,7 @@ final class UncheckedTransactions {
      */
     static Map<String, String> unjudgeableReaders(List<StaleReads.StaleRead> stale, Map<String, Integer> index, boolean[] included, String mayReadOld) {
         Set<String> violating = new java.util.HashSet<>();
-        for (StaleReads.StaleRead s : stale) {
-            CollectedWrites.Fate f = s.entry().fate();
-            if (f == CollectedWrites.Fate.ABORTED || f == CollectedWrites.Fate.INTERMEDIATE || (f == CollectedWrites.Fate.SUPERSEDED && mayReadOld == null))
-                violating.add(s.reader().getId());
-        }
+        for (StaleReads.StaleRead s : stale) if (StaleReads.violates(s.entry().fate(), mayReadOld)) violating.add(s.reader().getId());
         Map<String, String> out = new java.util.LinkedHashMap<>();
         for (StaleReads.StaleRead s : stale) {
             CollectedWrites.Fate f = s.entry().fate();

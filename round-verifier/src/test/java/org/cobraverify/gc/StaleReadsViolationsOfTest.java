@@ -39,15 +39,15 @@ class StaleReadsViolationsOfTest {
                 read(e, CollectedWrites.Fate.FRONTIER, "W6", null));      // the key's sealed version: nothing to report
         Set<String> settingAside = Set.of("A", "B", "D", "E");
 
-        List<Certificate> strong = StaleReads.violationsOf(stale, settingAside, true, id -> null);
+        List<Certificate> strong = StaleReads.violationsOf(stale, settingAside, null, id -> null);
         assertEquals(List.of(AnomalyKind.STALE_READ, AnomalyKind.G1B), strong.stream().map(Certificate::kind).toList(), strong.toString());
         assertTrue(strong.get(0).summary().contains("A read x = 1, written by W1, which L had superseded"), strong.get(0).summary());
 
         // read committed and read atomic: a superseded version may be read, so A's first violation is its read of an aborted write
-        List<Certificate> weak = StaleReads.violationsOf(stale, settingAside, false, id -> null);
+        List<Certificate> weak = StaleReads.violationsOf(stale, settingAside, "read-committed", id -> null);
         assertEquals(List.of(AnomalyKind.G1A, AnomalyKind.G1B), weak.stream().map(Certificate::kind).toList(), weak.toString());
         assertTrue(weak.get(0).summary().contains("written by W2, which aborted"), weak.get(0).summary());
 
-        assertEquals(List.of(), StaleReads.violationsOf(stale, Set.of("C2"), true, id -> null));
+        assertEquals(List.of(), StaleReads.violationsOf(stale, Set.of("C2"), null, id -> null));
     }
 }
