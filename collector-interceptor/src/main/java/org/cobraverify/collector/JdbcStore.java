@@ -11,7 +11,8 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * A relational database as a key-value store: one table {@code (k primary key, v)}, one connection per
+ * A relational database as a key-value store: one table {@code (k primary key, v)}, created by the project and marked
+ * as its own by one row ({@link Table}: a table it did not create is never dropped or changed), one connection per
  * thread, at a chosen isolation level. Tested on PostgreSQL, MariaDB, and the embedded H2, SQLite, HSQLDB and Apache
  * Derby ({@link Dialect}). Serialization failures, deadlocks and lock timeouts (SQLSTATE class 40, MariaDB's lock wait
  * timeouts, H2's lock timeouts and concurrent updates, SQLite's busy and locked results) are aborts; a connection
@@ -93,7 +94,25 @@ public final class JdbcStore implements KvStore {
     private final ThreadLocal<Connection> connection = new ThreadLocal<>();
     private final List<Connection> all = new ArrayList<>();
 
-    public JdbcStore(String url, String user, String password, String table, Isolation isolation, boolean createTable) throws StoreException {
+    /**
+     * What a store does with its table when it opens. The project creates its tables and marks each with one row
+     * ({@link #MARKER_KEY}); it never drops, empties or changes a table that lacks that row (a table it did not create).
+     */
+    public enum Table {
+        /** Use the table as it is: create nothing, drop nothing. */
+        EXISTING,
+        /** Create the table; refuse, with a {@link StoreException}, when one of that name exists already. */
+        CREATE,
+        /** Create the table; replace one of that name only if the project created it (it carries the marker row). */
+        RECREATE_OWN
+    }
+
+    /** The key of the row that marks a table the project created (never a key any workload reads or writes). */
+    public static final String MARKER_KEY = "cobra:created-this-table";
+    /** The marker row's value (what a person who finds the row reads). */
+    static final String MARKER_VALUE = "created by cobra record; cobra may drop and recreate this table (record --recreate-table)";
+
+    public JdbcStore(String url, String user, String password, String table, Isolation isolation, Table use) throws StoreException {
         this.url = url;
         this.user = user;
         this.password = password;
@@ -101,19 +120,63 @@ public final class JdbcStore implements KvStore {
         this.isolation = isolation;
         this.dialect = Dialect.of(url);
         if (!table.matches("[A-Za-z_][A-Za-z0-9_]*")) throw new StoreException("bad table name " + table);
-        if (createTable) {
-            try (Connection c = open(); Statement s = c.createStatement()) {
+        if (use == Table.EXISTING) return;
+        try (Connection c = open(); Statement s = c.createStatement()) {
+            Ownership o = ownership(c);
+            if (o != Ownership.ABSENT) {
+                if (o == Ownership.FOREIGN)
+                    throw new StoreException("table " + table + " already exists at " + url + " and cobra did not create it (it has no cobra marker row):"
+                            + " cobra never drops or changes a table it did not create; name another with --table");
+                if (use != Table.RECREATE_OWN)
+                    throw new StoreException("table " + table + " already exists at " + url + ", created by an earlier cobra run:"
+                            + " add --recreate-table to replace it, or name another with --table");
                 drop(s);
-                s.executeUpdate("CREATE TABLE " + table + " (k VARCHAR(255) PRIMARY KEY, v " + dialect.valueType + " NOT NULL)");
-                if (dialect == Dialect.DERBY) {
-                    // Derby waits 20 s before it looks for a deadlock and 60 s for a lock: here it looks at once and waits 2 s at most
-                    s.execute("CALL SYSCS_UTIL.SYSCS_SET_DATABASE_PROPERTY('derby.locks.deadlockTimeout', '0')");
-                    s.execute("CALL SYSCS_UTIL.SYSCS_SET_DATABASE_PROPERTY('derby.locks.waitTimeout', '2')");
-                }
-                if (!c.getAutoCommit()) c.commit();
-            } catch (SQLException e) {
-                throw new StoreException("cannot create table " + table + " at " + url + ": " + e.getMessage(), e);
             }
+            s.executeUpdate("CREATE TABLE " + table + " (k VARCHAR(255) PRIMARY KEY, v " + dialect.valueType + " NOT NULL)");
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + table + " (k, v) VALUES (?, ?)")) {
+                ps.setString(1, MARKER_KEY);
+                ps.setString(2, MARKER_VALUE);
+                ps.executeUpdate();
+            }
+            if (dialect == Dialect.DERBY) {
+                // Derby waits 20 s before it looks for a deadlock and 60 s for a lock: here it looks at once and waits 2 s at most
+                s.execute("CALL SYSCS_UTIL.SYSCS_SET_DATABASE_PROPERTY('derby.locks.deadlockTimeout', '0')");
+                s.execute("CALL SYSCS_UTIL.SYSCS_SET_DATABASE_PROPERTY('derby.locks.waitTimeout', '2')");
+            }
+            if (!c.getAutoCommit()) c.commit();
+        } catch (SQLException e) {
+            throw new StoreException("cannot create table " + table + " at " + url + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Whether the table is there, and whether the project created it. */
+    private enum Ownership { ABSENT, OWN, FOREIGN }
+
+    /**
+     * Whether a table of this name exists in the connection's current schema (names compared without case: unquoted names
+     * are folded by every dialect here), and if so whether it carries the marker row.
+     */
+    private Ownership ownership(Connection c) throws SQLException {
+        boolean exists = false;
+        String schema;
+        try {
+            schema = c.getSchema();
+        } catch (SQLException | AbstractMethodError e) {
+            schema = null;
+        }
+        try (ResultSet r = c.getMetaData().getTables(c.getCatalog(), schema, null, new String[] {"TABLE"})) {
+            while (r.next() && !exists) exists = table.equalsIgnoreCase(r.getString("TABLE_NAME"));
+        }
+        if (!exists) return Ownership.ABSENT;
+        try (PreparedStatement ps = c.prepareStatement("SELECT v FROM " + table + " WHERE k = ?")) {
+            ps.setString(1, MARKER_KEY);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() && MARKER_VALUE.equals(rs.getString(1)) ? Ownership.OWN : Ownership.FOREIGN;
+            }
+        } catch (SQLException e) {
+            return Ownership.FOREIGN; // no columns k and v: not a table of ours
+        } finally {
+            if (!c.getAutoCommit()) c.rollback(); // (a failed select leaves PostgreSQL's transaction aborted)
         }
     }
 
@@ -147,10 +210,12 @@ public final class JdbcStore implements KvStore {
         }
     }
 
-    /** Drops the table (tests clean up after themselves). */
+    /** Drops the table if the project created it (tests clean up after themselves); a table without the marker row stays. */
     public void dropTable() throws StoreException {
         try (Connection c = open(); Statement s = c.createStatement()) {
-            drop(s);
+            Ownership o = ownership(c);
+            if (o == Ownership.FOREIGN) throw new StoreException("table " + table + " at " + url + " was not created by cobra: it is left as it is");
+            if (o == Ownership.OWN) drop(s);
             if (!c.getAutoCommit()) c.commit();
         } catch (SQLException e) {
             throw new StoreException("cannot drop " + table + ": " + e.getMessage(), e);

@@ -54,6 +54,11 @@ public final class ExportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        String refused = OutputFiles.refusal(out, OutputFiles.Kind.HISTORY);
+        if (refused != null) {
+            System.err.println("cobra export: " + refused);
+            return 2;
+        }
         KafkaConnection kafka = kafkaOptions.reachableConnection();
         WireFormat wire = KafkaSchemaCatalog.wireFormat(kafka);
         List<Transaction> txns = new ArrayList<>();

@@ -62,7 +62,7 @@ public final class OverheadCommand implements Callable<Integer> {
             for (int i = -1; i < repeat; i++) { // i = -1: a warm-up pair, not counted
                 for (boolean recorded : new boolean[] {false, true}) {
                     Path tmp = Files.createTempDirectory("cobra-overhead");
-                    try (KvStore store = RecordCommand.openStore(db, tmp, null, null, "", "cobra_overhead", JdbcStore.Isolation.SERIALIZABLE)) {
+                    try (KvStore store = RecordCommand.openStore(db, tmp, null, null, "", "cobra_overhead", JdbcStore.Isolation.SERIALIZABLE, JdbcStore.Table.RECREATE_OWN)) {
                         name = store.name();
                         Workload w = Workload.byName(workload, 1);
                         Recorder r0 = recorded ? new Recorder(store, new JsonlSink(tmp.resolve("h.jsonl")), periods) : null;

@@ -42,6 +42,11 @@ public final class PlantCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        String refused = OutputFiles.refusal(out, OutputFiles.Kind.HISTORY);
+        if (refused != null) {
+            System.err.println("cobra plant: " + refused);
+            return 2;
+        }
         List<PlantedAnomalies.Plant> plants = new ArrayList<>();
         for (String a : anomalies) {
             try {

@@ -45,8 +45,12 @@ public final class RecordCommand implements Callable<Integer> {
             "(default: ${DEFAULT-VALUE}; unset: no password). A password never goes on a command line."})
     String passwordEnv = "COBRA_DB_PASSWORD";
 
-    @Option(names = "--table", description = "Table for keys and values; created afresh (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--table", description = {"Table for keys and values, created by the record and marked as cobra's by one row",
+            "(default: ${DEFAULT-VALUE}). An existing table is never dropped or changed, unless --recreate-table says so and cobra created it."})
     String table = "cobra_kv";
+
+    @Option(names = "--recreate-table", description = "Replace the table if an earlier cobra run created it (a table without cobra's marker row is refused still).")
+    boolean recreateTable;
 
     @Option(names = "--isolation", description = "serializable (default), repeatable-read, read-committed, read-uncommitted (JDBC only).")
     String isolation = "serializable";
@@ -133,11 +137,17 @@ public final class RecordCommand implements Callable<Integer> {
             System.err.println("cobra record: " + e.getMessage());
             return 2;
         }
+        String refused = connection != null || bare ? null : OutputFiles.refusal(out, OutputFiles.Kind.HISTORY);
+        if (refused != null) {
+            System.err.println("cobra record: " + refused);
+            return 2;
+        }
         Path rocksDir = db.startsWith("rocksdb") || db.equals("sqlite") ? Files.createTempDirectory("cobra-" + db) : null;
         KvStore store;
         try {
             String password = System.getenv(passwordEnv) == null ? "" : System.getenv(passwordEnv);
-            store = openStore(db, rocksDir, jdbcUrl, user, password, table, JdbcStore.Isolation.parse(isolation));
+            store = openStore(db, rocksDir, jdbcUrl, user, password, table, JdbcStore.Isolation.parse(isolation),
+                    recreateTable ? JdbcStore.Table.RECREATE_OWN : JdbcStore.Table.CREATE);
         } catch (IllegalArgumentException | StoreException e) {
             System.err.println("cobra record: " + e.getMessage());
             if (rocksDir != null) deleteTree(rocksDir);
@@ -175,27 +185,27 @@ public final class RecordCommand implements Callable<Integer> {
 
     /**
      * Opens a store by name: {@code rocksdb}, {@code rocksdb-optimistic} (in {@code dir}), {@code postgres}
-     * or {@code mariadb} (the local servers unless {@code jdbcUrl} says otherwise; the table is created afresh).
+     * or {@code mariadb} (the local servers unless {@code jdbcUrl} says otherwise; the table created as {@code use} says).
      */
-    static KvStore openStore(String db, Path dir, String jdbcUrl, String user, String password, String table, JdbcStore.Isolation iso)
-            throws StoreException {
+    static KvStore openStore(String db, Path dir, String jdbcUrl, String user, String password, String table, JdbcStore.Isolation iso,
+                             JdbcStore.Table use) throws StoreException {
         return switch (db) {
             case "rocksdb", "rocksdb-optimistic" -> new RocksDbStore(dir.resolve("db").toString(), db.equals("rocksdb-optimistic"));
             case "postgres" -> new JdbcStore(jdbcUrl != null ? jdbcUrl : "jdbc:postgresql://127.0.0.1:5432/test",
-                    user != null ? user : "postgres", password, table, iso, true);
+                    user != null ? user : "postgres", password, table, iso, use);
             case "mariadb" -> new JdbcStore(jdbcUrl != null ? jdbcUrl : "jdbc:mariadb://127.0.0.1:3306/test",
-                    user != null ? user : "root", password, table, iso, true);
+                    user != null ? user : "root", password, table, iso, use);
             // embedded, in this JVM's memory, for as long as the process runs
             case "h2" -> new JdbcStore(jdbcUrl != null ? jdbcUrl : "jdbc:h2:mem:cobra;DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=500",
-                    user != null ? user : "sa", password, table, iso, true);
+                    user != null ? user : "sa", password, table, iso, use);
             // embedded, a database file in dir
-            case "sqlite" -> new JdbcStore(jdbcUrl != null ? jdbcUrl : "jdbc:sqlite:" + dir.resolve("cobra.db"), user, password, table, iso, true);
+            case "sqlite" -> new JdbcStore(jdbcUrl != null ? jdbcUrl : "jdbc:sqlite:" + dir.resolve("cobra.db"), user, password, table, iso, use);
             // embedded, in memory: HSQLDB's default two-phase locking, or its multiversion concurrency control
-            case "hsqldb" -> new JdbcStore(jdbcUrl != null ? jdbcUrl : "jdbc:hsqldb:mem:cobra2pl", user != null ? user : "SA", password, table, iso, true);
+            case "hsqldb" -> new JdbcStore(jdbcUrl != null ? jdbcUrl : "jdbc:hsqldb:mem:cobra2pl", user != null ? user : "SA", password, table, iso, use);
             case "hsqldb-mvcc" -> new JdbcStore(jdbcUrl != null ? jdbcUrl : "jdbc:hsqldb:mem:cobramvcc;hsqldb.tx=mvcc",
-                    user != null ? user : "SA", password, table, iso, true);
+                    user != null ? user : "SA", password, table, iso, use);
             // embedded, in memory
-            case "derby" -> new JdbcStore(jdbcUrl != null ? jdbcUrl : "jdbc:derby:memory:cobra;create=true", user, password, table, iso, true);
+            case "derby" -> new JdbcStore(jdbcUrl != null ? jdbcUrl : "jdbc:derby:memory:cobra;create=true", user, password, table, iso, use);
             default -> throw new IllegalArgumentException("unknown store " + db + " (" + String.join(", ", STORES) + ")");
         };
     }

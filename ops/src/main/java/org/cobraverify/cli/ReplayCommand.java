@@ -67,6 +67,11 @@ public final class ReplayCommand implements Callable<Integer> {
             System.err.println("cobra replay: " + e.getMessage());
             return 2;
         }
+        String pageRefused = OutputFiles.refusal(html, OutputFiles.Kind.PAGE);
+        if (pageRefused != null) {
+            System.err.println("cobra replay: " + pageRefused);
+            return 2;
+        }
         if (outTopic != null && outTopic.equals(Topics.VERDICTS)) {
             System.err.println("cobra replay: --out-topic must not be " + Topics.VERDICTS + " (that topic holds the pipeline's own verdicts)");
             return 2;

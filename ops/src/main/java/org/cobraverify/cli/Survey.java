@@ -125,6 +125,8 @@ final class Survey {
         for (String name : workloads) {
             Workload w = Workload.byName(name, 1.0);
             Path file = dir.resolve(name + ".jsonl");
+            String refused = OutputFiles.refusal(file, OutputFiles.Kind.HISTORY);
+            if (refused != null) throw new IOException(refused);
             database = record(w, level, file, each);
             History h = HistoryReaders.read(file).history();
             total += h.size();
@@ -140,6 +142,8 @@ final class Survey {
                 seenIn.computeIfAbsent(anomaly, a -> new LinkedHashSet<>()).add(name);
                 if (seen.containsKey(anomaly)) continue;
                 Path page = dir.resolve(name + "-" + e.getKey().shortName() + ".html");
+                refused = OutputFiles.refusal(page, OutputFiles.Kind.PAGE);
+                if (refused != null) throw new IOException(refused);
                 Files.writeString(page, HtmlReport.render(v.certificate(), file.toString(), e.getKey(), ladder.weakestViolated()), StandardCharsets.UTF_8);
                 seen.put(anomaly, new Seen(anomaly, e.getKey(), 0, page));
             }
@@ -210,7 +214,7 @@ final class Survey {
     private String record(Workload w, Offered level, Path file, long txns) throws Exception {
         Path rocksDir = target.db().startsWith("rocksdb") || target.db().equals("sqlite") ? Files.createTempDirectory("cobra-survey") : null;
         KvStore store = RecordCommand.openStore(target.db(), rocksDir, target.jdbcUrl(), target.user(),
-                target.password() == null ? "" : target.password(), "cobra_survey", level.jdbc());
+                target.password() == null ? "" : target.password(), "cobra_survey", level.jdbc(), JdbcStore.Table.RECREATE_OWN);
         boolean stalled = false;
         try {
             Recorder rec = new Recorder(store, new JsonlSink(file), Recorder.Options.adaptive(20, 200));

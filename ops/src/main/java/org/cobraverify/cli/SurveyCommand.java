@@ -81,6 +81,11 @@ public final class SurveyCommand implements Callable<Integer> {
             return 2;
         }
         Path dir = out != null ? out : Paths.get("survey-" + db);
+        String refused = OutputFiles.refusal(html, OutputFiles.Kind.PAGE);
+        if (refused != null) {
+            System.err.println("cobra survey: " + refused);
+            return 2;
+        }
         Survey s = new Survey(new Survey.Target(db, jdbcUrl, user, System.getenv(passwordEnv)), clients, seed, dir,
                 CheckOptions.defaults().withTimeout(timeout), line -> System.err.println(line));
         List<Survey.Row> rows = new ArrayList<>();

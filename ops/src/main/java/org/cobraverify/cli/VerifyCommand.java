@@ -204,6 +204,12 @@ public final class VerifyCommand implements Callable<Integer> {
             err.println("cobra verify: --witness, --dot and --html take exactly one history");
             return 2;
         }
+        for (String refused : new String[] {OutputFiles.refusal(witness, OutputFiles.Kind.WITNESS), OutputFiles.refusal(dot, OutputFiles.Kind.DOT),
+                OutputFiles.refusal(html, OutputFiles.Kind.PAGE)}) {
+            if (refused == null) continue;
+            err.println("cobra verify: " + refused);
+            return 2;
+        }
         if (isolation != null && !parseIsolation()) return 2;
         HistoryFormat fmt = null;
         if (format != null) {

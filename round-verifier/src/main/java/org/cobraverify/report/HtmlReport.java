@@ -314,9 +314,12 @@ public final class HtmlReport {
         return c.summary().contains("key " + FENCE_KEY + " ") || c.summary().contains("(" + FENCE_KEY + ")");
     }
 
+    /** The mark in the head of every page cobra writes: how a command knows a page it may replace (its own). */
+    public static final String GENERATOR = "<meta name=\"generator\" content=\"cobra\">";
+
     /** The start of a self-contained page, up to its opened body: the title (escaped here) and the page's style sheet. */
     public static void head(StringBuilder b, String title, String css) {
-        b.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>").append(esc(title)).append("</title>\n<style>\n")
+        b.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">").append(GENERATOR).append("\n<title>").append(esc(title)).append("</title>\n<style>\n")
                 .append(css).append("</style>\n</head><body>\n");
     }
 

@@ -40,6 +40,6 @@ final class RecordAndCheck {
     }
 
     static JdbcStore jdbc(String url, String table, JdbcStore.Isolation iso) throws Exception {
-        return new JdbcStore(url, url.contains("mariadb") ? "root" : "postgres", "", table, iso, true);
+        return new JdbcStore(url, url.contains("mariadb") ? "root" : "postgres", "", table, iso, JdbcStore.Table.RECREATE_OWN);
     }
 }

@@ -447,7 +447,7 @@ class PipelineTest extends BrokerPerTest {
     }
 
     long runJdbc(String url, JdbcStore.Isolation iso, int txns, boolean freshTable) throws Exception {
-        try (KvStore store = new JdbcStore(url, "postgres", "", "cobra_pipeline_test", iso, freshTable)) {
+        try (KvStore store = new JdbcStore(url, "postgres", "", "cobra_pipeline_test", iso, freshTable ? JdbcStore.Table.RECREATE_OWN : JdbcStore.Table.EXISTING)) {
             KafkaSink sink = new KafkaSink(kafka.bootstrapServers(), Topics.OPS, false, new Properties());
             Recorder rec = new Recorder(store, sink, Recorder.Options.defaults());
             try {
