@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.cobraverify.schemas.protocol.WireNames;
 import java.util.zip.GZIPOutputStream;
 
 /**
@@ -38,25 +39,40 @@ public final class JsonlSink implements HistorySink {
         out.write("{\"format\":\"cobra-jsonl\",\"version\":1}\n");
     }
 
-    /** One transaction as a cobra-jsonl line (without the newline). */
-    public static String line(TxnRecord t) {
+    /** One transaction as a cobra-jsonl line (without the newline): keys, values and session strings, as an application names them. */
+    public static String line(TxnRecord t) { return line(t, false); }
+
+    /**
+     * As {@link #line(TxnRecord)}, for a transaction whose keys, values and session are the wire's texts ({@link WireNames}):
+     * each written as the name it stands for, an integer bare, a string quoted.
+     */
+    public static String lineOfWireNames(TxnRecord t) { return line(t, true); }
+
+    private static String line(TxnRecord t, boolean wire) {
         StringBuilder sb = new StringBuilder(64 + 32 * t.ops().size());
         sb.append("{\"id\":");
         str(sb, t.id());
         sb.append(",\"session\":");
-        str(sb, t.session());
+        name(sb, t.session(), wire);
         sb.append(",\"status\":\"").append(t.status() == TxnRecord.Status.COMMITTED ? "committed" : t.status() == TxnRecord.Status.ABORTED ? "aborted" : "unknown");
         sb.append("\",\"start\":").append(t.start()).append(",\"end\":").append(t.end()).append(",\"ops\":[");
         List<TxnRecord.Op> ops = t.ops();
         for (int i = 0; i < ops.size(); i++) {
             TxnRecord.Op op = ops.get(i);
             sb.append(i == 0 ? "[\"" : ",[\"").append(op.write() ? 'w' : 'r').append("\",");
-            str(sb, op.key());
+            name(sb, op.key(), wire);
             sb.append(',');
-            if (op.value() == null) sb.append("null"); else str(sb, op.value());
+            if (op.value() == null) sb.append("null"); else name(sb, op.value(), wire);
             sb.append(']');
         }
         return sb.append("]}").toString();
+    }
+
+    /** A name: a JSON string, or (a wire text, {@code wire}) the integer or string it stands for. */
+    private static void name(StringBuilder sb, String s, boolean wire) {
+        if (!wire) str(sb, s);
+        else if (WireNames.isInteger(s)) sb.append(s);
+        else str(sb, (String) WireNames.name(s));
     }
 
     /** A JSON string literal, escaped. */

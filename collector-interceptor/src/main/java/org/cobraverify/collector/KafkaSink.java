@@ -3,6 +3,7 @@ package org.cobraverify.collector;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import org.cobraverify.schemas.protocol.WireNames;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
@@ -127,8 +128,9 @@ public final class KafkaSink implements HistorySink {
         });
     }
 
+    /** An operation as the wire carries it: its key and value as their texts ({@link WireNames}: a key {@code "42"} stays a string). */
     private static Operation op(TxnRecord t, long seq, OpKind kind, String key, String value, long time) {
-        return new Operation(t.session(), seq, t.id(), kind, key, value, time);
+        return new Operation(t.session(), seq, t.id(), kind, key == null ? null : WireNames.of(key), value == null ? null : WireNames.of(value), time);
     }
 
     private void send(List<Future<RecordMetadata>> sent, TxnRecord t, byte[] value, String what) {

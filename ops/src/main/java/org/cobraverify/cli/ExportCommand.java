@@ -106,7 +106,7 @@ public final class ExportCommand implements Callable<Integer> {
                     case ABORTED -> TxnRecord.Status.ABORTED;
                     case UNKNOWN -> TxnRecord.Status.UNKNOWN;
                 };
-                w.write(JsonlSink.line(new TxnRecord(t.getId(), t.getSession(), st, t.getStart(), t.getEnd(), ops)));
+                w.write(JsonlSink.lineOfWireNames(new TxnRecord(t.getId(), t.getSession(), st, t.getStart(), t.getEnd(), ops)));
                 w.write('\n');
             }
         }

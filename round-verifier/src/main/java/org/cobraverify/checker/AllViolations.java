@@ -68,14 +68,12 @@ public final class AllViolations {
         HistoryBuilder b = new HistoryBuilder();
         for (int t = 0; t < h.size(); t++) {
             if (aside[t]) continue;
-            Object s = h.sessionName(h.session(t));
-            b.begin(h.name(t), s instanceof Long l ? b.session(l) : b.session(String.valueOf(s)), h.status(t), h.start(t), h.end(t), h.line(t));
+            b.begin(h.name(t), b.session(h.sessionName(h.session(t))), h.status(t), h.start(t), h.end(t), h.line(t));
             for (int op = h.opStart(t); op < h.opEnd(t); op++) {
-                Object kn = h.keyName(h.key(op));
-                int k = kn instanceof Long l ? b.key(l) : b.key(String.valueOf(kn));
+                int k = b.key(h.keyName(h.key(op)));
                 int v = h.value(op);
                 if (h.kind(op) == History.READ && v != History.NIL && asideWrites.contains(((long) h.key(op) << 32) | v)) continue;
-                int bv = v == History.NIL ? History.NIL : value(b, h.valueName(v));
+                int bv = v == History.NIL ? History.NIL : b.value(h.valueName(v));
                 if (h.kind(op) == History.WRITE) b.write(k, bv);
                 else b.read(k, bv);
             }
@@ -83,6 +81,4 @@ public final class AllViolations {
         }
         return b.build();
     }
-
-    private static int value(HistoryBuilder b, Object name) { return name instanceof Long l ? b.value(l) : b.value(String.valueOf(name)); }
 }

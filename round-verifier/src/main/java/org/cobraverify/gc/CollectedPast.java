@@ -5,6 +5,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.cobraverify.schemas.protocol.WireNames;
 import org.cobraverify.gc.analysis.Barrier;
 import org.cobraverify.gc.analysis.GarbageCollection;
 import org.cobraverify.history.History;
@@ -143,7 +144,7 @@ public final class CollectedPast {
         List<Carried> next = new ArrayList<>(gc.carrySrc.length);
         for (int i = 0; i < gc.carrySrc.length; i++)
             next.add(new Carried(h.name(gc.carrySrc[i]), h.name(gc.carryDst[i]), gc.carryKind[i],
-                    gc.carryKey[i] < 0 ? null : String.valueOf(h.keyName(gc.carryKey[i]))));
+                    gc.carryKey[i] < 0 ? null : WireNames.of(h.keyName(gc.carryKey[i]))));
         carried = next;
         // GC lists them in operation order (so in transaction order): a cursor finds each one's transaction, no pass over
         // the round's operations
@@ -151,7 +152,7 @@ public final class CollectedPast {
         int t = 0;
         for (int op : gc.frontierOps) {
             while (h.opEnd(t) <= op) t++;
-            f.add(new FrontierWrite(String.valueOf(h.keyName(h.key(op))), h.name(t), String.valueOf(h.valueName(h.value(op)))));
+            f.add(new FrontierWrite(WireNames.of(h.keyName(h.key(op))), h.name(t), WireNames.of(h.valueName(h.value(op)))));
         }
         frontier = f;
     }

@@ -5,6 +5,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Predicate;
+import org.cobraverify.schemas.protocol.WireNames;
 import org.cobraverify.gc.analysis.GarbageCollection;
 import org.cobraverify.history.History;
 import org.cobraverify.history.LongIntMap;
@@ -78,7 +79,7 @@ public final class Collector {
             for (int op = h.opStart(i); op < h.opEnd(i); op++) {
                 if (h.kind(op) != History.WRITE) continue;
                 int by = gc.supersededBy[op];
-                logged.add(String.valueOf(h.keyName(h.key(op))));
+                logged.add(WireNames.of(h.keyName(h.key(op))));
                 appended.add(new CollectedWrites.FrontierEntry(null, by >= 0 ? h.name(by) : null, round, incarnation));
             }
         }
@@ -86,7 +87,7 @@ public final class Collector {
         if (chainSupersededBy != null)
             for (int k : chainKeys)
                 if (chainSupersededBy[k] > 0) {
-                    logged.add(String.valueOf(h.keyName(k)));
+                    logged.add(WireNames.of(h.keyName(k)));
                     appended.add(new CollectedWrites.FrontierEntry(null, h.name(chainSupersededBy[k] - 1), round, incarnation));
                 }
         LongIntMap goneWrites = new LongIntMap(Math.max(1024, h.opCount() / 2)); // (key, value) ids in h (sized for most rounds: grown, 1% of a TPC-C check's allocation)
@@ -103,7 +104,7 @@ public final class Collector {
             for (int op = h.opStart(i); op < h.opEnd(i); op++) if (h.kind(op) == History.WRITE) lastWrite[h.key(op)] = op;
             for (int op = h.opStart(i); op < h.opEnd(i); op++) {
                 if (h.kind(op) != History.WRITE) continue;
-                String key = String.valueOf(h.keyName(h.key(op))), value = String.valueOf(h.valueName(h.value(op)));
+                String key = WireNames.of(h.keyName(h.key(op))), value = WireNames.of(h.valueName(h.value(op)));
                 goneWrites.put(LongIntMap.pack(h.key(op), h.value(op)), i);
                 CollectedWrites.Fate fate = t.getStatus() == TxnStatus.ABORTED ? CollectedWrites.Fate.ABORTED
                         : t.getStatus() == TxnStatus.UNKNOWN ? CollectedWrites.Fate.UNKNOWN_OUTCOME

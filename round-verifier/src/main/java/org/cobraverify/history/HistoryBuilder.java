@@ -41,14 +41,15 @@ public final class HistoryBuilder {
     /**
      * As above, interning keys and values into {@code keys} and {@code values}, which may hold names already (ids given
      * out earlier stay valid: a caller may pass them to {@link #read} and {@link #write} without asking again). The
-     * history's key and value ids are the tables' ids, so it has as many keys and values as the tables.
+     * history's key and value ids are the tables' ids, so it has as many keys and values as the tables. Sessions are named
+     * as {@code keys} names its texts ({@link Interner#sibling}).
      */
     public HistoryBuilder(int txns, int ops, Interner keys, Interner values) {
         txns = Math.max(64, txns);
         ops = Math.max(256, ops);
         this.keys = keys;
         this.values = values;
-        sessions = new Interner(64);
+        sessions = keys.sibling(64);
         writeIndex = new LongIntMap(ops / 2);
         ids = new Interner(txns);
         index = new IndexView();
@@ -155,19 +156,42 @@ public final class HistoryBuilder {
 
     /**
      * Begins a copy of transaction {@code t} of register history {@code h} (same id, session, status and times; keys,
-     * values and sessions by name; no line) with its operations: the caller may add more, then {@link #end}s it.
+     * values and sessions by name, integers as integers and strings as strings; no line) with its operations: the caller
+     * may add more, then {@link #end}s it.
      */
-    public void beginCopyOf(History h, int t) { beginCopyOf(h, t, h::value); }
+    public void beginCopyOf(History h, int t) { copy(h, t, h::value, false); }
 
     /** As {@link #beginCopyOf(History, int)}, each operation {@code op} with the value id (of {@code h}) {@code valueOf} gives. */
-    public void beginCopyOf(History h, int t, java.util.function.IntUnaryOperator valueOf) {
-        begin(h.name(t), session(String.valueOf(h.sessionName(h.session(t)))), h.status(t), h.start(t), h.end(t), -1);
+    public void beginCopyOf(History h, int t, java.util.function.IntUnaryOperator valueOf) { copy(h, t, valueOf, false); }
+
+    /**
+     * As {@link #beginCopyOf(History, int, java.util.function.IntUnaryOperator)}, with every key, value and session named by
+     * its text: {@code 1} and {@code "1"} become one name. For generators that add operations by name to a copy (a simulated
+     * store names by integers, the shapes by strings); never for a history a user gave.
+     */
+    public void beginCopyAsText(History h, int t, java.util.function.IntUnaryOperator valueOf) { copy(h, t, valueOf, true); }
+
+    /** As {@link #beginCopyAsText(History, int, java.util.function.IntUnaryOperator)}, with the values {@code h} has. */
+    public void beginCopyAsText(History h, int t) { copy(h, t, h::value, true); }
+
+    private void copy(History h, int t, java.util.function.IntUnaryOperator valueOf, boolean asText) {
+        java.util.function.UnaryOperator<Object> name = asText ? String::valueOf : x -> x;
+        begin(h.name(t), session(name.apply(h.sessionName(h.session(t)))), h.status(t), h.start(t), h.end(t), -1);
         for (int op = h.opStart(t); op < h.opEnd(t); op++) {
-            int k = key(String.valueOf(h.keyName(h.key(op)))), v = valueOf.applyAsInt(op);
-            if (h.kind(op) == History.WRITE) write(k, value(String.valueOf(h.valueName(v))));
-            else read(k, v == History.NIL ? History.NIL : value(String.valueOf(h.valueName(v))));
+            int k = key(name.apply(h.keyName(h.key(op)))), v = valueOf.applyAsInt(op);
+            if (h.kind(op) == History.WRITE) write(k, value(name.apply(h.valueName(v))));
+            else read(k, v == History.NIL ? History.NIL : value(name.apply(h.valueName(v))));
         }
     }
+
+    /** The id of a key named {@code name} as a history names it: a {@code Long} (an integer) or a {@code String}. */
+    public int key(Object name) { return name instanceof Long l ? key(l.longValue()) : key(String.valueOf(name)); }
+
+    /** The id of a value named {@code name} ({@code Long} or {@code String}). */
+    public int value(Object name) { return name instanceof Long l ? value(l.longValue()) : value(String.valueOf(name)); }
+
+    /** The id of a session named {@code name} ({@code Long} or {@code String}). */
+    public int session(Object name) { return name instanceof Long l ? session(l.longValue()) : session(String.valueOf(name)); }
 
     /** Changes the status of the transaction being built (Jepsen learns it at completion). */
     public void setStatus(byte txnStatus) { status[n - 1] = txnStatus; }

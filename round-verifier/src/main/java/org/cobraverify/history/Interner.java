@@ -15,11 +15,21 @@ public final class Interner {
     private int[] stringIds, stringHashes;
     private int stringCount;
     private final List<Object> names;
+    /** The name a string stands for (null: itself): an interner of texts that encode names keeps the names for reports. */
+    private final java.util.function.Function<String, Object> nameOf;
 
     public Interner() { this(32); }
 
     /** An interner sized for about {@code expected} strings (it grows past them). */
-    public Interner(int expected) {
+    public Interner(int expected) { this(expected, null); }
+
+    /**
+     * An interner of texts, each standing for the name {@code nameOf} gives (a {@code Long} or a {@code String}): strings are
+     * still told apart as texts (two texts, two ids), and {@link #name} gives the name each stands for. For texts that encode
+     * names injectively (the wire's, {@code WireNames}), so that reports show {@code 1} and {@code "1"} as the history did.
+     */
+    public Interner(int expected, java.util.function.Function<String, Object> nameOf) {
+        this.nameOf = nameOf;
         int cap = Integer.highestOneBit(Math.max(32, expected) * 2 - 1) << 1;
         strings = new String[cap];
         stringIds = new int[cap];
@@ -46,7 +56,7 @@ public final class Interner {
         strings[i] = s;
         stringIds[i] = id;
         stringHashes[i] = h;
-        names.add(s);
+        names.add(nameOf == null ? s : nameOf.apply(s));
         if (++stringCount * 2 > strings.length) growStrings();
         return id;
     }
@@ -88,6 +98,9 @@ public final class Interner {
     }
 
     public int size() { return names.size(); }
+
+    /** An empty interner that maps texts to names as this one does. */
+    public Interner sibling(int expected) { return new Interner(expected, nameOf); }
 
     /** The original name: a {@code Long} or a {@code String}. */
     public Object name(int id) { return names.get(id); }

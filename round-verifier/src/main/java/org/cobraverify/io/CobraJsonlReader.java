@@ -16,6 +16,7 @@ import org.cobraverify.history.IntVec;
 import org.cobraverify.schemas.Transaction;
 import org.cobraverify.schemas.TxnOp;
 import org.cobraverify.schemas.TxnStatus;
+import org.cobraverify.schemas.protocol.WireNames;
 
 /**
  * Reads {@code cobra-jsonl} version 1 (see {@code docs/history-format.md}), plain or gzip, with one
@@ -59,7 +60,8 @@ public final class CobraJsonlReader {
     /**
      * Reads the file one transaction at a time, holding none of them (memory does not grow with the file): each
      * becomes a {@link Transaction} as the pipeline would deliver it (no epoch, no session index; keys, values and
-     * sessions as strings; a transaction without an id is named by its 1-based ordinal). Structural problems are
+     * sessions as their wire texts, {@link WireNames}, which keep {@code 1} and {@code "1"} apart; a transaction without an
+     * id is named by its 1-based ordinal). Structural problems are
      * reported as {@link #read} reports them; a duplicate id or write across transactions is not (that needs the
      * whole file): the verifier in rounds finds duplicate writes among the transactions it holds (A1).
      */
@@ -74,13 +76,13 @@ public final class CobraJsonlReader {
             // with the operation before it when that one named it too (a read, then the write of a read-modify-write): one
             // object per key and transaction, and the verifier's comparisons of the two are identity checks
             int lastNumericKey = -1;
-            public int key(String k) { lastNumericKey = -1; return intern(k); }
+            public int key(String k) { lastNumericKey = -1; return intern(WireNames.of(k)); }
             public int key(long k) {
                 String n = Long.toString(k);
                 if (lastNumericKey >= 0 && strings.get(lastNumericKey).equals(n)) return lastNumericKey;
                 return lastNumericKey = intern(n);
             }
-            public int value(String v) { return intern(v); }
+            public int value(String v) { return intern(WireNames.of(v)); }
             public int value(long v) { return intern(Long.toString(v)); }
             public void txn(String id, String session, long sessionNum, byte status, long start, long end, int line, IntVec kinds, IntVec keys,
                             IntVec vals) {
@@ -93,7 +95,7 @@ public final class CobraJsonlReader {
                 TxnStatus st = status == History.COMMITTED ? TxnStatus.COMMITTED : status == History.ABORTED ? TxnStatus.ABORTED : TxnStatus.UNKNOWN;
                 if (id != null) id.hashCode();
                 sink.accept(Transaction.newBuilder().setId(id != null ? id : Integer.toString(ordinal[0]))
-                        .setSession(session != null ? session : Long.toString(sessionNum)).setStatus(st)
+                        .setSession(session != null ? WireNames.of(session) : WireNames.of(sessionNum)).setStatus(st)
                         .setStart(start == History.NO_TIME ? 0 : start).setEnd(end == History.NO_TIME ? 0 : end).setOps(ops)
                         .setSessionIndex(0).setFence(false).setEpoch(-1).build(), line);
             }

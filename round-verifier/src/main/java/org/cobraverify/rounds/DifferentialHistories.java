@@ -21,7 +21,8 @@ import org.cobraverify.synth.SimulatedStore;
  * included), then, in some histories, reads re-pointed to other writes of their key: long-past values, writes of aborted
  * transactions (dirty reads), intermediate writes, read by committed, aborted and unknown readers alike; and in some, keys
  * that go cold ({@link #coldKeys}: blind writes early, reads of them late), and rows inserted once and read later
- * ({@link #inserts}); then the later shapes of {@link PlantedShapes}. Each shape draws from a random stream of its own, so
+ * ({@link #inserts}); then the later shapes of {@link PlantedShapes}; in some, transactions of unknown outcome that commit
+ * after their session went on ({@link SimulatedStore}'s late commits). Each shape draws from a random stream of its own, so
  * that a seed names the same history whichever later shapes are on ({@link RoundsDifferential.Shapes}).
  *
  * <p><b>Solutions.</b> Settlement keeps the side of an open constraint that the round's solution took, so it must be
@@ -41,7 +42,11 @@ final class DifferentialHistories {
         boolean weak = iso == SimulatedStore.Isolation.READ_COMMITTED || iso == SimulatedStore.Isolation.STALE_READS;
         SimulatedStore.Workload w = new SimulatedStore.Workload(2 + rnd.nextInt(4), 8 + rnd.nextInt(30), weak ? 6 + rnd.nextInt(10) : 2 + rnd.nextInt(8),
                 2 + rnd.nextInt(3), 0.25 + 0.5 * rnd.nextDouble(), 0.2 * rnd.nextDouble(), 0.1 * rnd.nextDouble());
-        History h = SimulatedStore.run(iso, w, rnd, false, 1 + rnd.nextInt(4));
+        int fenceEvery = 1 + rnd.nextInt(4);
+        // transactions of unknown outcome that commit after their session went on (docs/DESIGN.md §1.2): a stream of their own
+        Random fifth = new Random(seed * 0x9FB21C651E98DF25L + 23);
+        boolean late = shapes.lateCommits() && fifth.nextInt(3) == 0;
+        History h = SimulatedStore.run(iso, w, rnd, false, fenceEvery, late ? fifth : null);
         if (rnd.nextBoolean()) h = repointReads(h, rnd, 1 + rnd.nextInt(3), shapes.unreadRepoints() ? extra : null);
         if (shapes.coldKeys() && extra.nextBoolean()) h = coldKeys(h, extra, 1 + extra.nextInt(4));
         Random third = new Random(seed * 0xD1B54A32D192ED03L + 11);
@@ -57,6 +62,8 @@ final class DifferentialHistories {
             h = PlantedShapes.untimedTimes(h, fourth);
             shaped.add("untimed");
         }
+        if (late) shaped.add("late commits");
+        if (shapes.mixedNames() && fifth.nextInt(4) == 0) { h = PlantedShapes.mixedNames(h, fifth); shaped.add("mixed names"); }
         if (opts.strict()) shaped.add("strict");
         // odd seeds: the solver with reversed first phases, so that settlement keeps other solutions than the usual ones
         // (it must be sound whichever one the solver found; the seed decides, so the random stream is the same)
@@ -104,7 +111,7 @@ final class DifferentialHistories {
         }
         HistoryBuilder b = new HistoryBuilder();
         for (int t = 0; t < h.size(); t++) {
-            b.beginCopyOf(h, t, op -> newValue.getOrDefault(op, h.value(op)));
+            b.beginCopyAsText(h, t, op -> newValue.getOrDefault(op, h.value(op)));
             b.end();
         }
         return b.build();
@@ -177,7 +184,7 @@ final class DifferentialHistories {
     private static History withAppended(History h, Map<Integer, List<String>> extra) {
         HistoryBuilder b = new HistoryBuilder();
         for (int t = 0; t < h.size(); t++) {
-            b.beginCopyOf(h, t);
+            b.beginCopyAsText(h, t);
             for (String e : extra.getOrDefault(t, List.of())) {
                 String[] f = e.split("\0");
                 if (f[0].equals("w")) b.write(b.key(f[1]), b.value(f[2])); else b.read(b.key(f[1]), b.value(f[2]));

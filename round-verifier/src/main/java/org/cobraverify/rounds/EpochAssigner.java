@@ -32,7 +32,8 @@ public final class EpochAssigner {
         previousFence = new long[n];
         fence = new boolean[n];
         int key = -1;
-        for (int k = 0; k < h.keyCount(); k++) if (String.valueOf(h.keyName(k)).equals(fenceKey)) key = k;
+        // the fence key is named by its text: the string of that name, or else the integer (a history that names both has the string's)
+        for (int k = 0; k < h.keyCount(); k++) if (fenceKey.equals(h.keyName(k)) || (key < 0 && String.valueOf(h.keyName(k)).equals(fenceKey))) key = k;
         // candidate fences (EpochRules rule 1)
         int[] readValue = new int[n];
         int[] wroteValue = new int[n];

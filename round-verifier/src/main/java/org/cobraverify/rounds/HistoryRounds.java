@@ -15,6 +15,7 @@ import org.cobraverify.schemas.Transaction;
 import org.cobraverify.schemas.TxnOp;
 import org.cobraverify.schemas.TxnStatus;
 import org.cobraverify.schemas.protocol.EpochRules;
+import org.cobraverify.schemas.protocol.WireNames;
 
 /**
  * Verification of a whole history in rounds, with the same {@link IncrementalVerifier} the service
@@ -97,7 +98,7 @@ public final class HistoryRounds {
             long oldEpochMax = last || suffixMinPrev[end] == Long.MAX_VALUE ? (ep.fenceCount() > 0 ? Long.MAX_VALUE - 1 : -1) : EpochRules.lastClosedEpochBefore(suffixMinPrev[end]);
             final int cut = end;
             Set<String> ended = new HashSet<>();
-            for (int s = 0; s < h.sessionCount(); s++) if (lastPos[s] < cut) ended.add(String.valueOf(h.sessionName(s)));
+            for (int s = 0; s < h.sessionCount(); s++) if (lastPos[s] < cut) ended.add(WireNames.of(h.sessionName(s)));
             RoundResult res = v.endRound(oldEpochMax, ended::contains, last);
             if (!res.violations().isEmpty()) res = withLines(res, h);
             results.add(res);
@@ -147,17 +148,17 @@ public final class HistoryRounds {
 
     /**
      * Transaction {@code t} of {@code h} as the wire carries it, with its session index, whether it is a fence, and its
-     * epoch (-1: none yet): the one conversion from the in-memory model to the rounds' input.
+     * epoch (-1: none yet): the one conversion from the in-memory model to the rounds' input (names as {@link WireNames} texts).
      */
     static Transaction toTransaction(History h, int t, long sessionIndex, boolean fence, long epoch) {
         List<TxnOp> ops = new ArrayList<>(h.opEnd(t) - h.opStart(t));
         for (int o = h.opStart(t); o < h.opEnd(t); o++) {
             Object val = h.valueName(h.value(o));
             boolean write = h.kind(o) == History.WRITE || h.kind(o) == History.APPEND;
-            ops.add(new TxnOp(write, String.valueOf(h.keyName(h.key(o))), val == null ? null : String.valueOf(val)));
+            ops.add(new TxnOp(write, WireNames.of(h.keyName(h.key(o))), val == null ? null : WireNames.of(val)));
         }
         TxnStatus st = h.status(t) == History.COMMITTED ? TxnStatus.COMMITTED : h.status(t) == History.ABORTED ? TxnStatus.ABORTED : TxnStatus.UNKNOWN;
-        return Transaction.newBuilder().setId(h.name(t)).setSession(String.valueOf(h.sessionName(h.session(t)))).setStatus(st)
+        return Transaction.newBuilder().setId(h.name(t)).setSession(WireNames.of(h.sessionName(h.session(t)))).setStatus(st)
                 .setStart(h.start(t) == History.NO_TIME ? 0 : h.start(t)).setEnd(h.end(t) == History.NO_TIME ? 0 : h.end(t))
                 .setOps(ops).setSessionIndex(sessionIndex).setFence(fence).setEpoch(epoch).build();
     }

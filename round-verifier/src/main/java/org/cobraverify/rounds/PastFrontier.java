@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
+import org.cobraverify.schemas.protocol.WireNames;
 import org.cobraverify.gc.CollectedPast;
 import org.cobraverify.gc.CollectedWrites;
 import org.cobraverify.gc.CollectionPlanner;
@@ -183,7 +184,7 @@ final class PastFrontier {
         for (int s = 0; s < touch.length; s++) {
             Touch x = touch[s];
             if (x.isolable() && judgedBefore.test(x.sole)) skipped++;
-            else { lookup.add(String.valueOf(ids.keys().name(touched.get(s)))); lookedUp.add(x); lookedUpIds.add(touched.get(s)); }
+            else { lookup.add(WireNames.of(ids.keys().name(touched.get(s)))); lookedUp.add(x); lookedUpIds.add(touched.get(s)); }
         }
         List<List<CollectedWrites.FrontierEntry>> logs = store.frontierLogs(lookup);
         Map<String, Key> known = new HashMap<>(Math.max(16, lookup.size() * 2));

@@ -33,7 +33,7 @@ final class PlantedShapes {
             if (x < none) { start = History.NO_TIME; end = History.NO_TIME; }
             else if (x < none + startOnly) end = History.NO_TIME;
             else if (x < none + startOnly + endOnly) start = History.NO_TIME;
-            b.begin(h.name(t), b.session(String.valueOf(h.sessionName(h.session(t)))), h.status(t), start, end, -1);
+            b.begin(h.name(t), b.session(String.valueOf(h.sessionName(h.session(t)))), h.status(t), start, end, -1); // (names as text, as beginCopyAsText)
             copyOps(h, t, b);
             b.end();
         }
@@ -90,7 +90,7 @@ final class PlantedShapes {
                 b.end();
             }
             if (t == n) break;
-            b.beginCopyOf(h, t);
+            b.beginCopyAsText(h, t);
             b.end();
         }
         return b.build();
@@ -155,7 +155,7 @@ final class PlantedShapes {
         }
         HistoryBuilder b = new HistoryBuilder();
         for (int t = 0; t < n; t++) {
-            b.beginCopyOf(h, t);
+            b.beginCopyAsText(h, t);
             for (String e : extraReads.getOrDefault(t, List.of())) {
                 String[] f = e.split("\0");
                 b.read(b.key(f[1]), f[2].equals("\u0001") ? History.NIL : b.value(f[2]));
@@ -173,6 +173,43 @@ final class PlantedShapes {
             }
         }
         return b.build();
+    }
+
+    /**
+     * {@code h} with its keys (the fence key excepted), values and sessions renamed, one to one and at random, to integers and
+     * strings whose texts collide: the first two names of each become {@code 0} and {@code "0"}, the next two {@code 1} and
+     * {@code "1"}, and so on. The history is the same history (the names are different names, docs/history-format.md); a
+     * verifier that merges {@code 1} with {@code "1"} anywhere a history travels misreads it.
+     */
+    static History mixedNames(History h, Random rnd) {
+        Object[] keys = typedTwins(h.keyCount(), rnd), values = typedTwins(valueCount(h), rnd), sessions = typedTwins(h.sessionCount(), rnd);
+        HistoryBuilder b = new HistoryBuilder();
+        for (int t = 0; t < h.size(); t++) {
+            b.begin(h.name(t), b.session(sessions[h.session(t)]), h.status(t), h.start(t), h.end(t), -1);
+            for (int op = h.opStart(t); op < h.opEnd(t); op++) {
+                Object kn = h.keyName(h.key(op));
+                int k = SimulatedStore.FENCE_KEY.equals(String.valueOf(kn)) ? b.key(SimulatedStore.FENCE_KEY) : b.key(keys[h.key(op)]);
+                int v = h.value(op) == History.NIL ? History.NIL : b.value(values[h.value(op)]);
+                if (h.kind(op) == History.WRITE) b.write(k, v); else b.read(k, v);
+            }
+            b.end();
+        }
+        return b.build();
+    }
+
+    /** How many value ids {@code h} uses (one more than the largest). */
+    private static int valueCount(History h) {
+        int n = 0;
+        for (int op = 0; op < h.opCount(); op++) n = Math.max(n, h.value(op) + 1);
+        return n;
+    }
+
+    /** {@code n} distinct names, in random order: {@code 0}, {@code "0"}, {@code 1}, {@code "1"}, ... */
+    private static Object[] typedTwins(int n, Random rnd) {
+        List<Object> names = new ArrayList<>();
+        for (int i = 0; i < n; i++) names.add(i % 2 == 0 ? (Object) (long) (i / 2) : String.valueOf(i / 2));
+        java.util.Collections.shuffle(names, rnd);
+        return names.toArray();
     }
 
     /** Copies {@code t}'s operations from {@code h} into the transaction {@code b} is building. */

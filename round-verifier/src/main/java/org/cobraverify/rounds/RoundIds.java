@@ -6,6 +6,7 @@ import org.cobraverify.history.History;
 import org.cobraverify.history.Interner;
 import org.cobraverify.schemas.Transaction;
 import org.cobraverify.schemas.TxnOp;
+import org.cobraverify.schemas.protocol.WireNames;
 
 /**
  * The int ids of keys and values that the rounds' histories share, so that a transaction held for many rounds has its
@@ -39,8 +40,9 @@ final class RoundIds {
         if (keys == null || keys.size() > 2L * lastDistinctKeys + SLACK || values.size() > 2L * lastOps + SLACK) {
             // sized for all they may hold until the next renewal: they never grow (growing copied the name lists and
             // rehashed the tables)
-            keys = new Interner(Math.max(1024, 2 * Math.max(0, lastDistinctKeys) + SLACK));
-            values = new Interner(Math.max(1024, 2 * Math.max(0, lastOps) + SLACK));
+            // texts as the wire carries them (WireNames), each reported as the name it stands for
+            keys = new Interner(Math.max(1024, 2 * Math.max(0, lastDistinctKeys) + SLACK), WireNames::name);
+            values = new Interner(Math.max(1024, 2 * Math.max(0, lastOps) + SLACK), WireNames::name);
             compiled = new IdentityHashMap<>();
             if (lastOps >= 0) renewals++;
         }

@@ -2,6 +2,7 @@ package org.cobraverify.rounds;
 
 import java.util.HashMap;
 import java.util.Map;
+import org.cobraverify.schemas.protocol.WireNames;
 import org.cobraverify.gc.CollectedWrites;
 import org.cobraverify.gc.StaleReads;
 import org.cobraverify.gc.analysis.GarbageCollection;
@@ -26,7 +27,7 @@ final class StayingWriters {
         for (int i = 0; i < gc.markOps.length; i++) {
             int op = gc.markOps[i];
             Transaction w = held.get(h.name(gc.markTxn[i]));
-            String key = String.valueOf(h.keyName(h.key(op))), value = String.valueOf(h.valueName(h.value(op))), by = h.name(gc.markBy[i]);
+            String key = WireNames.of(h.keyName(h.key(op))), value = WireNames.of(h.valueName(h.value(op))), by = h.name(gc.markBy[i]);
             if (w == null || held.writerOf(key, value) != w) continue;
             if (careless) continue; // the write stays in the index and the histories: a later round takes it for the frontier
             // its last write of the key, superseded; any earlier one, intermediate (as the Collector records them)

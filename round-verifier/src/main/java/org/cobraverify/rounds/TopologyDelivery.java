@@ -10,6 +10,7 @@ import org.cobraverify.history.History;
 import org.cobraverify.schemas.RoundEnd;
 import org.cobraverify.schemas.Transaction;
 import org.cobraverify.schemas.protocol.EpochRules;
+import org.cobraverify.schemas.protocol.WireNames;
 import org.cobraverify.synth.SimulatedStore;
 
 /**
@@ -123,7 +124,7 @@ final class TopologyDelivery {
         // sessions retired while late (the topology's timeout) or done; revived when they send again
         List<String> retiredNow = new ArrayList<>(), revivedNow = new ArrayList<>(), closedNow = new ArrayList<>();
         for (int s = 0; s < h.sessionCount(); s++) {
-            String name = String.valueOf(h.sessionName(s));
+            String name = WireNames.of(h.sessionName(s));
             boolean done = lastArrival[s] <= r, late = retiredWhileLate[s] && r >= lateFrom[s] && !done && !arrivesIn(byRound.get(r), s);
             if ((done || late) && retired.add(s)) retiredNow.add(name);
             else if (!done && !late && retired.remove(s)) revivedNow.add(name);

@@ -16,7 +16,9 @@ import org.cobraverify.history.HistoryBuilder;
  *
  * <p>Each session runs random transactions of reads and writes; a scheduler interleaves their steps at
  * random. Written values are unique. Some transactions abort (their writes are never installed), and
- * some outcomes are recorded as unknown.
+ * some outcomes are recorded as unknown. With late commits, some transactions of unknown outcome take effect later than
+ * their client gave up on them: the session goes on at once, and the transaction runs, atomically, some steps later (a
+ * commit a proxy retried, or one that reached the database after the connection broke: docs/DESIGN.md §1.2).
  */
 public final class SimulatedStore {
     public enum Isolation {
@@ -95,8 +97,35 @@ public final class SimulatedStore {
      * as a locking read would) and runs another after every {@code fenceEvery} commits, retrying aborted
      * ones. Concurrent fences under the weaker levels may still lose an update, as on a real store.
      */
-    public static History run(Isolation iso, Workload w, Random rnd, boolean lists, int fenceEvery) {
+    public static History run(Isolation iso, Workload w, Random rnd, boolean lists, int fenceEvery) { return run(iso, w, rnd, lists, fenceEvery, null); }
+
+    /** A transaction recorded in the history, in the order of the history (its ops filled when it ran). */
+    private static final class Recorded {
+        final int session;
+        byte status;
+        final long began;
+        long end;
+        List<long[]> ops;
+        Recorded(int session, byte status, long began, long end, List<long[]> ops) {
+            this.session = session; this.status = status; this.began = began; this.end = end; this.ops = ops;
+        }
+    }
+
+    /** A transaction whose client gave up (unknown outcome) and that runs at step {@code due}. */
+    private record Late(Txn txn, Recorded record, long due, boolean commits) {}
+
+    /**
+     * As {@link #run(Isolation, Workload, Random, boolean, int)}; with {@code late} not null, some transactions of unknown
+     * outcome (not fences; register keys only) commit late, their choices drawn from {@code late}: a tenth of the non-fence
+     * transactions are recorded at their place in their session with an unknown outcome, while they run, atomically and with
+     * the latest committed versions, 1 to 40 steps later (or abort then, at the abort rate). Without {@code late}, the
+     * history is the one the other overloads give.
+     */
+    public static History run(Isolation iso, Workload w, Random rnd, boolean lists, int fenceEvery, Random late) {
         if (lists && fenceEvery > 0) throw new IllegalArgumentException("fences need register keys, not lists");
+        if (lists && late != null) throw new IllegalArgumentException("late commits need register keys, not lists");
+        List<Recorded> log = new ArrayList<>();
+        List<Late> limbo = new ArrayList<>();
         List<List<Version>> versions = new ArrayList<>();
         for (int k = 0; k <= w.keys(); k++) versions.add(new ArrayList<>()); // the last: the fence key
         final int fenceKey = w.keys();
@@ -108,11 +137,32 @@ public final class SimulatedStore {
         int[] remaining = new int[w.sessions()];
         Arrays.fill(remaining, w.txnsPerSession());
         Txn[] active = new Txn[w.sessions()];
-        HistoryBuilder b = new HistoryBuilder();
         int live = w.sessions() * w.txnsPerSession();
         long step = 0; // the scheduler's clock: a transaction's start and end times are the steps of its begin and its commit
         while (live > 0) {
             step++;
+            for (int i = 0; i < limbo.size(); i++) {
+                Late l = limbo.get(i);
+                if (l.due() > step) continue;
+                limbo.remove(i--);
+                live--;
+                for (int p : l.txn().program) {
+                    if (p < 0) {
+                        long v = nextValue++;
+                        l.txn().writes.put(-p - 1, v);
+                        l.txn().ops.add(new long[] {1, -p - 1, v});
+                    } else {
+                        Long own = l.txn().writes.get(p);
+                        List<Version> vs = versions.get(p);
+                        l.txn().ops.add(new long[] {0, p, own != null ? own : vs.isEmpty() ? -1 : vs.get(vs.size() - 1).value});
+                    }
+                }
+                if (l.commits()) {
+                    clock++;
+                    for (Map.Entry<Integer, Long> e : l.txn().writes.entrySet()) versions.get(e.getKey()).add(new Version(e.getValue(), clock, null));
+                }
+                l.record().ops = l.txn().ops;
+            }
             int s = rnd.nextInt(w.sessions());
             if (active[s] == null) {
                 if (remaining[s] == 0) continue;
@@ -131,6 +181,13 @@ public final class SimulatedStore {
                 }
                 t.snapshot = clock;
                 t.began = step;
+                if (late != null && !t.fence && late.nextInt(10) == 0) {
+                    // its client gives up at once and the session goes on; the transaction runs later
+                    Recorded r = new Recorded(s, History.UNKNOWN, step, step, List.of());
+                    log.add(r);
+                    limbo.add(new Late(t, r, step + 1 + late.nextInt(40), late.nextDouble() >= w.abortRate()));
+                    continue;
+                }
                 active[s] = t;
                 if (iso != Isolation.SERIAL) continue;
             }
@@ -201,22 +258,26 @@ public final class SimulatedStore {
                 if (rnd.nextDouble() < w.unknownRate()) status = History.UNKNOWN;
                 if (t.fence) { if (!abort) needFence[s] = false; }
                 else if (!abort && fenceEvery > 0 && ++sinceFence[s] >= fenceEvery) { sinceFence[s] = 0; needFence[s] = true; }
-                b.begin(null, b.session((long) s), status, t.began, step, -1);
-                for (long[] op : t.ops) {
-                    int key = op[1] == fenceKey ? b.key(FENCE_KEY) : b.key(op[1]);
-                    if (op[0] == 1) {
-                        if (lists) b.append(key, b.value(op[2])); else b.write(key, b.value(op[2]));
-                    } else if (op[0] == 2) {
-                        int[] l = new int[op.length - 2];
-                        for (int i = 0; i < l.length; i++) l[i] = b.value(op[2 + i]);
-                        b.readList(key, l);
-                    } else b.read(key, op[2] < 0 ? History.NIL : b.value(op[2]));
-                }
-                b.end();
+                log.add(new Recorded(s, status, t.began, step, t.ops));
                 active[s] = null;
                 if (!t.fence) live--;
                 break;
             } while (iso == Isolation.SERIAL);
+        }
+        HistoryBuilder b = new HistoryBuilder();
+        for (Recorded r : log) {
+            b.begin(null, b.session((long) r.session), r.status, r.began, r.end, -1);
+            for (long[] op : r.ops) {
+                int key = op[1] == fenceKey ? b.key(FENCE_KEY) : b.key(op[1]);
+                if (op[0] == 1) {
+                    if (lists) b.append(key, b.value(op[2])); else b.write(key, b.value(op[2]));
+                } else if (op[0] == 2) {
+                    int[] l = new int[op.length - 2];
+                    for (int i = 0; i < l.length; i++) l[i] = b.value(op[2 + i]);
+                    b.readList(key, l);
+                } else b.read(key, op[2] < 0 ? History.NIL : b.value(op[2]));
+            }
+            b.end();
         }
         return b.build();
     }

@@ -124,7 +124,7 @@ class FrontierAsDataTest {
     static History withInserted(History h, int after, String id, Consumer<HistoryBuilder> ops) {
         HistoryBuilder b = new HistoryBuilder();
         for (int t = 0; t < h.size(); t++) {
-            b.beginCopyOf(h, t);
+            b.beginCopyAsText(h, t);
             b.end();
             if (t != after) continue;
             b.begin(id, b.session(String.valueOf(h.sessionName(h.session(t)))), History.COMMITTED, History.NO_TIME, History.NO_TIME, -1);

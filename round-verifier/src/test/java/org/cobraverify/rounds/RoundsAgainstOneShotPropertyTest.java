@@ -109,7 +109,7 @@ class RoundsAgainstOneShotPropertyTest {
         HistoryBuilder b = new HistoryBuilder();
         final int tgt = target, st = stale;
         for (int t = 0; t < n; t++) {
-            b.beginCopyOf(h, t, op -> op == tgt ? h.value(st) : h.value(op));
+            b.beginCopyAsText(h, t, op -> op == tgt ? h.value(st) : h.value(op));
             b.end();
         }
         return b.build();

@@ -28,7 +28,7 @@ public final class Histories {
     public static History withAppended(History h, String id, Consumer<HistoryBuilder> ops) {
         HistoryBuilder b = new HistoryBuilder();
         for (int t = 0; t < h.size(); t++) {
-            b.beginCopyOf(h, t);
+            b.beginCopyAsText(h, t);
             b.end();
         }
         b.begin(id, b.session(String.valueOf(h.sessionName(h.session(h.size() - 1)))), History.COMMITTED, History.NO_TIME, History.NO_TIME, -1);
