@@ -5,6 +5,7 @@ import static org.cobraverify.checker.IsolationLevel.READ_ATOMIC;
 import static org.cobraverify.checker.IsolationLevel.READ_COMMITTED;
 import static org.cobraverify.checker.IsolationLevel.SERIALIZABLE;
 import static org.cobraverify.checker.IsolationLevel.SNAPSHOT_ISOLATION;
+import static org.cobraverify.checker.IsolationLevel.STRONG_SESSION_READ_COMMITTED;
 
 /**
  * The named anomalies a certificate can carry, and what each one is (docs/DESIGN.md §11.2): the name every report shows
@@ -50,9 +51,15 @@ public enum AnomalyKind {
     /** A transaction that read one key twice, with no write of its own between, and saw two versions (allowed at read committed only). */
     NON_REPEATABLE_READ("non-repeatable read", "G-single", true, READ_ATOMIC,
             "A transaction read one key twice and got two versions: allowed at read committed, at no level above it."),
-    /** Read committed: a read saw a version older than one its transaction had already seen, or than a write its session had made or seen. */
+    /** Read committed: a read saw a version older than one its transaction had already seen. */
     NON_MONOTONIC_READ("non-monotonic read", "G-single", true, READ_COMMITTED,
-            "A read went back in time: it saw a version older than one its transaction had already seen, or than its session's own or already seen writes."),
+            "A read went back in time: it saw a version older than one its transaction had already seen."),
+    /**
+     * Read-your-writes broken: a read saw a version older than one its session had written in an earlier transaction. Read
+     * committed allows it; every level from strong session read committed up forbids it.
+     */
+    READ_YOUR_WRITES("read-your-writes violation", "G-single", true, STRONG_SESSION_READ_COMMITTED,
+            "A read missed its own session's earlier write: it saw a version older than one its session had already written."),
     /** Read atomic: a transaction saw some of another's writes and missed others (an older version of a key that one wrote). */
     FRACTURED_READ("fractured read", "G-single", true, READ_ATOMIC,
             "A transaction saw some of another transaction's writes and an older version of a key that one also wrote: it saw half of a transaction."),

@@ -197,7 +197,11 @@ public final class Checker {
 
     private long[] auxTimes;
 
-    /** Step 2: wr edges from resolved reads, so edges between consecutive included transactions of a session. */
+    /**
+     * Step 2: wr edges from resolved reads; so edges from each included transaction to its session predecessor, the last
+     * included one before it that is not of unknown outcome (a transaction of unknown outcome follows its predecessors, and
+     * none follows it: docs/DESIGN.md §1.2).
+     */
     private void buildGraph() {
         for (int i = 0; i < rf.readKey.size(); i++) {
             int w = rf.readWriter.get(i);
@@ -214,7 +218,7 @@ public final class Checker {
                 g.add(last[s], t, KnownGraph.SO, -1);
                 sessionPred[t] = last[s];
             }
-            last[s] = t;
+            if (h.status(t) != History.UNKNOWN) last[s] = t;
         }
     }
 

@@ -24,7 +24,7 @@ public final class Isolation {
      */
     public static Verdict check(History h, IsolationLevel level, CheckOptions options) {
         Verdict v = switch (level) {
-            case READ_COMMITTED, READ_ATOMIC, CAUSAL -> SaturationCheck.check(h, level, budget(options));
+            case READ_COMMITTED, STRONG_SESSION_READ_COMMITTED, READ_ATOMIC, CAUSAL -> SaturationCheck.check(h, level, budget(options));
             case SNAPSHOT_ISOLATION -> SnapshotIsolationCheck.check(h, options, budget(options));
             case SERIALIZABLE -> Checker.check(h, options.withoutStrict());
             case STRICT_SERIALIZABLE -> Checker.check(h, options.strict() ? options : options.withStrict(options.driftNanos()));

@@ -7,8 +7,13 @@ import java.util.Locale;
  * implies every level before it: a history that satisfies a level satisfies all weaker ones.
  */
 public enum IsolationLevel {
-    /** Biswas–Enea read committed, with session order: no read sees a version older than one its transaction or session already saw. */
+    /** Biswas–Enea read committed: no read sees a version older than one its transaction already saw (docs/DESIGN.md §11.1). */
     READ_COMMITTED("read-committed", "rc"),
+    /**
+     * Read committed strengthened by session order (as Elle's strong session variants strengthen theirs): a transaction also
+     * sees its session's earlier writes (read-your-writes), docs/DESIGN.md §11.1.
+     */
+    STRONG_SESSION_READ_COMMITTED("strong-session-read-committed", "ssrc"),
     /** Read atomic: a transaction that sees another's write sees all of its writes (no fractured read). */
     READ_ATOMIC("read-atomic", "ra"),
     /** Transactional causal consistency: a transaction sees every write its causal past saw. */

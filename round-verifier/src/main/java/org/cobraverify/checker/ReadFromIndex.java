@@ -18,7 +18,10 @@ import org.cobraverify.history.LongIntMap;
  * from T' and writes x; a list read: consecutive appenders); and {@link #anomalies} holds the immediate
  * rejections: reads of unwritten values, G1a, G1b, internal inconsistencies, incompatible list orders.
  * A transaction's external read of a key is its first read of that key before writing it; later reads
- * are checked against it (or against its own write) and produce no edge.
+ * are checked against it (or against its own write) and produce no edge; at read committed (not {@code repeatable}),
+ * every read that is not internal is an external read of its own, and so is every list read, own appends or not (its
+ * external part, the list less the transaction's own appends at its end: docs/DESIGN.md §11.1). A list read observes
+ * every appender whose element it contains: the last is its writer, the others are listed as {@link #obsWriter}.
  *
  * <p>docs/DESIGN.md §1.1 and §4, step 1.
  */
@@ -39,6 +42,11 @@ public final class ReadFromIndex {
     final boolean[] included;
     final IntVec readTxn = new IntVec(), readKey = new IntVec(), readWriter = new IntVec(), readOp = new IntVec();
     final IntVec factKey = new IntVec(), factPred = new IntVec(), factSucc = new IntVec(), factKind = new IntVec(), factOp = new IntVec();
+    /**
+     * The other writers a list read observed (each appender whose element the list holds, but the last, which is the read's
+     * writer): {@code obsRead[i]}, an index into the read lists, observed {@code obsWriter[i]}; in the order of the reads.
+     */
+    final IntVec obsRead = new IntVec(), obsWriter = new IntVec();
     final List<Anomaly> anomalies = new ArrayList<>();
 
     private final LongIntMap writerOp;
@@ -250,6 +258,13 @@ public final class ReadFromIndex {
         return true;
     }
 
+    /** The first {@code m} elements of {@code list} as text, e.g. {@code [1 2]}. */
+    private String prefixText(int[] list, int m) {
+        StringBuilder sb = new StringBuilder("[");
+        for (int i = 0; i < m; i++) sb.append(i > 0 ? " " : "").append(History.show(h.valueName(list[i])));
+        return sb.append(']').toString();
+    }
+
     private void listRead(int t, int op, int key) {
         int[] list = h.listValues(op);
         int own = appendsSoFar[key];
@@ -265,10 +280,12 @@ public final class ReadFromIndex {
                     + own + " append(s) to that key", new int[] {t}, new int[] {op});
             return;
         }
-        if ((state[key] & S_READ) != 0 && (repeatable || own > 0)) {
+        if ((state[key] & S_READ) != 0 && repeatable) {
+            // (read committed: each list read is an event of its own, with its own appends on top or not)
             if (!samePrefix(list, m, key)) {
-                anomaly(own > 0 ? AnomalyKind.INTERNAL : AnomalyKind.NON_REPEATABLE_READ, tx(t) + " read key " + History.show(h.keyName(key))
-                        + " twice with different results and no other transaction's write visible in between", new int[] {t}, new int[] {op});
+                anomaly(AnomalyKind.NON_REPEATABLE_READ, tx(t) + " read key " + History.show(h.keyName(key)) + " twice with different results ("
+                        + prefixText(h.listValues(prefixOp[key]), prefixLen[key]) + ", then " + prefixText(list, m) + ")"
+                        + (own > 0 ? ", with only its own appends between" : " and no write in between"), new int[] {t}, new int[] {op});
             }
             return;
         }
@@ -295,6 +312,7 @@ public final class ReadFromIndex {
         int i = 0;
         int writer = Integer.MIN_VALUE;
         HashSet<Integer> seen = new HashSet<>();
+        IntVec observed = new IntVec();
         while (i < m) {
             int w = writerOp.get(pack(key, list[i]));
             if (w == LongIntMap.MISSING) {
@@ -336,11 +354,16 @@ public final class ReadFromIndex {
             }
             promote(wt);
             fact(key, prevTxn, wt, FACT_LIST, op);
+            if (prevTxn != INIT) observed.add(prevTxn);
             prevTxn = wt;
             writer = wt;
             i = j;
         }
         record(t, key, writer, op);
+        for (int k = 0; k < observed.size(); k++) {
+            obsRead.add(readTxn.size() - 1);
+            obsWriter.add(observed.get(k));
+        }
         extWriter[key] = writer;
         if (own > 0) fact(key, writer, t, FACT_OWN, op); // the list shows this transaction's appends right after
     }

@@ -17,11 +17,17 @@ import org.cobraverify.solver.Budget;
  * that T3 "sees" by the level's premise, that T2 commits before T1. The premises depend only on session order,
  * read-from and program order, never on the commit order sought, so one pass derives every forced edge, and the level
  * holds iff session order, read-from, the version orders list reads show, and the derived edges together are acyclic
- * (a topological order is then a commit order satisfying every axiom). Premises: read committed, T2 ran earlier in
- * T3's session or wrote what an earlier read of T3 saw; read atomic, T2 ran earlier in T3's session or T3 read
- * anything from T2; causal, T2 is in T3's causal past (session order and read-from, transitively), found with one
+ * (a topological order is then a commit order satisfying every axiom). Premises: read committed, T2 wrote what an
+ * earlier read of T3 saw; strong session read committed, that or T2 ran earlier in T3's session; read atomic, T2 ran
+ * earlier in T3's session or T3 read anything from T2; causal, T2 is in T3's causal past (session order and read-from, transitively), found with one
  * vector clock per transaction over the sessions. Of a session's writers of x that T3 sees, only the last can matter
  * (the earlier ones precede it in session order), so each read costs one binary search per session that wrote x.
+ *
+ * <p>Session order runs from every transaction that is not of unknown outcome (docs/DESIGN.md §1.2): a transaction of
+ * unknown outcome follows its session's predecessors, and nothing follows it by session order. So the index of writers
+ * puts each included one of unknown outcome in a session of its own ({@link #writerSession}), where no session premise
+ * finds it and a vector clock counts it on its own. A list read observes every appender in it (§11.1): the appenders
+ * before its writer ({@code ReadFromIndex.obsWriter}) count as read, for every premise, and in the causal past.
  */
 final class SaturationCheck {
     /** Why a derived edge holds: T2 ran earlier in the session, was read earlier in the transaction, was read at all, or is in the causal past. */
@@ -35,8 +41,17 @@ final class SaturationCheck {
     private KnownGraph g;
     /** Per derived edge (its deriv id): the read that forced it, why T2 was seen, and the read or transaction that showed T2. */
     private final IntVec whyRead = new IntVec(), whyPremise = new IntVec(), whyVia = new IntVec();
-    /** Session position of each included transaction, and its included session predecessor (or -1). */
+    /**
+     * Session position of each included transaction, and its session predecessor: the last included transaction before it
+     * in its session that is not of unknown outcome (or -1).
+     */
     private int[] pos, sessionPred;
+    /**
+     * The session each included writer is indexed under: its own, or, for a transaction of unknown outcome, a session of its
+     * own numbered from {@code h.sessionCount()} (its position there 0); {@link #writerSessions} of them in all.
+     */
+    private int[] writerSession;
+    private int writerSessions;
     /** Per key: the included writers sorted by (session, position): {@code writersOf[keyStart[k] .. keyStart[k+1]-1]}. */
     private int[] keyStart, writersOf;
     /** Beside {@link #writersOf}: each writer's (session, position) packed, so a binary search reads one array. */
@@ -45,6 +60,8 @@ final class SaturationCheck {
     private LongIntMap writes;
     /** Per transaction: its external reads (indexes into rf's read lists), in program order. */
     private int[] readStart, readsOf;
+    /** Per read: the other writers it observed, {@code rf.obsWriter[obsStart[i] .. obsStart[i+1]-1]} (a list read's earlier appenders). */
+    private int[] obsStart;
     /** A violation through the initial state (T2 seen, but T3 read x's initial version): the derived edge's id, or -1. */
     private int initViolation = -1, initWriter = -1;
 
@@ -60,7 +77,7 @@ final class SaturationCheck {
     }
 
     private Verdict run(CheckStats stats) {
-        rf = new ReadFromIndex(h, level != IsolationLevel.READ_COMMITTED);
+        rf = new ReadFromIndex(h, level.implies(IsolationLevel.READ_ATOMIC));
         stats.included = rf.includedCount();
         if (!rf.anomalies.isEmpty()) return reject(stats, new CertificateBuilder(h, null).anomaly(rf.anomalies));
         int n = h.size();
@@ -72,11 +89,15 @@ final class SaturationCheck {
             int w = rf.readWriter.get(i);
             if (w != INIT) g.add(w, rf.readTxn.get(i), KnownGraph.WR, rf.readKey.get(i));
         }
+        for (int i = 0; i < rf.obsRead.size(); i++) {
+            int r = rf.obsRead.get(i);
+            g.add(rf.obsWriter.get(i), rf.readTxn.get(r), KnownGraph.WR, rf.readKey.get(r));
+        }
         Anomaly listOrder = listOrders();
         if (listOrder != null) return reject(stats, new CertificateBuilder(h, null).anomaly(List.of(listOrder)));
         budget.check();
         switch (level) {
-            case READ_COMMITTED, READ_ATOMIC -> derivePerTransaction();
+            case READ_COMMITTED, STRONG_SESSION_READ_COMMITTED, READ_ATOMIC -> derivePerTransaction();
             default -> {
                 int[] topo = CycleFinder.topologicalOrder(g, g.outCsr(), rf.included, null);
                 if (topo == null) return reject(stats, cycleCertificate());
@@ -106,12 +127,16 @@ final class SaturationCheck {
         Arrays.fill(sessionPred, -1);
         int[] count = new int[h.sessionCount()], last = new int[h.sessionCount()];
         Arrays.fill(last, -1);
+        writerSession = new int[n];
+        writerSessions = h.sessionCount();
         for (int t = 0; t < n; t++) {
             if (!rf.included[t]) continue;
             int s = h.session(t);
             pos[t] = count[s]++;
             sessionPred[t] = last[s];
-            last[s] = t;
+            writerSession[t] = s;
+            if (h.status(t) != History.UNKNOWN) last[s] = t;
+            else writerSession[t] = writerSessions++;
         }
         // rc and ra ask whether a seen transaction wrote a key; causal needs no such index
         writes = level != IsolationLevel.CAUSAL ? new LongIntMap(Math.max(16, h.opCount())) : null;
@@ -135,16 +160,19 @@ final class SaturationCheck {
         // counting sort by key, then by session within each key (stable: positions ascend with t)
         long[] packed = new long[wt.size()];
         int[] fill = Arrays.copyOf(keyStart, keys);
-        for (int i = 0; i < wt.size(); i++) packed[fill[wk.get(i)]++] = ((long) h.session(wt.get(i)) << 32) | wt.get(i);
+        for (int i = 0; i < wt.size(); i++) packed[fill[wk.get(i)]++] = ((long) writerSession[wt.get(i)] << 32) | wt.get(i);
         for (int k = 0; k < keys; k++) Arrays.sort(packed, keyStart[k], keyStart[k + 1]);
         writersOf = new int[packed.length];
         writerPlace = new long[packed.length];
         for (int i = 0; i < packed.length; i++) {
             int w = (int) packed[i];
             writersOf[i] = w;
-            writerPlace[i] = ((long) h.session(w) << 32) | pos[w];
+            writerPlace[i] = ((long) writerSession[w] << 32) | place(w);
         }
     }
+
+    /** {@code t}'s position in its writer session: its session position, or 0 in a session of its own (unknown outcome). */
+    private int place(int t) { return writerSession[t] == h.session(t) ? pos[t] : 0; }
 
     /** Each transaction's external reads, in program order (the index lists them transaction by transaction). */
     private void indexReads() {
@@ -155,6 +183,9 @@ final class SaturationCheck {
         int[] fill = Arrays.copyOf(readStart, n);
         readsOf = new int[r];
         for (int i = 0; i < r; i++) readsOf[fill[rf.readTxn.get(i)]++] = i;
+        obsStart = new int[r + 1]; // (obsRead ascends: the index lists them read by read)
+        for (int o = 0; o < rf.obsRead.size(); o++) obsStart[rf.obsRead.get(o) + 1]++;
+        for (int i = 0; i < r; i++) obsStart[i + 1] += obsStart[i];
     }
 
     private void sessionEdges() {
@@ -220,9 +251,12 @@ final class SaturationCheck {
 
     // ---- derived edges ----
 
-    /** Read committed and read atomic: what a transaction sees is its session's past and what it read (earlier, for rc). */
+    /**
+     * Read committed, strong session read committed and read atomic: what a transaction sees is what it read (earlier, below
+     * read atomic) and, but at read committed, its session's past.
+     */
     private void derivePerTransaction() {
-        boolean earlierOnly = level == IsolationLevel.READ_COMMITTED;
+        boolean earlierOnly = !level.implies(IsolationLevel.READ_ATOMIC), session = level != IsolationLevel.READ_COMMITTED;
         IntVec seen = new IntVec(), seenBy = new IntVec();
         for (int t3 = 0; t3 < h.size(); t3++) {
             if (!rf.included[t3]) continue;
@@ -232,7 +266,7 @@ final class SaturationCheck {
             if (!earlierOnly) for (int p = readStart[t3]; p < readStart[t3 + 1]; p++) remember(seen, seenBy, readsOf[p]);
             for (int p = readStart[t3]; p < readStart[t3 + 1]; p++) {
                 int i = readsOf[p], x = rf.readKey.get(i), t1 = rf.readWriter.get(i);
-                int t2 = lastWriterBefore(x, h.session(t3), pos[t3]);
+                int t2 = session ? lastWriterBefore(x, h.session(t3), pos[t3]) : -1;
                 if (t2 >= 0 && t2 != t1) derive(t2, t1, x, i, BY_SESSION, t2);
                 for (int j = 0; j < seen.size(); j++) {
                     int w = seen.get(j);
@@ -243,13 +277,17 @@ final class SaturationCheck {
         }
     }
 
-    /** Adds read {@code i}'s writer to the transactions seen (once each; never the initial state). */
+    /** Adds read {@code i}'s writer, and the other appenders a list read observed, to the transactions seen (once each; never the initial state). */
     private void remember(IntVec seen, IntVec seenBy, int i) {
-        int w = rf.readWriter.get(i);
+        remember(seen, seenBy, rf.readWriter.get(i), rf.readOp.get(i));
+        for (int o = obsStart[i]; o < obsStart[i + 1]; o++) remember(seen, seenBy, rf.obsWriter.get(o), rf.readOp.get(i));
+    }
+
+    private static void remember(IntVec seen, IntVec seenBy, int w, int op) {
         if (w == INIT) return;
         for (int j = 0; j < seen.size(); j++) if (seen.get(j) == w) return;
         seen.add(w);
-        seenBy.add(rf.readOp.get(i));
+        seenBy.add(op);
     }
 
     /**
@@ -257,7 +295,7 @@ final class SaturationCheck {
      * would not fit in the heap.
      */
     private boolean deriveCausal(int[] topo) {
-        int n = h.size(), k = h.sessionCount();
+        int n = h.size(), k = writerSessions;
         long cells = (long) n * k;
         if (cells > Reachability.defaultMaxCells()) return false;
         int[] vc = new int[(int) cells]; // vc[t*k + s]: how many of session s's transactions are in t's strict causal past
@@ -266,8 +304,9 @@ final class SaturationCheck {
             int p = sessionPred[t];
             if (p >= 0) join(vc, base, p, k);
             for (int q = readStart[t]; q < readStart[t + 1]; q++) {
-                int w = rf.readWriter.get(readsOf[q]);
+                int i = readsOf[q], w = rf.readWriter.get(i);
                 if (w != INIT) join(vc, base, w, k);
+                for (int o = obsStart[i]; o < obsStart[i + 1]; o++) join(vc, base, rf.obsWriter.get(o), k);
             }
         }
         for (int t3 = 0; t3 < n; t3++) {
@@ -283,7 +322,7 @@ final class SaturationCheck {
                     int known = b1 < 0 ? 0 : vc[b1 + s];
                     if (vc[b3 + s] <= known) continue;
                     int t2 = lastWriterBefore(x, s, vc[b3 + s]);
-                    if (t2 < 0 || t2 == t1 || pos[t2] < known) continue;
+                    if (t2 < 0 || t2 == t1 || place(t2) < known) continue;
                     derive(t2, t1, x, i, BY_CAUSAL_PAST, -1); // (named more precisely, if it is ever shown: premise())
                 }
             }
@@ -293,15 +332,19 @@ final class SaturationCheck {
 
     /** A read of {@code t3} that observed {@code w}'s write (its op), or -1: names the premise of a derived edge. */
     private int readFrom(int t3, int w) {
-        for (int q = readStart[t3]; q < readStart[t3 + 1]; q++) if (rf.readWriter.get(readsOf[q]) == w) return rf.readOp.get(readsOf[q]);
+        for (int q = readStart[t3]; q < readStart[t3 + 1]; q++) {
+            int i = readsOf[q];
+            if (rf.readWriter.get(i) == w) return rf.readOp.get(i);
+            for (int o = obsStart[i]; o < obsStart[i + 1]; o++) if (rf.obsWriter.get(o) == w) return rf.readOp.get(i);
+        }
         return -1;
     }
 
     private void join(int[] vc, int base, int p, int k) {
         int pb = p * k;
         for (int s = 0; s < k; s++) if (vc[pb + s] > vc[base + s]) vc[base + s] = vc[pb + s];
-        int s = h.session(p);
-        if (pos[p] + 1 > vc[base + s]) vc[base + s] = pos[p] + 1;
+        int s = writerSession[p];
+        if (place(p) + 1 > vc[base + s]) vc[base + s] = place(p) + 1;
     }
 
     /** T2 commits before T1 (T2's version of x precedes T1's): read {@code read} saw T1 while T2 was visible to it. */
@@ -321,7 +364,8 @@ final class SaturationCheck {
 
     private AnomalyKind kindOf(int premise) {
         return switch (premise) {
-            case BY_SESSION, BY_EARLIER_READ -> AnomalyKind.NON_MONOTONIC_READ;
+            case BY_SESSION -> AnomalyKind.READ_YOUR_WRITES;
+            case BY_EARLIER_READ -> AnomalyKind.NON_MONOTONIC_READ;
             case BY_READ -> AnomalyKind.FRACTURED_READ;
             default -> AnomalyKind.CAUSALITY_VIOLATION;
         };
@@ -335,7 +379,7 @@ final class SaturationCheck {
         int p = whyPremise.get(d);
         if (p != BY_CAUSAL_PAST) return p;
         int t3 = rf.readTxn.get(whyRead.get(d));
-        if (h.session(t2) == h.session(t3)) return BY_SESSION;
+        if (writerSession[t2] == h.session(t3) && t2 < t3) return BY_SESSION;
         return readFrom(t3, t2) >= 0 ? BY_READ : BY_CAUSAL_PAST;
     }
 
@@ -345,14 +389,19 @@ final class SaturationCheck {
         int via = whyPremise.get(d) != BY_CAUSAL_PAST ? whyVia.get(d) : premise == BY_READ ? readFrom(t3, t2) : t2;
         String saw = switch (premise) {
             case BY_SESSION -> h.label(t2) + " ran earlier in " + h.label(t3) + "'s session";
-            case BY_EARLIER_READ -> h.label(t3) + " had already read " + h.describeOp(via) + " from " + h.label(t2);
-            case BY_READ -> h.label(t3) + " read " + h.describeOp(via) + " from " + h.label(t2);
+            case BY_EARLIER_READ -> h.label(t3) + " had already read " + h.describeOp(via) + from(via, t2);
+            case BY_READ -> h.label(t3) + " read " + h.describeOp(via) + from(via, t2);
             default -> h.label(t2) + " is in " + h.label(t3) + "'s causal past (" + causalPath(t2, t3) + ")";
         };
         int t1 = rf.readWriter.get(i);
         return saw + ", yet " + h.label(t3) + " read " + h.describeOp(rf.readOp.get(i)) + (t1 == INIT ? ", the initial version" : " from " + h.label(t1))
                 + ", so " + h.label(t2) + "'s write of " + History.show(h.keyName(rf.readKey.get(i))) + " must come "
                 + (t1 == INIT ? "before the initial state: impossible" : "before " + h.label(t1) + "'s");
+    }
+
+    /** How a read {@code op} saw {@code t2}: " from T2", or, for a list read, ", which holds T2's appends" (it observed every appender in it). */
+    private String from(int op, int t2) {
+        return h.kind(op) == History.READ_LIST ? ", which holds " + h.label(t2) + "'s append" : " from " + h.label(t2);
     }
 
     /** A shortest path of session order and read-from edges from u to v, as text. */

@@ -93,7 +93,8 @@ final class SnapshotIsolationCheck {
                 g.add(c(last[h.session(t)]), s(t), KnownGraph.SO, -1);
                 sessionPred[s(t)] = c(last[h.session(t)]);
             }
-            last[h.session(t)] = t;
+            // a transaction of unknown outcome follows its predecessors, and none follows it (docs/DESIGN.md §1.2)
+            if (h.status(t) != History.UNKNOWN) last[h.session(t)] = t;
         }
         for (int i = 0; i < rf.readKey.size(); i++) {
             int w = rf.readWriter.get(i);

@@ -164,14 +164,14 @@ public final class CollectedPast {
      * Takes the retained transaction {@code x} out of the collected past's facts without losing a path between the
      * others that ran through it (docs/DESIGN.md §7.10): for every way into {@code x} (a carried fact {@code u → x}, its
      * session predecessor {@code sessionBefore}, the past when {@code x} is an entry fence) and every way out (a carried
-     * fact {@code x → v}, its session successor {@code sessionAfter}, the past when {@code x} precedes it), {@code u → v}
+     * fact {@code x → v}, its session successors {@code sessionAfter}, the past when {@code x} precedes it), {@code u → v}
      * becomes a carried {@code PATH} fact ({@code u} or {@code v} the past: {@code v} joins the entry side, {@code u} the
      * preceding side). Each is a path of facts of the history, so it invents no cycle the history lacks; without it, a
      * path that garbage collection had kept only through {@code x} would be gone (the chain cover of §7.4 names staying
      * transactions, and {@code x} was one; seed 210441 of the differential). Transactions of the same session are left
      * to session order. Returns false, changing nothing, when it would add more than {@link #MAX_CONTRACTED_FACTS}.
      */
-    public boolean contract(String x, String sessionBefore, String sessionAfter) {
+    public boolean contract(String x, String sessionBefore, List<String> sessionAfter) {
         final String past = "";
         List<String> in = new ArrayList<>(), out = new ArrayList<>();
         for (Carried e : carried) {
@@ -183,7 +183,7 @@ public final class CollectedPast {
         boolean rt = rtBefore.contains(x);
         boolean touched = !in.isEmpty() || !out.isEmpty() || rt;
         if (sessionBefore != null) in.add(sessionBefore);
-        if (sessionAfter != null) out.add(sessionAfter);
+        out.addAll(sessionAfter);
         if (!touched) return true;
         if ((long) in.size() * out.size() > MAX_CONTRACTED_FACTS) return false;
         Set<String> seen = new HashSet<>();
@@ -191,7 +191,7 @@ public final class CollectedPast {
         Set<String> toBefore = new HashSet<>(), toAfter = new HashSet<>();
         for (String u : in)
             for (String v : out) {
-                if (u.equals(v) || (u == sessionBefore && v == sessionAfter)) continue;
+                if (u.equals(v) || (u == sessionBefore && sessionAfter.contains(v))) continue;
                 if (u.isEmpty() && v.isEmpty()) continue;
                 if (u.isEmpty()) toAfter.add(v);
                 else if (v.isEmpty()) toBefore.add(u);

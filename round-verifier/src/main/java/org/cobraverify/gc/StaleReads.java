@@ -38,6 +38,31 @@ public final class StaleReads {
     }
 
     /**
+     * How a level where an older version may be read judges a read of a version the sealed past superseded (read committed,
+     * strong session read committed, read atomic; docs/DESIGN.md §7.11): it is a violation exactly when the reader saw the
+     * superseding writer by the level's premise, that is, read one of its writes, before this read at read committed and
+     * strong session read committed ({@code earlierReadsOnly}), anywhere in the transaction at read atomic. The version's
+     * writer reaches its superseder in {@code so ∪ wr} (what {@link CollectedWrites.Fate#SUPERSEDED} means), so precedes it in
+     * every commit order, and the premise then puts the superseder before it too. Otherwise whether the read is legal depends on
+     * an order the sealed past does not keep. {@code writerOf}: the transaction whose final write a read observed, as the
+     * verifier knows it (held, collected or the frontier), or null.
+     *
+     * @param level the level's name, for what the verdicts say
+     */
+    public record OldVersions(String level, boolean earlierReadsOnly, Function<TxnOp, String> writerOf) {
+        /** The read of {@code s}'s reader that saw {@code s}'s superseding writer, making {@code s} a violation; null if none. */
+        public TxnOp sawSuperseder(StaleRead s) {
+            String by = s.entry().supersededBy();
+            if (s.entry().fate() != CollectedWrites.Fate.SUPERSEDED || by == null) return null;
+            for (TxnOp o : s.reader().getOps()) {
+                if (o == s.op()) { if (earlierReadsOnly) return null; continue; }
+                if (!o.getWrite() && o.getValue() != null && by.equals(writerOf.apply(o))) return o;
+            }
+            return null;
+        }
+    }
+
+    /**
      * What judging a round's stale reads found: the violations (one certificate per reader, with the readers, in the same
      * order), why no round can be accepted from now on (a read that cannot be judged; null: none), and how many reads
      * of set-aside writes went unchecked ({@link CollectedWrites.Fate#SET_ASIDE}).
@@ -99,11 +124,13 @@ public final class StaleReads {
 
     /**
      * As above, at a level where a read of a superseded version by a reader that follows the past may be legal
-     * ({@code mayReadOld}, its name: read committed and read atomic, docs/DESIGN.md §7.11): such a read cannot be judged
-     * (the sealed past keeps no order of what it collected) and is unknown instead of a violation. Null: it is a violation.
+     * ({@code old}: read committed, strong session read committed and read atomic, docs/DESIGN.md §7.11): such a read is a
+     * violation where the reader saw the superseding writer ({@link OldVersions#sawSuperseder}), and otherwise cannot be
+     * judged (the sealed past keeps no order of what it collected): unknown instead of a violation. Null: it is a violation.
      */
     public Judgement judge(List<StaleRead> stale, Function<String, Integer> indexOf, boolean[] included, boolean[] fromPast,
-                           Function<String, Transaction> held, String mayReadOld) {
+                           Function<String, Transaction> held, OldVersions old) {
+        String mayReadOld = old == null ? null : old.level();
         List<StaleRead> judged = new ArrayList<>();
         for (StaleRead s : stale) {
             if (s.reader().getStatus() == TxnStatus.ABORTED) continue;
@@ -125,8 +152,9 @@ public final class StaleReads {
             if (fate == CollectedWrites.Fate.SET_ASIDE) { unchecked++; continue; }
             if (fate == CollectedWrites.Fate.UNKNOWN_OUTCOME || fate == CollectedWrites.Fate.FRONTIER || fate == CollectedWrites.Fate.UNORDERED) continue; // below: unknown
             boolean follows = fromPast != null && fromPast[indexOf.apply(s.reader().getId())];
-            if ((fate != CollectedWrites.Fate.SUPERSEDED || follows) && violates(fate, mayReadOld) && rejected.add(s.reader().getId())) {
-                rejects.add(StaleReadCertificates.of(s, held));
+            TxnOp saw = old == null ? null : old.sawSuperseder(s); // (a violation whether the reader follows the past or not)
+            if (((fate != CollectedWrites.Fate.SUPERSEDED || follows) && violates(fate, mayReadOld) || saw != null) && rejected.add(s.reader().getId())) {
+                rejects.add(saw != null ? StaleReadCertificates.ofSuperseder(s, saw, old) : StaleReadCertificates.of(s, held));
                 readers.add(s.reader().getId());
             }
         }
@@ -134,7 +162,7 @@ public final class StaleReads {
         for (StaleRead s : judged) {
             if (unknown != null) break;
             if (s.entry().fate() != CollectedWrites.Fate.FRONTIER || rejected.contains(s.reader().getId())) continue;
-            unknown = s.reader().getId() + " reads " + s.op().getKey() + " = " + s.op().getValue() + ", the latest write of the key"
+            unknown = s.reader().getId() + " reads " + WireText.shown(s.op().getKey()) + " = " + WireText.shown(s.op().getValue()) + ", the latest write of the key"
                     + " when garbage collection recorded it as data (written by " + s.entry().writer() + "); what became of the key since cannot be"
                     + " read from the frontier log, so this cannot be judged";
         }
@@ -143,21 +171,21 @@ public final class StaleReads {
             if (s.entry().fate() != CollectedWrites.Fate.UNORDERED || rejected.contains(s.reader().getId())) continue;
             // (a reader in the checked history when its round was judged is left unchecked before this, docs/DESIGN.md §7.11;
             // one that a read included later cannot be)
-            unknown = s.reader().getId() + " reads " + s.op().getKey() + " = " + s.op().getValue() + ", written by " + s.entry().writer()
+            unknown = s.reader().getId() + " reads " + WireText.shown(s.op().getKey()) + " = " + WireText.shown(s.op().getValue()) + ", written by " + s.entry().writer()
                     + ", a version garbage collection left unordered with the one it kept for the key (" + s.entry().supersededBy()
                     + "); whether it may be read cannot be judged";
         }
         for (StaleRead s : judged) {
             if (unknown != null) break;
             if (s.entry().fate() != CollectedWrites.Fate.UNKNOWN_OUTCOME || rejected.contains(s.reader().getId())) continue;
-            unknown = s.reader().getId() + " reads " + s.op().getKey() + " = " + s.op().getValue() + ", written by "
+            unknown = s.reader().getId() + " reads " + WireText.shown(s.op().getKey()) + " = " + WireText.shown(s.op().getValue()) + ", written by "
                     + s.entry().writer() + ", whose outcome was unknown and which nobody had read when garbage collection set it aside;"
                     + " whether that write may be read cannot be judged";
         }
         for (StaleRead s : judged) {
             if (unknown != null) break;
             if (s.entry().fate() != CollectedWrites.Fate.SUPERSEDED || rejected.contains(s.reader().getId())) continue;
-            String read = s.reader().getId() + " reads " + s.op().getKey() + (s.op().getValue() == null ? " (its initial state)" : " = " + s.op().getValue())
+            String read = s.reader().getId() + " reads " + WireText.shown(s.op().getKey()) + (s.op().getValue() == null ? " (its initial state)" : " = " + WireText.shown(s.op().getValue()))
                     + ", written by " + s.entry().writer() + ", which garbage collection found superseded by " + s.entry().supersededBy();
             boolean follows = fromPast != null && fromPast[indexOf.apply(s.reader().getId())];
             unknown = follows && mayReadOld != null
@@ -178,6 +206,26 @@ public final class StaleReads {
     public static boolean violates(CollectedWrites.Fate fate, String mayReadOld) {
         return fate == CollectedWrites.Fate.ABORTED || fate == CollectedWrites.Fate.INTERMEDIATE
                 || (fate == CollectedWrites.Fate.SUPERSEDED && mayReadOld == null);
+    }
+
+    /**
+     * The violations among {@code stale} (reads of collected writes by readers in the checked history) that the sealed past
+     * decides at a level where older versions may be read ({@link OldVersions#sawSuperseder}), one certificate per reader (its
+     * first such read), whether the reader follows the past or not: what a round reports before its check (docs/DESIGN.md
+     * §7.11). {@code included}: whether a reader is in the checked history. Pure.
+     */
+    public static Judgement supersederViolations(List<StaleRead> stale, java.util.function.Predicate<String> included, OldVersions old) {
+        List<Certificate> out = new ArrayList<>();
+        List<String> readers = new ArrayList<>();
+        for (StaleRead s : stale) {
+            String id = s.reader().getId();
+            if (s.reader().getStatus() == TxnStatus.ABORTED || readers.contains(id) || !included.test(id)) continue;
+            TxnOp saw = old.sawSuperseder(s);
+            if (saw == null) continue;
+            out.add(StaleReadCertificates.ofSuperseder(s, saw, old));
+            readers.add(id);
+        }
+        return out.isEmpty() ? Judgement.NONE : new Judgement(out, readers, null, 0);
     }
 
     /**

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Predicate;
+import org.cobraverify.gc.WireText;
 import org.cobraverify.gc.CollectedWrites;
 import org.cobraverify.schemas.Transaction;
 import org.cobraverify.schemas.TxnOp;
@@ -146,7 +147,7 @@ final class HeldTransactions {
                 TxnOp p = ops.get(j);
                 if (p.getWrite()) writers.removeIfWrittenBy(p.getKey(), p.getValue(), t);
             }
-            return t.getId() + " writes " + o.getKey() + " = " + o.getValue() + (w == t ? " twice" : ", which " + w.getId() + " wrote too")
+            return t.getId() + " writes " + WireText.shown(o.getKey()) + " = " + WireText.shown(o.getValue()) + (w == t ? " twice" : ", which " + w.getId() + " wrote too")
                     + " (every write must be unique)";
         }
         byId.put(t.getId(), t);
@@ -227,8 +228,8 @@ final class HeldTransactions {
         for (TxnOp o : t.getOps()) {
             if (o.getWrite() || o.getValue() == null) continue;
             Transaction w = writers.get(o.getKey(), o.getValue());
-            if (w == null) return o.getKey() + " = " + o.getValue() + ", which nobody has written yet";
-            if (w != t && !retainedIds.contains(w.getId())) return o.getKey() + " = " + o.getValue() + " from " + w.getId() + ", itself waiting";
+            if (w == null) return WireText.shown(o.getKey()) + " = " + WireText.shown(o.getValue()) + ", which nobody has written yet";
+            if (w != t && !retainedIds.contains(w.getId())) return WireText.shown(o.getKey()) + " = " + WireText.shown(o.getValue()) + " from " + w.getId() + ", itself waiting";
         }
         return "?";
     }

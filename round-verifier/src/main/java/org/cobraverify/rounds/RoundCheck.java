@@ -20,6 +20,7 @@ import org.cobraverify.gc.analysis.SealedPast;
 import org.cobraverify.history.History;
 import org.cobraverify.history.HistoryBuilder;
 import org.cobraverify.schemas.Transaction;
+import org.cobraverify.schemas.TxnOp;
 import org.cobraverify.schemas.TxnStatus;
 
 /**
@@ -162,6 +163,20 @@ final class RoundCheck {
         try {
             SealedPast.Round prepared = SealedPast.prepare(h);
             boolean[] included = prepared.included();
+            // a read of a superseded version by a reader that saw its superseder is a violation the sealed past decides,
+            // whether the reader follows the past or not: reported before the check, its reader set aside as any (§7.11)
+            StaleReads.OldVersions old = oldVersions();
+            if (old != null) {
+                StaleReads.Judgement decided = StaleReads.supersederViolations(s.judgeable(), id -> {
+                    Integer i = index.get(id);
+                    return i != null && included[i];
+                }, old);
+                if (!decided.rejects().isEmpty()) {
+                    Verdict v = new Verdict(Verdict.Outcome.REJECT, decided.reject(), null, null, new org.cobraverify.checker.CheckStats(), List.of());
+                    return new Attempt(order, index, h, s.judgeable(), plan,
+                            new IncrementalCheck.Result(v, null, null, null, decided.rejects().subList(1, decided.rejects().size())), t1, null, false, frontier);
+                }
+            }
             int[] pastFences = null;
             if (past.exists()) {
                 List<Integer> f = new ArrayList<>();
@@ -202,6 +217,34 @@ final class RoundCheck {
         } catch (OutOfMemoryError e) {
             return new Attempt(order, index, null, s.judgeable(), plan, null, t1, "the heap ran out", true, frontier);
         }
+    }
+
+    /**
+     * How the level judges a read of a version the sealed past superseded ({@link StaleReads.OldVersions}): null where every
+     * such read by a reader that follows the past is a violation (causal and above), else by what the reader saw of the
+     * superseding writer, looked up with {@link #writerOf}.
+     */
+    StaleReads.OldVersions oldVersions() {
+        if (level.implies(IsolationLevel.CAUSAL)) return null;
+        return new StaleReads.OldVersions(level.longName(), !level.implies(IsolationLevel.READ_ATOMIC), this::writerOf);
+    }
+
+    /**
+     * The transaction whose final write read {@code o} observed, as this incarnation knows it: a held writer, a collected
+     * write's (not an aborted, intermediate or set-aside one), or the key's frontier record's; null when none is known.
+     */
+    private String writerOf(TxnOp o) {
+        if (o.getWrite() || o.getValue() == null) return null;
+        Transaction w = held.writerOf(o.getKey(), o.getValue());
+        if (w != null) return w.getId();
+        CollectedWrites.Entry e = incarnation.entry(o.getKey(), o.getValue());
+        if (e != null) {
+            CollectedWrites.Fate f = e.fate();
+            return f == CollectedWrites.Fate.ABORTED || f == CollectedWrites.Fate.INTERMEDIATE || f == CollectedWrites.Fate.SET_ASIDE ? null : e.writer();
+        }
+        for (CollectedWrites.FrontierEntry f : collected.frontierLog(o.getKey()))
+            if (f != null && incarnation.visible(f) && o.getValue().equals(f.value())) return f.writer();
+        return null;
     }
 
     /**

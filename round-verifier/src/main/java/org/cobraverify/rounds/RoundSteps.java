@@ -161,7 +161,7 @@ final class RoundSteps {
         // below serializability, so is a reader whose read of a collected write the sealed past cannot judge: of a version it
         // left unordered, of an unknown-outcome writer it set aside, or, at read committed and read atomic, of a version it
         // superseded (§7.11)
-        Map<String, String> unjudgeable = settings.sealed() ? UncheckedTransactions.unjudgeableReaders(a.stale(), index, inc, settings.mayReadOld()) : Map.of();
+        Map<String, String> unjudgeable = settings.sealed() ? UncheckedTransactions.unjudgeableReaders(a.stale(), index, inc, check.oldVersions()) : Map.of();
         Set<String> uncovered = new java.util.LinkedHashSet<>(UncheckedTransactions.uncovered(admitted, held, r.fromBarrier(), inc, index));
         uncovered.addAll(unjudgeable.keySet());
         if (!uncovered.isEmpty()) {
@@ -179,8 +179,7 @@ final class RoundSteps {
         }
         // reads of collected writes are judged now, for readers in the checked history (docs/DESIGN.md §7.5); a stale reader
         // is set aside like any violation's (the check accepted with it, so it accepts without it)
-        StaleReads.Judgement judged = stale.judge(a.stale(), index::get, inc, r.fromBarrier(), held::get,
-                settings.mayReadOld());
+        StaleReads.Judgement judged = stale.judge(a.stale(), index::get, inc, r.fromBarrier(), held::get, check.oldVersions());
         boolean staleSetAside = !judged.rejects().isEmpty();
         if (staleSetAside) {
             violations.foundAll(judged.rejects());

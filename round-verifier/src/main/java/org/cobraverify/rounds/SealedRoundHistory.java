@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Predicate;
+import org.cobraverify.gc.WireText;
 import org.cobraverify.gc.CollectedWrites;
 import org.cobraverify.gc.FrontierLog;
 import org.cobraverify.gc.StaleReads;
@@ -139,7 +140,7 @@ record SealedRoundHistory(History history, List<StaleReads.StaleRead> judgeable,
     }
 
     private static String cannotKnow(Transaction t, TxnOp o) {
-        return t.getId() + " reads " + o.getKey() + (o.getValue() == null ? " (initial state)" : " = " + o.getValue())
+        return t.getId() + " reads " + WireText.shown(o.getKey()) + (o.getValue() == null ? " (initial state)" : " = " + WireText.shown(o.getValue()))
                 + ", a key whose latest collected version this verifier cannot know (its frontier log holds no entry of this"
                 + " verifier's timeline since the checkpoint it resumed from), so this cannot be judged";
     }

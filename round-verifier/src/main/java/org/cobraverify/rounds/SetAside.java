@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.cobraverify.checker.Certificate;
+import org.cobraverify.gc.WireText;
 import org.cobraverify.gc.CollectedPast;
 import org.cobraverify.gc.CollectedWrites;
 import org.cobraverify.gc.StaleReads;
@@ -65,7 +66,7 @@ final class SetAside {
                     // written since, by a writer collected since: collected in the taint's round or later by one not held then
                     if (e != null && !forgotten && e.round() >= since && !before.contains(e.writer())) continue;
                 }
-                return t.getId() + " reads " + o.getKey() + " = " + (o.getValue() == null ? "its initial value" : o.getValue())
+                return t.getId() + " reads " + WireText.shown(o.getKey()) + " = " + (o.getValue() == null ? "its initial value" : WireText.shown(o.getValue()))
                         + (forgotten ? ", a key that may be one of the " + tainted.forgotten() + " keys written by transactions set aside after"
                                        + " violations and no longer remembered one by one"
                                      : ", a key written by a transaction set aside in round " + since + " after a violation")
@@ -123,13 +124,23 @@ final class SetAside {
             for (String id : ids) {
                 Transaction x = held.get(id);
                 if (x == null) continue;
+                // session order runs from a transaction not of unknown outcome to every later one of its session (§1.2): x's
+                // way in is the last such before it; its ways out (none when it is of unknown outcome) every one after it up to
+                // the first such (the later ones follow that one)
                 Transaction before = null, after = null;
+                List<Transaction> sameSession = new ArrayList<>();
                 for (Transaction t : held.all()) {
                     if (gone.contains(t.getId()) || t == x || !t.getSession().equals(x.getSession())) continue;
+                    sameSession.add(t);
+                    if (t.getStatus() == TxnStatus.UNKNOWN) continue;
                     if (t.getSessionIndex() < x.getSessionIndex() && (before == null || t.getSessionIndex() > before.getSessionIndex())) before = t;
                     if (t.getSessionIndex() > x.getSessionIndex() && (after == null || t.getSessionIndex() < after.getSessionIndex())) after = t;
                 }
-                if (!past.contract(id, before == null ? null : before.getId(), after == null ? null : after.getId())) uncontracted.add(id);
+                List<String> ways = new ArrayList<>();
+                for (Transaction t : sameSession)
+                    if (x.getStatus() != TxnStatus.UNKNOWN && t.getSessionIndex() > x.getSessionIndex()
+                            && (after == null || t.getSessionIndex() <= after.getSessionIndex())) ways.add(t.getId());
+                if (!past.contract(id, before == null ? null : before.getId(), ways)) uncontracted.add(id);
                 gone.add(id);
             }
         }

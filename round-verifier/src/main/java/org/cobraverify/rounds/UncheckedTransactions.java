@@ -6,6 +6,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.cobraverify.gc.WireText;
 import org.cobraverify.gc.CollectedPast;
 import org.cobraverify.gc.CollectedWrites;
 import org.cobraverify.gc.StaleReads;
@@ -91,14 +92,17 @@ final class UncheckedTransactions {
      * version garbage collection superseded by choice, not by a fact ({@code UNORDERED}); a read of a write whose transaction
      * was of unknown outcome and unread when collection set it aside ({@code UNKNOWN_OUTCOME}, A7: the past was checked
      * without it); and, at a level where a transaction may read an older version than one another session wrote before it
-     * ({@code mayReadOld}, the level's name: read committed and read atomic; null at the others), a read of a version it
-     * superseded. Whether any of them may be read depends on what the sealed past does not keep. A reader with a read that is
-     * a violation (of an aborted or intermediate write; at causal and snapshot isolation, of a superseded version) is not
-     * among them: that read is judged and reported.
+     * ({@code old}: read committed, strong session read committed, read atomic; null at the others), a read of a version it
+     * superseded by a reader that did not see the superseding writer. Whether any of them may be read depends on what the
+     * sealed past does not keep. A reader with a read that is a violation (of an aborted or intermediate write; of a superseded
+     * version, at causal and snapshot isolation, or by a reader that saw its superseder) is not among them: that read is
+     * judged and reported.
      */
-    static Map<String, String> unjudgeableReaders(List<StaleReads.StaleRead> stale, Map<String, Integer> index, boolean[] included, String mayReadOld) {
+    static Map<String, String> unjudgeableReaders(List<StaleReads.StaleRead> stale, Map<String, Integer> index, boolean[] included, StaleReads.OldVersions old) {
+        String mayReadOld = old == null ? null : old.level();
         Set<String> violating = new java.util.HashSet<>();
-        for (StaleReads.StaleRead s : stale) if (StaleReads.violates(s.entry().fate(), mayReadOld)) violating.add(s.reader().getId());
+        for (StaleReads.StaleRead s : stale)
+            if (StaleReads.violates(s.entry().fate(), mayReadOld) || old != null && old.sawSuperseder(s) != null) violating.add(s.reader().getId());
         Map<String, String> out = new java.util.LinkedHashMap<>();
         for (StaleReads.StaleRead s : stale) {
             CollectedWrites.Fate f = s.entry().fate();
@@ -106,16 +110,16 @@ final class UncheckedTransactions {
                 continue;
             Integer i = index.get(s.reader().getId());
             if (i == null || !included[i] || violating.contains(s.reader().getId())) continue;
-            String read = "it read " + s.op().getKey() + " = " + s.op().getValue() + ", written by " + s.entry().writer();
+            String read = "it read " + WireText.shown(s.op().getKey()) + " = " + WireText.shown(s.op().getValue()) + ", written by " + s.entry().writer();
             out.putIfAbsent(s.reader().getId(), f == CollectedWrites.Fate.UNORDERED
                     ? read + ", a version garbage collection left unordered with the one it kept for the key (" + s.entry().supersededBy()
                       + "): whether it may be read depends on an order the collected past does not keep"
                     : f == CollectedWrites.Fate.UNKNOWN_OUTCOME
                     ? read + ", whose outcome was unknown and which nobody had read when garbage collection set it aside: the collected"
                       + " past was checked without it, so whether that write may be read cannot be judged"
-                    : read + ", which garbage collection found superseded by " + s.entry().supersededBy() + ": at " + mayReadOld
-                      + " a transaction may read an older version than one another session wrote before it, and whether this one may"
-                      + " depends on an order of the versions the collected past does not keep");
+                    : read + ", which garbage collection found superseded by " + s.entry().supersededBy() + ", a transaction it read nothing"
+                      + " from" + (old.earlierReadsOnly() ? " before" : "") + ": at " + mayReadOld + " it may read an older version than one"
+                      + " another transaction wrote, and whether this one may depends on an order of the versions the collected past does not keep");
         }
         return out;
     }

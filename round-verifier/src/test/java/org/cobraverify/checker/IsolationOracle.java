@@ -30,24 +30,27 @@ import org.cobraverify.history.History;
  * oracle refuses a history that mixes the two on one key. A list's versions are lists: a transaction's appends to x,
  * in program order, extend it, and the version order of x is co restricted to C's transactions that append x. A list
  * read of x by t ∈ C after t's own appends a<sub>1</sub>..a<sub>p</sub> of x (in order) must end with exactly them;
- * the rest of the list (all of it when p = 0) is its <i>external part</i>. After an own append, the external part must
- * equal the external part of t's previous list read of x if t has one (a transaction sees its own writes on top of
- * what it saw; the read is then no new event); otherwise it is a new external read event. The external part
+ * the rest of the list (all of it when p = 0) is its <i>external part</i>, and every list read is an external read event
+ * of its external part, own appends or not (a statement may see a newer committed state under its own appends: the levels
+ * decide whether two events of one transaction may differ, as for registers). The external part
  * v<sub>1</sub>..v<sub>m</sub> must split into maximal runs, each run all the appends to x of one transaction w ≠ t,
  * in w's program order, the runs' transactions w<sub>1</sub>..w<sub>j</sub> (in list order) distinct and in C; the
- * event reads x from w<sub>j</sub> (INIT when m = 0) for wr, so and every premise below, exactly as a register read
- * would. Anything else (an element nobody appended, an aborted or excluded appender, a run that is not all of its
+ * event reads x from w<sub>j</sub> (INIT when m = 0) for the axiom below, and it observes every one of
+ * w<sub>1</sub>..w<sub>j</sub>: each w<sub>i</sub> wr t, and each counts as a writer the event saw in every premise. Anything else (an element nobody appended, an aborted or excluded appender, a run that is not all of its
  * appender's appends in order, an appender's appends split) fails every level for this C. Besides, a commit order must
  * make w<sub>1</sub>..w<sub>j</sub> exactly the first j of C's appenders of x, in that order (at every level).
  *
- * <p><b>Orders.</b> so: the order of C's transactions within one session (history order, which is session order).
- * A commit order co is a strict total order on C ∪ {INIT}, INIT first, containing so and wr.
+ * <p><b>Orders.</b> so: the order of C's transactions within one session (history order, which is session order), from
+ * every transaction that is not of unknown outcome: a transaction of unknown outcome follows its session's predecessors,
+ * and its session's successors need not follow it (its commit may have taken effect after they ran). A commit order co is
+ * a strict total order on C ∪ {INIT}, INIT first, containing so and wr.
  *
  * <p><b>Axioms.</b> C satisfies a level iff some co makes this hold: for every external read α of t3 ∈ C reading x
  * from t1 (perhaps INIT) and every t2 ∈ C, t2 ≠ t1, that writes (or appends) x, the level's premise implies t2 co t1.
- * Premises:
+ * Premises (t2 wr β: t2 is a writer the event β observed):
  * <ul>
- *   <li>read committed: t2 so t3, or t2 wr β for an external read β of t3 before α (on any key);
+ *   <li>read committed: t2 wr β for an external read β of t3 before α (on any key);
+ *   <li>strong session read committed: t2 so t3, or t2 wr β for an external read β of t3 before α;
  *   <li>read atomic: t2 so t3, or t2 wr t3;
  *   <li>causal: t2 (so ∪ wr)<sup>+</sup> t3;
  *   <li>snapshot isolation, either of (Prefix) some t4 ∈ C with t2 co* t4 and t4 (so ∪ wr) t3, or (Conflict) some
@@ -145,7 +148,6 @@ final class IsolationOracle {
             List<Read> reads = new ArrayList<>();
             for (int t : members) {
                 boolean[] writersBefore = new boolean[n];
-                int[][] lastExternal = new int[h.keyCount()][]; // per key, the external part of t's last list read of it
                 for (int op = h.opStart(t); op < h.opEnd(t); op++) {
                     int x = h.key(op), v = h.value(op);
                     if (h.kind(op) == History.WRITE || h.kind(op) == History.APPEND) {
@@ -157,17 +159,12 @@ final class IsolationOracle {
                         int m = list.length - own.length;
                         if (m < 0 || !Arrays.equals(Arrays.copyOfRange(list, m, list.length), own)) return null;
                         int[] external = Arrays.copyOf(list, m);
-                        if (own.length > 0 && lastExternal[x] != null) { // on top of what it saw: no new event
-                            if (!Arrays.equals(external, lastExternal[x])) return null;
-                            continue;
-                        }
                         int[] versions = versions(h, appendOp, txnOf, inC, t, x, external);
                         if (versions == null) return null;
                         int writer = versions.length == 0 ? INIT : versions[versions.length - 1];
-                        if (writer != INIT) wr[writer][t] = true;
+                        for (int w : versions) wr[w][t] = true;
                         reads.add(new Read(t, x, writer, writersBefore.clone(), versions));
-                        if (writer != INIT) writersBefore[writer] = true;
-                        lastExternal[x] = external;
+                        for (int w : versions) writersBefore[w] = true;
                         continue;
                     }
                     if (writes[t][x]) { // internal: t's last write of x before it
@@ -188,7 +185,7 @@ final class IsolationOracle {
             }
             for (int a : members) {
                 for (int b : members) {
-                    so[a][b] = a < b && h.session(a) == h.session(b);
+                    so[a][b] = a < b && h.session(a) == h.session(b) && h.status(a) != History.UNKNOWN;
                     long end = h.status(a) == History.UNKNOWN ? History.NO_TIME : h.end(a);
                     realTime[a][b] = end != History.NO_TIME && h.start(b) != History.NO_TIME && end + driftNanos < h.start(b);
                 }
@@ -292,7 +289,8 @@ final class IsolationOracle {
         private boolean premise(IsolationLevel level, int t2, Read alpha, int[] pos) {
             int t3 = alpha.reader();
             return switch (level) {
-                case READ_COMMITTED -> so[t2][t3] || alpha.writersBefore()[t2];
+                case READ_COMMITTED -> alpha.writersBefore()[t2];
+                case STRONG_SESSION_READ_COMMITTED -> so[t2][t3] || alpha.writersBefore()[t2];
                 case READ_ATOMIC -> so[t2][t3] || wr[t2][t3];
                 case CAUSAL -> causal[t2][t3];
                 case SNAPSHOT_ISOLATION -> prefix(t2, t3, pos) || conflict(t2, t3, pos);

@@ -34,7 +34,7 @@ class CollectedPastContractTest {
     void pathsThroughTheSetAsideTransactionStayBetweenTheOthers() {
         // a -> x -> b and c -> x (carried), p -so-> x -so-> s; x precedes the past
         CollectedPast p = past(new HashSet<>(Set.of("x")), new HashSet<>(Set.of("f")), new ArrayList<>(List.of(fact("a", "x"), fact("x", "b"), fact("c", "x"), fact("a", "b"))));
-        assertTrue(p.contract("x", "p", "s"));
+        assertTrue(p.contract("x", "p", java.util.List.of("s")));
         Set<String> e = edges(p);
         for (String gone : e) assertFalse(gone.contains("x"), "the set-aside transaction is named by no fact: " + e);
         // into x: a, c, p; out of x: b, s, the past
@@ -48,7 +48,7 @@ class CollectedPastContractTest {
     @Test
     void anEntryFenceSetAsideHandsThePastOnToWhatFollowedIt() {
         CollectedPast p = past(new HashSet<>(), new HashSet<>(Set.of("x", "g")), new ArrayList<>(List.of(fact("x", "b"))));
-        assertTrue(p.contract("x", null, "s"));
+        assertTrue(p.contract("x", null, java.util.List.of("s")));
         assertEquals(Set.of("g", "b", "s"), p.after(), "the past precedes what x preceded");
         assertTrue(p.carried().isEmpty(), "no fact names x: " + p.carried());
     }
@@ -56,7 +56,7 @@ class CollectedPastContractTest {
     @Test
     void aTransactionTheFactsDoNotNameChangesNothing() {
         CollectedPast p = past(new HashSet<>(Set.of("a")), new HashSet<>(Set.of("f")), new ArrayList<>(List.of(fact("a", "b"))));
-        assertTrue(p.contract("x", "p", "s"));
+        assertTrue(p.contract("x", "p", java.util.List.of("s")));
         assertEquals(Set.of("a>b"), edges(p), "session order alone needs no fact");
         assertEquals(Set.of("a"), p.before());
         assertEquals(Set.of("f"), p.after());
@@ -67,7 +67,7 @@ class CollectedPastContractTest {
         List<CollectedPast.Carried> many = new ArrayList<>();
         for (int i = 0; i < 400; i++) { many.add(fact("in" + i, "x")); many.add(fact("x", "out" + i)); }
         CollectedPast p = past(new HashSet<>(), new HashSet<>(), many);
-        assertFalse(p.contract("x", null, null), "160,000 paths exceed the bound of " + CollectedPast.MAX_CONTRACTED_FACTS);
+        assertFalse(p.contract("x", null, java.util.List.of()), "160,000 paths exceed the bound of " + CollectedPast.MAX_CONTRACTED_FACTS);
         assertEquals(800, p.carried().size(), "a refusal leaves the facts as they were");
     }
 }

@@ -41,12 +41,24 @@ class UnjudgeableReadersTest {
                 new StaleReads.StaleRead(both, both.getOps().get(1), new CollectedWrites.Entry("W", "L", CollectedWrites.Fate.SUPERSEDED, 2, 1)));
         assertEquals(Map.of(), UncheckedTransactions.unjudgeableReaders(withViolation, Map.of("B", 0), new boolean[] {true}, null));
         assertEquals(List.of("B"), List.copyOf(UncheckedTransactions.unjudgeableReaders(withViolation, Map.of("B", 0), new boolean[] {true},
-                "read-atomic").keySet()));
+                new StaleReads.OldVersions("read-atomic", false, o -> null)).keySet()));
+        // ... unless B saw the superseding writer (it read its write of x): then the superseded read is a violation at read atomic
+        assertEquals(Map.of(), UncheckedTransactions.unjudgeableReaders(withViolation.subList(1, 2), Map.of("B", 0), new boolean[] {true},
+                new StaleReads.OldVersions("read-atomic", false, o -> o.getKey().equals("x") ? "L" : null)));
+        // ... and at read committed only if that read came first (x is read before y: it did)
+        assertEquals(Map.of(), UncheckedTransactions.unjudgeableReaders(withViolation.subList(1, 2), Map.of("B", 0), new boolean[] {true},
+                new StaleReads.OldVersions("read-committed", true, o -> o.getKey().equals("x") ? "L" : null)));
+        Transaction after = Txns.txn("C", "s7", 3, 1, false, "r y 8", "r x 7");
+        List<StaleReads.StaleRead> seenAfter = List.of(new StaleReads.StaleRead(after, after.getOps().get(0),
+                new CollectedWrites.Entry("W", "L", CollectedWrites.Fate.SUPERSEDED, 2, 1)));
+        assertEquals(List.of("C"), List.copyOf(UncheckedTransactions.unjudgeableReaders(seenAfter, Map.of("C", 0), new boolean[] {true},
+                new StaleReads.OldVersions("read-committed", true, o -> o.getKey().equals("x") ? "L" : null)).keySet()));
         assertTrue(causal.get("U").contains("left unordered with the one it kept for the key (L)"), causal.get("U"));
         assertTrue(causal.get("K").contains("whose outcome was unknown"), causal.get("K"));
 
-        Map<String, String> rc = UncheckedTransactions.unjudgeableReaders(stale, index, included, "read-committed");
+        Map<String, String> rc = UncheckedTransactions.unjudgeableReaders(stale, index, included, new StaleReads.OldVersions("read-committed", true, o -> null));
         assertEquals(List.of("U", "K", "S"), List.copyOf(rc.keySet()));
-        assertTrue(rc.get("S").contains("superseded by L: at read-committed a transaction may read an older version"), rc.get("S"));
+        assertTrue(rc.get("S").contains("superseded by L, a transaction it read nothing from before: at read-committed it may read an older version"),
+                rc.get("S"));
     }
 }

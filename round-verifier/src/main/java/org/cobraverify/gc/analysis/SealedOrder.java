@@ -7,8 +7,8 @@ import org.cobraverify.history.IntVec;
 import org.cobraverify.history.LongIntMap;
 
 /**
- * The order a round's sealed past is judged by ({@link SealedPast}, docs/DESIGN.md §7.11): session order and reads-from among
- * included transactions ({@code so ∪ wr}) as arrays of out- and in-edges, a topological order (null when it has a cycle), and
+ * The order a round's sealed past is judged by ({@link SealedPast}, docs/DESIGN.md §7.11): session order (from every
+ * transaction not of unknown outcome, §1.2) and reads-from among included transactions ({@code so ∪ wr}) as arrays of out- and in-edges, a topological order (null when it has a cycle), and
  * the passes the analysis makes over them: what a set reaches, what reaches every one of a set, and the closure of condition 2.
  */
 final class SealedOrder {
@@ -35,7 +35,7 @@ final class SealedOrder {
         for (int t = 0; t < n; t++) {
             int s = h.session(t);
             if (lastOfSession[s] >= 0) { srcs[m] = lastOfSession[s]; dsts[m++] = t; }
-            lastOfSession[s] = t;
+            if (h.status(t) != History.UNKNOWN) lastOfSession[s] = t; // nothing follows one of unknown outcome by session order (§1.2)
             if (!included[t]) continue;
             for (int op = h.opStart(t); op < h.opEnd(t); op++) {
                 if (h.kind(op) != History.READ || h.value(op) == History.NIL) continue;
