@@ -45,6 +45,8 @@ final class DifferentialCampaign {
                     + (level.implies(IsolationLevel.SERIALIZABLE) ? "" : level.implies(IsolationLevel.CAUSAL) ? ", or that read a version the sealed past left unordered"
                             : ", or that read a version the sealed past left unordered or superseded") + "): %,d transactions in %,d histories%n",
                     all.unchecked, all.uncheckedIn);
+            out.printf("  certificates audited against the whole history (edges justified, the cycle a cycle, the anomaly the one its edges make): %,d, every one valid%s%n",
+                    all.certificates, all.problems.stream().anyMatch(p -> p.contains("invalid certificate")) ? " but those below" : "");
             if (!level.implies(IsolationLevel.SERIALIZABLE))
                 out.printf("  violations found among transactions that do not follow the past, before they were left unchecked: %,d in %,d histories%n",
                         all.withoutPast, all.withoutPastIn);

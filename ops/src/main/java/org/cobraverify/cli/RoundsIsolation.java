@@ -11,8 +11,8 @@ final class RoundsIsolation {
     private RoundsIsolation() {}
 
     /** The option's help text. */
-    static final String HELP = "The level the rounds check: read-committed (rc), read-atomic (ra), causal (cc), snapshot-isolation (si),"
-            + " serializable (ser, the default) or strict-serializable (strict-ser, as --strict).";
+    static final String HELP = "The level the rounds check: read-committed (rc), strong-session-read-committed (ssrc), read-atomic (ra),"
+            + " causal (cc), snapshot-isolation (si), serializable (ser, the default) or strict-serializable (strict-ser, as --strict).";
 
     /**
      * The level {@code level} names (null: not given, so serializable, or strict-serializable with {@code strict});

@@ -86,8 +86,8 @@ public final class VerifyCommand implements Callable<Integer> {
     @Option(names = "--strict", description = "Check strict serializability: transactions also keep their real-time order (needs start/end times).")
     boolean strict;
 
-    @Option(names = "--isolation", paramLabel = "LEVEL", description = {"The level to check: read-committed (rc), read-atomic (ra), causal (cc),",
-            "snapshot-isolation (si), serializable (ser, the default) or strict-serializable (strict-ser, as --strict);",
+    @Option(names = "--isolation", paramLabel = "LEVEL", description = {"The level to check: read-committed (rc), strong-session-read-committed (ssrc), read-atomic (ra),",
+            "causal (cc), snapshot-isolation (si), serializable (ser, the default) or strict-serializable (strict-ser, as --strict);",
             "or all: every level, with the strongest one the history satisfies (exit 1 when any level is broken)."})
     String isolation;
 

@@ -158,6 +158,9 @@ final class CertificateBuilder {
                         + " garbage collection closed this part of the history (nothing later could reach it; a serial order exists with it"
                         + " if one exists at all)" : null;
         int d = g.deriv.get(e);
+        if (d == KnownGraph.CARRIED && why == null)
+            why = "a fact of an earlier round, carried past the transactions garbage collection has since taken (its proof ran through"
+                    + " them, so it is not shown here: docs/DESIGN.md §7.4)";
         if (d >= 0) {
             int a = g.derivA.get(d), b = g.derivB.get(d);
             int[] path = path(b, a, g.derivLimit.get(d));

@@ -215,7 +215,7 @@ public final class CheckedRound {
     static void addPastEdges(Past past, History h, boolean[] included, KnownGraph g, int b, int rt, long driftNanos) {
         int[] carriedSrc = past.carriedSrc(), carriedDst = past.carriedDst(), carriedKind = past.carriedKind(), carriedKey = past.carriedKey();
         for (int i = 0; i < carriedSrc.length; i++)
-            if (included[carriedSrc[i]] && included[carriedDst[i]]) g.add(carriedSrc[i], carriedDst[i], carriedKind[i], carriedKey[i]);
+            if (included[carriedSrc[i]] && included[carriedDst[i]]) g.add(carriedSrc[i], carriedDst[i], carriedKind[i], carriedKey[i], KnownGraph.CARRIED);
         for (int t : past.before()) if (included[t]) g.add(t, b, KnownGraph.PAST, -1);
         for (int t : past.after()) if (included[t]) g.add(b, t, KnownGraph.PAST, -1);
         if (driftNanos < 0 || rt < 0) return;

@@ -218,7 +218,7 @@ public final class Checker {
                 g.add(last[s], t, KnownGraph.SO, -1);
                 sessionPred[t] = last[s];
             }
-            if (h.status(t) != History.UNKNOWN) last[s] = t;
+            if (h.acknowledged(t)) last[s] = t;
         }
     }
 

@@ -16,6 +16,11 @@ import org.cobraverify.history.IntVec;
  * constraint, a derivation.
  */
 public final class KnownGraph {
+    /**
+     * The derivation of a fact carried from an earlier round (docs/DESIGN.md §7.4): it held in that round's history, and its
+     * proof may have run through transactions garbage collection has since taken, so no step of it is shown here.
+     */
+    public static final int CARRIED = -2;
     public static final int SO = 0, WR = 1, WW = 2, RW = 3, RT = 4, PAST = 5, PATH = 6, SETTLED = 7;
     private static final String[] KIND_NAMES = {"so", "wr", "ww", "rw", "rt", "past", "path", "settled"};
 

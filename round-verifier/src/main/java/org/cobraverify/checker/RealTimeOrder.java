@@ -24,7 +24,7 @@ final class RealTimeOrder {
      * When {@code t} ended, for real-time order: its recorded end, except for a transaction of unknown outcome, whose
      * recorded end is when its client gave up (its commit may take effect later): {@link History#NO_TIME}.
      */
-    static long end(History h, int t) { return h.status(t) == History.UNKNOWN ? History.NO_TIME : h.end(t); }
+    static long end(History h, int t) { return h.acknowledged(t) ? h.end(t) : History.NO_TIME; }
 
     /** Transactions whose end orders others: included, with an end ({@link #end}). Their count is the number of auxiliary vertices. */
     static int[] ended(History h, boolean[] included) {

@@ -30,8 +30,8 @@ import org.cobraverify.solver.Budget;
  * before its writer ({@code ReadFromIndex.obsWriter}) count as read, for every premise, and in the causal past.
  */
 final class SaturationCheck {
-    /** Why a derived edge holds: T2 ran earlier in the session, was read earlier in the transaction, was read at all, or is in the causal past. */
-    private static final int BY_SESSION = 0, BY_EARLIER_READ = 1, BY_READ = 2, BY_CAUSAL_PAST = 3;
+    /** Why a derived edge holds, weakest level first: T2 was read earlier in the transaction, ran earlier in the session, was read at all, or is in the causal past. */
+    private static final int BY_EARLIER_READ = 0, BY_SESSION = 1, BY_READ = 2, BY_CAUSAL_PAST = 3;
     private static final int INIT = ReadFromIndex.INIT;
 
     private final History h;
@@ -135,7 +135,7 @@ final class SaturationCheck {
             pos[t] = count[s]++;
             sessionPred[t] = last[s];
             writerSession[t] = s;
-            if (h.status(t) != History.UNKNOWN) last[s] = t;
+            if (h.acknowledged(t)) last[s] = t;
             else writerSession[t] = writerSessions++;
         }
         // rc and ra ask whether a seen transaction wrote a key; causal needs no such index

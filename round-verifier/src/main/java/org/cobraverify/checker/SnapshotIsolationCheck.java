@@ -94,7 +94,7 @@ final class SnapshotIsolationCheck {
                 sessionPred[s(t)] = c(last[h.session(t)]);
             }
             // a transaction of unknown outcome follows its predecessors, and none follows it (docs/DESIGN.md §1.2)
-            if (h.status(t) != History.UNKNOWN) last[h.session(t)] = t;
+            if (h.acknowledged(t)) last[h.session(t)] = t;
         }
         for (int i = 0; i < rf.readKey.size(); i++) {
             int w = rf.readWriter.get(i);

@@ -37,7 +37,7 @@ final class StaleReadCertificates {
             default -> {
                 String bl = label(by);
                 Transaction byTxn = held.apply(by);
-                txns.add(new Certificate.Txn(w, "?", "committed", "(collected: w(" + key + ")=" + val + ")", -1));
+                if (!w.equals(StaleReads.INITIAL)) txns.add(new Certificate.Txn(w, "?", "committed", "(collected: w(" + key + ")=" + val + ")", -1));
                 txns.add(new Certificate.Txn(by, byTxn == null ? "?" : byTxn.getSession(), "committed", byTxn != null ? describe(byTxn)
                         : s.supersedingValue() == null ? "(collected)" : "(collected: w(" + key + ")=" + WireText.shown(s.supersedingValue()) + ")", -1));
                 List<Certificate.Edge> cycle = List.of(
@@ -64,7 +64,7 @@ final class StaleReadCertificates {
         AnomalyKind kind = old.earlierReadsOnly() ? AnomalyKind.NON_MONOTONIC_READ : AnomalyKind.FRACTURED_READ;
         List<Certificate.Txn> txns = new ArrayList<>();
         txns.add(new Certificate.Txn(f.getId(), f.getSession(), "committed", describe(f), -1));
-        txns.add(new Certificate.Txn(w, "?", "committed", "(collected: w(" + key + ")=" + val + ")", -1));
+        if (!w.equals(StaleReads.INITIAL)) txns.add(new Certificate.Txn(w, "?", "committed", "(collected: w(" + key + ")=" + val + ")", -1));
         String sawKey = WireText.shown(saw.getKey()), sawValue = WireText.shown(saw.getValue());
         txns.add(new Certificate.Txn(by, "?", "committed", "(collected: w(" + sawKey + ")=" + sawValue
                 + (s.supersedingValue() == null ? "" : " w(" + key + ")=" + WireText.shown(s.supersedingValue())) + ")", -1));
@@ -74,7 +74,8 @@ final class StaleReadCertificates {
                         + " after " + wl + " in every order (" + wl + " reaches " + bl + " through session order and reads: garbage collection"
                         + " found the version superseded by " + bl + ")"),
                 new Certificate.Edge(bl, fl, "wr", sawKey, because));
-        String text = kind.displayName() + ": " + because + ", yet read " + key + " = " + val + ", written by " + wl + ", which " + bl
+        String version = w.equals(StaleReads.INITIAL) ? key + "'s initial state" : key + " = " + val + ", written by " + wl;
+        String text = kind.displayName() + ": " + because + ", yet read " + version + ", which " + bl
                 + " had superseded: at " + old.level() + " " + bl + "'s write of " + key + " must then come before " + wl + "'s, and it comes after: "
                 + fl + " -rw(" + key + ")-> " + bl + " -wr(" + sawKey + ")-> " + fl;
         return new Certificate(kind, text, cycle, txns, List.of(), List.of(), List.of());

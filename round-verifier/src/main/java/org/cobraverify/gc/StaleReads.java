@@ -28,6 +28,9 @@ import org.cobraverify.schemas.TxnStatus;
  * <p>Invariant: every entry's reader is held (waiting or retained) by the verifier; each read appears at most once.
  */
 public final class StaleReads {
+    /** The writer a stale read's entry names for a read of a key's initial state after the past wrote the key. */
+    public static final String INITIAL = "the initial state";
+
     /**
      * A read by {@code reader} (its own operation {@code op}) of a write that {@code entry} says was collected;
      * {@code supersedingValue}: the value its superseding writer wrote of the key, when the verifier knows it (a sealed

@@ -28,10 +28,20 @@ public final class History {
     final int[] opListStart; // null when the history has no list reads
     final int[] listData;
     final Object[] keyNames, valueNames, sessionNames;
+    /** Committed transactions whose client never learned the outcome ({@link #acknowledged}); null when there are none. */
+    final boolean[] unacknowledged;
 
     History(String[] txnNames, int[] txnSession, byte[] txnStatus, long[] txnStart, long[] txnEnd, int[] txnLine,
             int[] opStart, byte[] opKind, int[] opKey, int[] opValue, int[] opListStart, int[] listData,
             Object[] keyNames, Object[] valueNames, Object[] sessionNames) {
+        this(txnNames, txnSession, txnStatus, txnStart, txnEnd, txnLine, opStart, opKind, opKey, opValue, opListStart, listData, keyNames,
+                valueNames, sessionNames, null);
+    }
+
+    History(String[] txnNames, int[] txnSession, byte[] txnStatus, long[] txnStart, long[] txnEnd, int[] txnLine,
+            int[] opStart, byte[] opKind, int[] opKey, int[] opValue, int[] opListStart, int[] listData,
+            Object[] keyNames, Object[] valueNames, Object[] sessionNames, boolean[] unacknowledged) {
+        this.unacknowledged = unacknowledged;
         this.txnNames = txnNames; this.txnSession = txnSession; this.txnStatus = txnStatus;
         this.txnStart = txnStart; this.txnEnd = txnEnd; this.txnLine = txnLine;
         this.opStart = opStart; this.opKind = opKind; this.opKey = opKey; this.opValue = opValue;
@@ -53,6 +63,14 @@ public final class History {
     }
     public int session(int t) { return txnSession[t]; }
     public byte status(int t) { return txnStatus[t]; }
+
+    /**
+     * Whether the client learned the transaction's outcome: false for one of {@link #UNKNOWN} outcome, and for a committed one
+     * whose client never learned it (a verifier in rounds that found it committed records it so). Session order runs only
+     * from an acknowledged transaction, and only an acknowledged one has an end for real time: one whose client gave up
+     * may have taken effect later (docs/DESIGN.md §1.2).
+     */
+    public boolean acknowledged(int t) { return txnStatus[t] != UNKNOWN && (unacknowledged == null || !unacknowledged[t]); }
     public long start(int t) { return txnStart[t]; }
     public long end(int t) { return txnEnd[t]; }
     /** Line (or record number) the transaction came from in its source, or -1. */
@@ -93,11 +111,13 @@ public final class History {
         int[] key = new int[ops], val = new int[ops];
         int[] ls = opListStart == null ? null : new int[ops + 1];
         int[] ld = new int[lists];
+        boolean[] unack = unacknowledged == null ? null : new boolean[n];
         int o = 0, l = 0;
         for (int i = 0; i < n; i++) {
             int t = txns[i];
             names[i] = txnNames[t]; sess[i] = txnSession[t]; ln[i] = txnLine[t]; st[i] = txnStatus[t];
             s0[i] = txnStart[t]; e0[i] = txnEnd[t];
+            if (unack != null) unack[i] = unacknowledged[t];
             os[i] = o;
             for (int op = opStart(t); op < opEnd(t); op++, o++) {
                 kind[o] = opKind[op]; key[o] = opKey[op]; val[o] = opValue[op];
@@ -109,7 +129,7 @@ public final class History {
         }
         os[n] = o;
         if (ls != null) ls[o] = l;
-        return new History(names, sess, st, s0, e0, ln, os, kind, key, val, ls, ld, keyNames, valueNames, sessionNames);
+        return new History(names, sess, st, s0, e0, ln, os, kind, key, val, ls, ld, keyNames, valueNames, sessionNames, unack);
     }
 
     public boolean hasTimestamps() {

@@ -193,6 +193,18 @@ public final class HistoryBuilder {
     /** The id of a session named {@code name} ({@code Long} or {@code String}). */
     public int session(Object name) { return name instanceof Long l ? session(l.longValue()) : session(String.valueOf(name)); }
 
+    /** Committed transactions whose client never learned the outcome (created on the first, {@link #unacknowledged}). */
+    private IntVec unacknowledged;
+
+    /**
+     * Marks the transaction being built (committed) as one whose client never learned the outcome: a verifier that found it
+     * committed says so, and session order does not run from it ({@link History#acknowledged}).
+     */
+    public void unacknowledged() {
+        if (unacknowledged == null) unacknowledged = new IntVec();
+        unacknowledged.add(n - 1);
+    }
+
     /** Changes the status of the transaction being built (Jepsen learns it at completion). */
     public void setStatus(byte txnStatus) { status[n - 1] = txnStatus; }
 
@@ -248,8 +260,13 @@ public final class HistoryBuilder {
             ls = Arrays.copyOf(listStart.raw(), ops + 1);
             ls[ops] = listData.size();
         }
+        boolean[] unack = null;
+        if (unacknowledged != null) {
+            unack = new boolean[n];
+            for (int i = 0; i < unacknowledged.size(); i++) unack[unacknowledged.get(i)] = true;
+        }
         return new History(Arrays.copyOf(names, n), session.toArray(), Arrays.copyOf(status, n),
                 Arrays.copyOf(start, n), Arrays.copyOf(end, n), line.toArray(), os, Arrays.copyOf(kind, ops),
-                key.toArray(), value.toArray(), ls, listData.toArray(), keys.names(), values.names(), sessions.names());
+                key.toArray(), value.toArray(), ls, listData.toArray(), keys.names(), values.names(), sessions.names(), unack);
     }
 }

@@ -15,6 +15,7 @@ import org.cobraverify.schemas.FrontierWrite;
 import org.cobraverify.schemas.HeldTxn;
 import org.cobraverify.schemas.StaleReadRef;
 import org.cobraverify.schemas.Transaction;
+import org.cobraverify.schemas.TxnStatus;
 import org.cobraverify.schemas.TxnOp;
 import org.cobraverify.schemas.VerifierCore;
 
@@ -35,9 +36,10 @@ final class CheckpointCodec {
         VerifierState.Counters n = s.counters();
         List<HeldTxn> held = new ArrayList<>(h.size());
         Map<String, Long> unknownSince = h.unknownSince(), waitingSince = h.waitingSince();
-        for (Transaction t : h.retained()) held.add(new HeldTxn(t, -1L, unknownSince.getOrDefault(t.getId(), -1L)));
+        for (Transaction t : h.retained()) held.add(new HeldTxn(t, -1L, unknownSince.getOrDefault(t.getId(), -1L), h.acknowledged(t) || t.getStatus() == TxnStatus.UNKNOWN));
         for (Transaction t : h.waiting())
-            held.add(new HeldTxn(t, waitingSince.getOrDefault(t.getId(), n.rounds()), unknownSince.getOrDefault(t.getId(), -1L)));
+            held.add(new HeldTxn(t, waitingSince.getOrDefault(t.getId(), n.rounds()), unknownSince.getOrDefault(t.getId(), -1L),
+                    h.acknowledged(t) || t.getStatus() == TxnStatus.UNKNOWN));
         CollectedPast p = s.past();
         List<CarriedFact> facts = new ArrayList<>(p.carried().size());
         for (CollectedPast.Carried e : p.carried()) facts.add(new CarriedFact(e.src(), e.dst(), e.kind(), e.key()));
@@ -73,7 +75,7 @@ final class CheckpointCodec {
             h.restoreMarks(e.getKey().toString(), m);
         }
         // (a marked key's writes were collected, §7.9: they stay out of the writer index)
-        for (HeldTxn x : c.held()) h.restoreHeld(x.getTxn(), x.getPendingSince(), x.getUnknownSince());
+        for (HeldTxn x : c.held()) h.restoreHeld(x.getTxn(), x.getPendingSince(), x.getUnknownSince(), x.getAcknowledged());
         List<String> unincluded = new ArrayList<>();
         for (CharSequence x : k.getUnincluded()) unincluded.add(x.toString());
         h.finishRestore(unincluded);

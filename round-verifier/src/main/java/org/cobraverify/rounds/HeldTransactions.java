@@ -46,6 +46,11 @@ final class HeldTransactions {
      */
     private final Map<String, Long> unknownSince = new HashMap<>();
     /**
+     * Held transactions recorded of unknown outcome and since found committed ({@link #knownCommitted}): committed, but their
+     * client never learned it, so session order does not run from them (docs/DESIGN.md §1.2).
+     */
+    private final Set<String> unacknowledged = new HashSet<>();
+    /**
      * Retained transactions outside the last checked history (of unknown outcome, read by nobody yet). A read that
      * includes one later makes it part of the checked history then, and it is checked against the collected past
      * then, as a newly admitted transaction is.
@@ -197,6 +202,7 @@ final class HeldTransactions {
             retainedIds.remove(id);
             partlyRead.remove(id);
             unknownSince.remove(id);
+            unacknowledged.remove(id);
             unincluded.remove(id);
             supersededMarks.remove(id);
         }
@@ -212,9 +218,16 @@ final class HeldTransactions {
         Transaction t = byId.get(id);
         if (t == null || t.getStatus() != TxnStatus.UNKNOWN) return;
         t.setStatus(TxnStatus.COMMITTED);
+        unacknowledged.add(id);
         unknownSince.remove(id);
         unincluded.remove(id);
     }
+
+    /**
+     * Whether held {@code t}'s client learned its outcome: not if it is of unknown outcome, nor if it was and was found
+     * committed since ({@link #knownCommitted}). Session order runs only from an acknowledged transaction (docs/DESIGN.md §1.2).
+     */
+    boolean acknowledged(Transaction t) { return t.getStatus() != TxnStatus.UNKNOWN && !unacknowledged.contains(t.getId()); }
 
     /** Records which retained transactions of the round's history ({@code order}) are outside the checked history. */
     void noteUnincluded(List<Transaction> order, boolean[] included) {
@@ -255,6 +268,7 @@ final class HeldTransactions {
         waitingSince.clear();
         partlyRead.clear();
         unknownSince.clear();
+        unacknowledged.clear();
         unincluded.clear();
         setAsideWrites.clear();
         tainted.clearAll();
@@ -361,8 +375,9 @@ final class HeldTransactions {
      * waiting otherwise; {@code unknownSince} negative: not of unknown outcome. Its writes enter the index, less those of keys
      * its superseded marks name (collected, §7.9). Call {@link #finishRestore} after the last.
      */
-    void restoreHeld(Transaction t, long waitingSinceRound, long unknownSinceRound) {
+    void restoreHeld(Transaction t, long waitingSinceRound, long unknownSinceRound, boolean acknowledged) {
         byId.put(t.getId(), t);
+        if (!acknowledged) unacknowledged.add(t.getId());
         Map<String, String> marked = supersededMarks.get(t.getId());
         for (TxnOp o : t.getOps())
             if (o.getWrite() && (marked == null || !marked.containsKey(o.getKey()))) writers.putIfAbsent(o.getKey(), o.getValue(), t);
@@ -384,7 +399,7 @@ final class HeldTransactions {
         if (byId.size() != retained.size() + waiting.size() || retainedIds.size() != retained.size() || waitingSince.size() != waiting.size()) return false;
         for (Transaction t : retained) if (byId.get(t.getId()) != t || !retainedIds.contains(t.getId())) return false;
         for (Transaction t : waiting) if (byId.get(t.getId()) != t || retainedIds.contains(t.getId()) || !waitingSince.containsKey(t.getId())) return false;
-        if (!retainedIds.containsAll(partlyRead) || !byId.keySet().containsAll(unknownSince.keySet()) || !byId.keySet().containsAll(unincluded)
+        if (!retainedIds.containsAll(partlyRead) || !byId.keySet().containsAll(unknownSince.keySet()) || !byId.keySet().containsAll(unacknowledged) || !byId.keySet().containsAll(unincluded)
                 || !byId.keySet().containsAll(supersededMarks.keySet())) return false;
         return tainted.invariantsHold();
     }
@@ -406,6 +421,7 @@ final class HeldTransactions {
         waitingSince.clear(); waitingSince.putAll(o.waitingSince);
         partlyRead.clear(); partlyRead.addAll(o.partlyRead);
         unknownSince.clear(); unknownSince.putAll(o.unknownSince);
+        unacknowledged.clear(); unacknowledged.addAll(o.unacknowledged);
         unincluded.clear(); unincluded.addAll(o.unincluded);
         setAsideWrites.clear();
         for (Map.Entry<String, Map<String, CollectedWrites.Entry>> e : o.setAsideWrites.entrySet()) setAsideWrites.put(e.getKey(), new HashMap<>(e.getValue()));

@@ -154,7 +154,7 @@ final class RoundCheck {
         Set<String> admittedIds = new java.util.HashSet<>(admitted.size() * 2);
         for (Transaction t : admitted) admittedIds.add(t.getId());
         SealedRoundHistory s = SealedRoundHistory.build(hb, ids, order, opIds, heldReads, admittedIds, staleNow, forced, past.exists(), collected,
-                incarnation::visible);
+                incarnation::visible, held::acknowledged);
         History h = s.history();
         long t1 = System.nanoTime();
         CollectionPlanner.Plan plan = gc && oldEpochMax >= 0
@@ -190,7 +190,7 @@ final class RoundCheck {
                     // without every read the past decides is checked first, and its violations are set aside as any (§7.11)
                     if (rules != GarbageCollection.Rules.CARELESS_UNCOVERED) {
                         History withoutPast = SealedRoundHistory.build(new HistoryBuilder(order.size(), ops, ids.keys(), ids.values()), ids, order, opIds,
-                                heldReads, admittedIds, staleNow, forced, true, collected, incarnation::visible, true).history();
+                                heldReads, admittedIds, staleNow, forced, true, collected, incarnation::visible, held::acknowledged, true).history();
                         Verdict v = Isolation.check(withoutPast, level, check);
                         if (v.outcome() == Verdict.Outcome.REJECT) {
                             violationsWithoutPast += 1 + v.moreViolations().size();

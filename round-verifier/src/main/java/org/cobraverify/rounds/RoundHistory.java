@@ -24,11 +24,15 @@ final class RoundHistory {
      * {@code i} have a held writer (null: every one); {@code forced}: the transactions admitted with a read of no held
      * writer in the last round.
      */
-    /** Begins {@code t} in {@code b}: its id, session, status and times (0: not recorded). */
-    static void begin(HistoryBuilder b, Transaction t) {
+    /**
+     * Begins {@code t} in {@code b}: its id, session, status and times (0: not recorded); one found committed after it was
+     * recorded of unknown outcome ({@link HeldTransactions#acknowledged}) is committed and unacknowledged.
+     */
+    static void begin(HistoryBuilder b, Transaction t, java.util.function.Predicate<Transaction> acknowledged) {
         byte st = t.getStatus() == TxnStatus.COMMITTED ? History.COMMITTED : t.getStatus() == TxnStatus.ABORTED ? History.ABORTED : History.UNKNOWN;
         b.begin(t.getId(), b.session(t.getSession()), st, t.getStart() == 0 ? History.NO_TIME : t.getStart(),
                 t.getEnd() == 0 ? History.NO_TIME : t.getEnd(), -1);
+        if (st == History.COMMITTED && !acknowledged.test(t)) b.unacknowledged();
     }
 
     static History build(HistoryBuilder b, List<Transaction> order, int[][] opIds, boolean[][] heldReads, PastFrontier frontier,
@@ -36,7 +40,7 @@ final class RoundHistory {
         for (int ti = 0; ti < order.size(); ti++) {
             Transaction t = order.get(ti);
             int[] x = opIds[ti];
-            begin(b, t);
+            begin(b, t, held::acknowledged);
             boolean isForced = !forced.isEmpty() && forced.contains(t.getId());
             boolean[] resolved = heldReads[ti];
             boolean whole = resolved == null;

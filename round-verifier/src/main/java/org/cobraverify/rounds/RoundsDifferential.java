@@ -32,12 +32,15 @@ public final class RoundsDifferential {
      * reproduce it.
      */
     public record Result(long seed, int transactions, int rounds, int unknown, int accepted, int rejected, boolean collected, long isolatedKeys,
-                         long chainedKeys, String problem, Map<String, Integer> unknownReasons, long unchecked, Set<String> shapes, long withoutPast, int named) {}
+                         long chainedKeys, String problem, Map<String, Integer> unknownReasons, long unchecked, Set<String> shapes, long withoutPast, int named,
+                         int certificates) {}
 
     /** Totals over many histories' results: verdicts by outcome, unknown ones by kind, disagreements. */
     public static final class Totals {
         public long histories, transactions, unknown, accepted, rejected, collected, isolatedKeys, isolatedIn, chainedKeys, chainedIn, unchecked, uncheckedIn,
                 withoutPast, withoutPastIn;
+        /** Certificates audited against their whole history ({@link CertificateAudit}) and found valid. */
+        public long certificates;
         public final Map<String, Integer> unknownReasons = new TreeMap<>();
         /** Histories by the shapes the generator gave them (a history may have several). */
         public final Map<String, Integer> shapes = new TreeMap<>();
@@ -58,6 +61,7 @@ public final class RoundsDifferential {
             unchecked += r.unchecked();
             if (r.unchecked() > 0) uncheckedIn++;
             withoutPast += r.withoutPast();
+            certificates += r.certificates();
             if (r.withoutPast() > 0) withoutPastIn++;
             for (String x : r.shapes()) shapes.merge(x, 1, Integer::sum);
             if (r.problem() != null) problems.add(r.problem());
@@ -143,7 +147,8 @@ public final class RoundsDifferential {
                 String problem = oracle.compare(v.decide(batch));
                 if (problem != null)
                     return new Result(seed, n, r + 1, oracle.unknown(), oracle.accepted(), oracle.rejected(), collectedAny, v.isolatedKeysCount(),
-                            v.chainedKeysCount(), problem, oracle.unknownReasons(), oracle.uncheckedCount(), shapes, v.violationsWithoutPastCount(), oracle.namedCount());
+                            v.chainedKeysCount(), problem, oracle.unknownReasons(), oracle.uncheckedCount(), shapes, v.violationsWithoutPastCount(), oracle.namedCount(),
+                            oracle.audited());
                 collectedAny |= v.retainedCount() < v.checkedCount();
                 isolated = v.isolatedKeysCount();
                 chained = v.chainedKeysCount();
@@ -153,6 +158,6 @@ public final class RoundsDifferential {
             }
         }
         return new Result(seed, n, lastRound + 1, oracle.unknown(), oracle.accepted(), oracle.rejected(), collectedAny, isolated, chained, null,
-                oracle.unknownReasons(), oracle.uncheckedCount(), shapes, withoutPast, oracle.namedCount());
+                oracle.unknownReasons(), oracle.uncheckedCount(), shapes, withoutPast, oracle.namedCount(), oracle.audited());
     }
 }

@@ -28,7 +28,9 @@ import org.cobraverify.schemas.UncheckedTxn;
  * may be compared round by round.) The transactions the rounds leave unchecked (docs/DESIGN.md §7.6) are left out of the
  * oracle's check from then on; after a violation (§7.10), each new one must name a transaction no earlier one named, and a
  * round that says its own transactions are clean must be, by the one-shot check of what was delivered less every
- * transaction a certificate named. It counts the verdicts it compared, by outcome, and the unknown ones by kind.
+ * transaction a certificate named. Every certificate a verdict reports must hold up against the whole history
+ * ({@link CertificateAudit}: its edges justified, its cycle a cycle, its anomaly the one its edges make). It counts the
+ * verdicts it compared, by outcome, the unknown ones by kind, and the certificates it audited.
  */
 final class RoundsOracle {
     private final long seed;
@@ -43,7 +45,9 @@ final class RoundsOracle {
     private final Set<Integer> named = new HashSet<>();
     /** Left unchecked by the rounds (docs/DESIGN.md §7.6). */
     private Set<Integer> unchecked = new HashSet<>();
-    private int unknown, accepted, rejected;
+    private int unknown, accepted, rejected, audited;
+    /** Holds every certificate reported to the whole history. */
+    private final CertificateAudit audit;
     private final Map<String, Integer> reasons = new HashMap<>();
     /** Per round of the batch being delivered: the oracle's verdict, and what was delivered by then (how many, and which). */
     private final List<Verdict.Outcome> oneShots = new ArrayList<>();
@@ -59,6 +63,7 @@ final class RoundsOracle {
         this.what = what;
         this.h = h;
         this.opts = opts;
+        this.audit = new CertificateAudit(h, opts.strict(), opts.driftNanos());
         for (int t = 0; t < h.size(); t++) { byName.put(h.name(t), t); byName.putIfAbsent("T" + h.name(t), t); }
     }
 
@@ -124,6 +129,10 @@ final class RoundsOracle {
             Set<Integer> namedBefore = new HashSet<>(named);
             Set<String> blamedNow = new HashSet<>(); // (the blamed transactions and the summary: two lost updates by one pair, of two keys, are two)
             for (Certificate c : certs) {
+                String invalid = audit.problem(c);
+                audited++;
+                if (invalid != null)
+                    return "seed " + seed + " (" + what + "): round " + rn + " reports an invalid certificate (" + invalid + "): " + c.getSummary();
                 Set<Integer> ids = new HashSet<>();
                 for (String x : setAside(c)) {
                     Integer t = byName.get(x);
@@ -158,6 +167,9 @@ final class RoundsOracle {
     int accepted() { return accepted; }
 
     int rejected() { return rejected; }
+
+    /** How many certificates it audited ({@link CertificateAudit}), every one valid so far. */
+    int audited() { return audited; }
 
     /** The unknown verdicts by kind ({@link #kindOf}). */
     Map<String, Integer> unknownReasons() { return reasons; }

@@ -29,7 +29,7 @@ import org.cobraverify.schemas.TxnOp;
  */
 record SealedRoundHistory(History history, List<StaleReads.StaleRead> judgeable, String unknowable) {
     /** How a certificate names the writer of a key's initial state. */
-    static final String INITIAL = "the initial state";
+    static final String INITIAL = StaleReads.INITIAL;
 
     /**
      * Builds into {@code b} the history of {@code order} ({@code opIds}: its key and value ids, in {@code ids}' tables, whose
@@ -41,8 +41,8 @@ record SealedRoundHistory(History history, List<StaleReads.StaleRead> judgeable,
      */
     static SealedRoundHistory build(HistoryBuilder b, RoundIds ids, List<Transaction> order, int[][] opIds, boolean[][] heldReads, Set<String> admitted,
                                     List<StaleReads.StaleRead> staleNow, Set<String> forced, boolean pastExists, CollectedWrites store,
-                                    Predicate<CollectedWrites.FrontierEntry> visible) {
-        return build(b, ids, order, opIds, heldReads, admitted, staleNow, forced, pastExists, store, visible, false);
+                                    Predicate<CollectedWrites.FrontierEntry> visible, Predicate<Transaction> acknowledged) {
+        return build(b, ids, order, opIds, heldReads, admitted, staleNow, forced, pastExists, store, visible, acknowledged, false);
     }
 
     /**
@@ -53,7 +53,7 @@ record SealedRoundHistory(History history, List<StaleReads.StaleRead> judgeable,
      */
     static SealedRoundHistory build(HistoryBuilder b, RoundIds ids, List<Transaction> order, int[][] opIds, boolean[][] heldReads, Set<String> admitted,
                                     List<StaleReads.StaleRead> staleNow, Set<String> forced, boolean pastExists, CollectedWrites store,
-                                    Predicate<CollectedWrites.FrontierEntry> visible, boolean withoutPast) {
+                                    Predicate<CollectedWrites.FrontierEntry> visible, Predicate<Transaction> acknowledged, boolean withoutPast) {
         Map<TxnOp, StaleReads.StaleRead> staleByOp = new IdentityHashMap<>();
         for (StaleReads.StaleRead s : staleNow) staleByOp.put(s.op(), s);
         // the keys whose frontier record decides a read: reads of collected writes, and initial-state reads of admitted transactions
@@ -82,7 +82,7 @@ record SealedRoundHistory(History history, List<StaleReads.StaleRead> judgeable,
         for (int ti = 0; ti < order.size(); ti++) {
             Transaction t = order.get(ti);
             int[] x = opIds[ti];
-            RoundHistory.begin(b, t);
+            RoundHistory.begin(b, t, acknowledged);
             boolean isAdmitted = admitted.contains(t.getId());
             boolean isForced = !forced.isEmpty() && forced.contains(t.getId());
             boolean[] resolved = heldReads[ti];

@@ -132,13 +132,13 @@ final class SetAside {
                 for (Transaction t : held.all()) {
                     if (gone.contains(t.getId()) || t == x || !t.getSession().equals(x.getSession())) continue;
                     sameSession.add(t);
-                    if (t.getStatus() == TxnStatus.UNKNOWN) continue;
+                    if (!held.acknowledged(t)) continue;
                     if (t.getSessionIndex() < x.getSessionIndex() && (before == null || t.getSessionIndex() > before.getSessionIndex())) before = t;
                     if (t.getSessionIndex() > x.getSessionIndex() && (after == null || t.getSessionIndex() < after.getSessionIndex())) after = t;
                 }
                 List<String> ways = new ArrayList<>();
                 for (Transaction t : sameSession)
-                    if (x.getStatus() != TxnStatus.UNKNOWN && t.getSessionIndex() > x.getSessionIndex()
+                    if (held.acknowledged(x) && t.getSessionIndex() > x.getSessionIndex()
                             && (after == null || t.getSessionIndex() <= after.getSessionIndex())) ways.add(t.getId());
                 if (!past.contract(id, before == null ? null : before.getId(), ways)) uncontracted.add(id);
                 gone.add(id);

@@ -63,6 +63,7 @@ class AnomalyKindTest {
         w.put(AnomalyKind.INTERNAL, history("T1 a w x 0 w x 1 r x 0"));
         w.put(AnomalyKind.NON_REPEATABLE_READ, history("T1 a w x 1", "T2 b r x nil r x 1"));
         w.put(AnomalyKind.NON_MONOTONIC_READ, history("T1 a w x 1", "T2 b r x 1 w x 2 w y 2", "T3 c r y 2 r x 1"));
+        w.put(AnomalyKind.READ_YOUR_WRITES, history("T1 a w x 1", "T2 a r x nil"));
         w.put(AnomalyKind.FRACTURED_READ, history("T1 a w x 1 w y 1", "T2 b w x 2 w y 2", "T3 c r x 2 r y 1"));
         w.put(AnomalyKind.CAUSALITY_VIOLATION, history("T1 a w x 1", "T2 b r x 1 w y 1", "T3 c r y 1 r x nil"));
         w.put(AnomalyKind.LOST_UPDATE, history("T1 a r x nil w x 1", "T2 b r x nil w x 2"));

@@ -63,19 +63,25 @@ class IsolationLevelsTest {
     }
 
     @Test
+    void missingItsSessionsEarlierWriteIsReadCommittedOnly() {
+        // Biswas and Enea's read committed has no session premise; strong session read committed adds read-your-writes
+        ladder(history("T1 a w x 1", "T2 a r x nil"), IsolationLevel.READ_COMMITTED, AnomalyKind.READ_YOUR_WRITES);
+    }
+
+    @Test
     void nonRepeatableReadIsReadCommittedOnly() {
-        ladder(history("T1 a w x 1", "T2 b r x nil r x 1"), IsolationLevel.READ_COMMITTED, AnomalyKind.NON_REPEATABLE_READ);
+        ladder(history("T1 a w x 1", "T2 b r x nil r x 1"), IsolationLevel.STRONG_SESSION_READ_COMMITTED, AnomalyKind.NON_REPEATABLE_READ);
     }
 
     @Test
     void fracturedReadIsReadCommittedOnly() {
         // T3 read x from T2 before it read y from T1: read committed orders only T2's y before T1's; read atomic sees T1 too
-        ladder(history("T1 a w x 1 w y 1", "T2 b w x 2 w y 2", "T3 c r x 2 r y 1"), IsolationLevel.READ_COMMITTED, AnomalyKind.FRACTURED_READ);
+        ladder(history("T1 a w x 1 w y 1", "T2 b w x 2 w y 2", "T3 c r x 2 r y 1"), IsolationLevel.STRONG_SESSION_READ_COMMITTED, AnomalyKind.FRACTURED_READ);
     }
 
     @Test
     void fracturedReadOfTheInitialState() {
-        ladder(history("T1 a w x 1 w y 1", "T3 c r y nil r x 1"), IsolationLevel.READ_COMMITTED, AnomalyKind.FRACTURED_READ);
+        ladder(history("T1 a w x 1 w y 1", "T3 c r y nil r x 1"), IsolationLevel.STRONG_SESSION_READ_COMMITTED, AnomalyKind.FRACTURED_READ);
     }
 
     @Test
@@ -194,5 +200,81 @@ class IsolationLevelsTest {
         History h = b.build();
         for (IsolationLevel l : IsolationLevel.values())
             assertEquals(Verdict.Outcome.REJECT, Isolation.check(h, l, OPTIONS).outcome(), l.longName());
+    }
+
+    /** Issue 65, B: a list read observes every append in it, not only the last; missing another key its first appender wrote is fractured. */
+    @Test
+    void aListReadObservesEveryAppenderInIt() {
+        HistoryBuilder b = new HistoryBuilder();
+        int k = b.key("k"), y = b.key("y");
+        b.begin("T1", b.session("a"), History.COMMITTED, History.NO_TIME, History.NO_TIME, -1);
+        b.append(k, b.value(1));
+        b.append(y, b.value(11));
+        b.end();
+        b.begin("T2", b.session("b"), History.COMMITTED, History.NO_TIME, History.NO_TIME, -1);
+        b.append(k, b.value(2));
+        b.end();
+        b.begin("T3", b.session("c"), History.COMMITTED, History.NO_TIME, History.NO_TIME, -1);
+        b.readList(k, new int[] {b.value(1), b.value(2)});
+        b.readList(y, new int[0]);
+        b.end();
+        // T3 saw T1's append of k (a read committed premise for its later read of y), so y = [] breaks every level
+        ladder(b.build(), null, AnomalyKind.NON_MONOTONIC_READ);
+        HistoryBuilder c = new HistoryBuilder();
+        k = c.key("k");
+        y = c.key("y");
+        c.begin("T1", c.session("a"), History.COMMITTED, History.NO_TIME, History.NO_TIME, -1);
+        c.append(k, c.value(1));
+        c.append(y, c.value(11));
+        c.end();
+        c.begin("T2", c.session("b"), History.COMMITTED, History.NO_TIME, History.NO_TIME, -1);
+        c.append(k, c.value(2));
+        c.end();
+        c.begin("T3", c.session("c"), History.COMMITTED, History.NO_TIME, History.NO_TIME, -1);
+        c.readList(y, new int[0]);
+        c.readList(k, new int[] {c.value(1), c.value(2)});
+        c.end();
+        // read in the other order it is read committed (the premise is an earlier read) and a fractured read above
+        ladder(c.build(), IsolationLevel.STRONG_SESSION_READ_COMMITTED, AnomalyKind.FRACTURED_READ);
+    }
+
+    /** Issue 65, C: at read committed a statement after an own append may see a newer committed state; no level above allows it. */
+    @Test
+    void readCommittedMaySeeANewerStateUnderItsOwnAppend() {
+        HistoryBuilder b = new HistoryBuilder();
+        int k = b.key("k");
+        b.begin("T1", b.session("a"), History.COMMITTED, History.NO_TIME, History.NO_TIME, -1);
+        b.append(k, b.value(1));
+        b.end();
+        b.begin("T2", b.session("b"), History.COMMITTED, History.NO_TIME, History.NO_TIME, -1);
+        b.readList(k, new int[0]);
+        b.append(k, b.value(2));
+        b.readList(k, new int[] {b.value(1), b.value(2)});
+        b.end();
+        History h = b.build();
+        ladder(h, IsolationLevel.STRONG_SESSION_READ_COMMITTED, AnomalyKind.NON_REPEATABLE_READ);
+        Certificate c = Isolation.check(h, IsolationLevel.READ_ATOMIC, OPTIONS).certificate();
+        assertTrue(c.summary().contains("with only its own appends between") && !c.summary().contains("no other transaction's write"), c.summary());
+    }
+
+    /** Issue 65, D: a transaction of unknown outcome need not precede its session's later ones (its commit may land late). */
+    @Test
+    void aLateCommitOfUnknownOutcomeIsNoViolation() {
+        // U's write of x is read by another session, while U's own session's next transaction read x's initial state
+        ladder(history("U s1 unknown w x 1", "T s1 r x nil", "R s2 r x 1"), IsolationLevel.STRICT_SERIALIZABLE, null);
+        // a committed one is still followed by its session's next transactions, past an unknown one between them
+        ladder(history("C s1 w x 1", "U s1 unknown w y 2", "T s1 r x nil", "R s2 r y 2"), IsolationLevel.READ_COMMITTED, AnomalyKind.READ_YOUR_WRITES);
+    }
+
+    /** Issue 65, H: read committed as Biswas and Enea define it has no session premise; dbcop accepts this history. */
+    @Test
+    void readCommittedAllowsASessionToReadOlderThanItsOwnWrite() {
+        History h = history("T1 s1 w x 1", "T2 s1 r x nil");
+        assertEquals(Verdict.Outcome.ACCEPT, Isolation.check(h, IsolationLevel.READ_COMMITTED, OPTIONS).outcome());
+        assertEquals(Verdict.Outcome.REJECT, Isolation.check(h, IsolationLevel.STRONG_SESSION_READ_COMMITTED, OPTIONS).outcome());
+        // and reading a write the session itself overwrote since
+        History overwritten = history("T1 s1 w x 1", "T2 s1 w x 2", "T3 s1 r x 1");
+        assertEquals(Verdict.Outcome.ACCEPT, Isolation.check(overwritten, IsolationLevel.READ_COMMITTED, OPTIONS).outcome());
+        assertEquals(Verdict.Outcome.REJECT, Isolation.check(overwritten, IsolationLevel.STRONG_SESSION_READ_COMMITTED, OPTIONS).outcome());
     }
 }

@@ -172,18 +172,18 @@ class AbortedAndUnknownInRoundsTest {
     }
 
     /**
-     * Case B. U (unknown outcome, session A) reads n = c1 and writes m = u; X follows it in A and writes w = x1; C1 (B)
-     * reads w = x1 and writes n = c1; C2 (C) overwrites n. P (D) reads m = u, which includes U, and z = z1, which Z
-     * writes only rounds later (in a new session): P waits, pinning U. The cycle U -so-> X -wr-> C1 -wr-> U must
- * survive the wait.
+     * Case B. X (session A) writes w = x1; U (unknown outcome) follows it in A, reads w's initial state and writes m = u;
+     * C1 (B) reads w = x1 and writes n = c1; C2 (C) overwrites n. P (D) reads m = u, which includes U, and z = z1, which
+     * Z writes only rounds later (in a new session): P waits, pinning U. The cycle X -so-> U -rw(w)-> X (U follows its
+     * session's predecessors, docs/DESIGN.md §1.2) must survive the wait.
      */
     @Test
     void anUnknownTransactionPinnedByAWaitingReaderIsNeverSetAside() {
         RoundSettings s = RoundSettings.defaults().withPendingRoundsLimit(3);
         try (Rounds r = new Rounds(s, "A", "B", "C", "D")) {
             r.round();
-            r.txn("U", "A", TxnStatus.UNKNOWN, "r n c1", "w m u");
             r.txn("X", "A", TxnStatus.COMMITTED, "w w x1");
+            r.txn("U", "A", TxnStatus.UNKNOWN, "r w -", "w m u");
             r.txn("C1", "B", TxnStatus.COMMITTED, "r w x1", "w n c1");
             r.txn("C2", "C", TxnStatus.COMMITTED, "r n c1", "w n c2");
             r.round();
@@ -194,7 +194,7 @@ class AbortedAndUnknownInRoundsTest {
             r.fence("E"); // a new session: its first fence follows the collected past, then Z
             r.txn("Z", "E", TxnStatus.COMMITTED, "w z z1");
             RoundResult last = r.round();
-            assertEquals(Verdict.Outcome.REJECT, r.oneShot(), "U -so-> X -wr-> C1 -wr-> U, with U included by P's read");
+            assertEquals(Verdict.Outcome.REJECT, r.oneShot(), "X -so-> U -rw(w)-> X, with U included by P's read");
             assertEquals(Verdict.Outcome.REJECT, last.outcome(), last.reason());
         }
     }

@@ -38,7 +38,7 @@ class LongCollectedStaleReadTest {
         Certificate c = last.certificate();
         assertEquals(AnomalyKind.STALE_READ, c.kind(), c.summary());
         String writer = planted.writer();
-        assertTrue(c.summary().contains("stale-reader") && c.summary().contains(writer) && c.summary().contains(key + " = " + value), c.summary());
+        assertTrue(c.summary().contains("stale-reader") && c.summary().contains(writer) && c.summary().contains(org.cobraverify.history.History.show(key) + " = " + org.cobraverify.history.History.show(value)), c.summary());
         assertEquals(3, c.transactions().size(), "reader, collected writer, superseding writer");
         assertTrue(collected > 150_000, "nearly everything before was collected: " + collected);
         assertTrue(run.retainedMax() < 50_000, "retained at most " + run.retainedMax());

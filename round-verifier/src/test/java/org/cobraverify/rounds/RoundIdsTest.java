@@ -23,9 +23,9 @@ class RoundIdsTest {
             List<TxnOp> ops = order.get(i).getOps();
             assertEquals(2 * ops.size(), x[i].length);
             for (int j = 0; j < ops.size(); j++) {
-                assertEquals(ops.get(j).getKey(), ids.keys().name(x[i][2 * j]));
+                assertEquals(ops.get(j).getKey(), org.cobraverify.schemas.protocol.WireNames.of(ids.keys().name(x[i][2 * j])));
                 if (ops.get(j).getValue() == null) assertEquals(History.NIL, x[i][2 * j + 1]);
-                else assertEquals(ops.get(j).getValue(), ids.values().name(x[i][2 * j + 1]));
+                else assertEquals(ops.get(j).getValue(), org.cobraverify.schemas.protocol.WireNames.of(ids.values().name(x[i][2 * j + 1])));
             }
         }
     }

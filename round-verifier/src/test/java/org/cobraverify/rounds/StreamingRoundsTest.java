@@ -64,9 +64,9 @@ class StreamingRoundsTest {
         java.util.Set<String> fenced = new java.util.HashSet<>();
         EpochAssigner ep = new EpochAssigner(h, SimulatedStore.FENCE_KEY);
         for (int t = 0; t < h.size(); t++) {
-            totals.merge(String.valueOf(h.sessionName(h.session(t))), 1, Integer::sum);
+            totals.merge(org.cobraverify.schemas.protocol.WireNames.of(h.sessionName(h.session(t))), 1, Integer::sum);
             if (org.cobraverify.schemas.protocol.EpochRules.isFence(HistoryRounds.toTransaction(h, t, ep, 0), SimulatedStore.FENCE_KEY))
-                fenced.add(String.valueOf(h.sessionName(h.session(t)))); // (rule 1, as the first pass over a file finds them)
+                fenced.add(org.cobraverify.schemas.protocol.WireNames.of(h.sessionName(h.session(t)))); // (rule 1, as the first pass over a file finds them)
         }
         if (ep.fenceCount() == 0) fenced.clear(); // (no fence chains: the whole history is cut by size, and so is the file)
         try (IncrementalVerifier v = new IncrementalVerifier(s, new InMemoryCollectedWrites())) {

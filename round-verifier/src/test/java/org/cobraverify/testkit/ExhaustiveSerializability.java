@@ -8,8 +8,10 @@ import org.cobraverify.history.History;
 /**
  * Test-only ground truth: decides serializability (with session order) of a small register history by
  * trying every serial order of its committed transactions, and every subset of its transactions of
- * unknown outcome, replaying each transaction against the state the order gives. Exponential; for
- * histories of up to about 9 transactions. Shares no code with the checker.
+ * unknown outcome, replaying each transaction against the state the order gives. Session order: a transaction
+ * comes after the earlier ones of its session that are not of unknown outcome (one of unknown outcome may take effect
+ * after its session went on, docs/DESIGN.md §1.2). Exponential; for histories of up to about 9 transactions. Shares no
+ * code with the checker.
  */
 public final class ExhaustiveSerializability {
     private ExhaustiveSerializability() {}
@@ -38,39 +40,35 @@ public final class ExhaustiveSerializability {
     }
 
     private static boolean search(History h, List<Integer> txns, long drift) {
-        // per session, the chosen transactions in session order
-        int sessions = h.sessionCount();
-        List<List<Integer>> bySession = new ArrayList<>();
-        for (int s = 0; s < sessions; s++) bySession.add(new ArrayList<>());
-        for (int t : txns) bySession.get(h.session(t)).add(t);
         int[] state = new int[h.keyCount()];
         Arrays.fill(state, History.NIL);
-        return dfs(h, bySession, new int[sessions], state, txns.size(), drift);
+        return dfs(h, txns, new boolean[h.size()], state, txns.size(), drift);
+    }
+
+    /** Whether {@code t} of {@code txns} may come next: every earlier one of its session not of unknown outcome is placed. */
+    private static boolean ready(History h, List<Integer> txns, boolean[] placed, int t) {
+        if (placed[t]) return false;
+        for (int u : txns) if (u < t && h.session(u) == h.session(t) && h.status(u) != History.UNKNOWN && !placed[u]) return false;
+        return true;
     }
 
     /** Some transaction not yet placed must come before t in real time. */
-    private static boolean mustWait(History h, List<List<Integer>> bySession, int[] next, int t, long drift) {
+    private static boolean mustWait(History h, List<Integer> txns, boolean[] placed, int t, long drift) {
         if (drift < 0 || h.start(t) == History.NO_TIME) return false;
-        for (int s = 0; s < bySession.size(); s++)
-            for (int i = next[s]; i < bySession.get(s).size(); i++) {
-                int u = bySession.get(s).get(i);
-                if (u != t && h.status(u) != History.UNKNOWN && h.end(u) != History.NO_TIME && h.end(u) + drift < h.start(t)) return true;
-            }
+        for (int u : txns)
+            if (!placed[u] && u != t && h.status(u) != History.UNKNOWN && h.end(u) != History.NO_TIME && h.end(u) + drift < h.start(t)) return true;
         return false;
     }
 
-    private static boolean dfs(History h, List<List<Integer>> bySession, int[] next, int[] state, int left, long drift) {
+    private static boolean dfs(History h, List<Integer> txns, boolean[] placed, int[] state, int left, long drift) {
         if (left == 0) return true;
-        for (int s = 0; s < bySession.size(); s++) {
-            List<Integer> l = bySession.get(s);
-            if (next[s] >= l.size()) continue;
-            int t = l.get(next[s]);
-            if (mustWait(h, bySession, next, t, drift)) continue;
+        for (int t : txns) {
+            if (!ready(h, txns, placed, t) || mustWait(h, txns, placed, t, drift)) continue;
             int[] after = replay(h, t, state);
             if (after == null) continue;
-            next[s]++;
-            if (dfs(h, bySession, next, after, left - 1, drift)) return true;
-            next[s]--;
+            placed[t] = true;
+            if (dfs(h, txns, placed, after, left - 1, drift)) return true;
+            placed[t] = false;
         }
         return false;
     }
@@ -99,24 +97,20 @@ public final class ExhaustiveSerializability {
             List<Integer> txns = new ArrayList<>(committed);
             for (int i = 0; i < unknown.size(); i++) if ((mask & (1 << i)) != 0) txns.add(unknown.get(i));
             txns.sort(Integer::compare);
-            List<List<Integer>> bySession = new ArrayList<>();
-            for (int s = 0; s < h.sessionCount(); s++) bySession.add(new ArrayList<>());
-            for (int t : txns) bySession.get(h.session(t)).add(t);
-            if (dfsLists(h, bySession, new int[h.sessionCount()], new int[h.keyCount()][0], txns.size())) return true;
+            if (dfsLists(h, txns, new boolean[h.size()], new int[h.keyCount()][0], txns.size())) return true;
         }
         return false;
     }
 
-    private static boolean dfsLists(History h, List<List<Integer>> bySession, int[] next, int[][] state, int left) {
+    private static boolean dfsLists(History h, List<Integer> txns, boolean[] placed, int[][] state, int left) {
         if (left == 0) return true;
-        for (int s = 0; s < bySession.size(); s++) {
-            List<Integer> l = bySession.get(s);
-            if (next[s] >= l.size()) continue;
-            int[][] after = replayLists(h, l.get(next[s]), state);
+        for (int t : txns) {
+            if (!ready(h, txns, placed, t)) continue;
+            int[][] after = replayLists(h, t, state);
             if (after == null) continue;
-            next[s]++;
-            if (dfsLists(h, bySession, next, after, left - 1)) return true;
-            next[s]--;
+            placed[t] = true;
+            if (dfsLists(h, txns, placed, after, left - 1)) return true;
+            placed[t] = false;
         }
         return false;
     }

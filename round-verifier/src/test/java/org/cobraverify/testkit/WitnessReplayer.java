@@ -6,7 +6,9 @@ import org.cobraverify.history.History;
 /**
  * Test-only, independent of the checker: replays a history in a proposed serial order and says what is
  * wrong with the order, or null when it explains every read. The order must hold every committed
- * transaction once, no aborted one, and keep session order; transactions of unknown outcome may appear.
+ * transaction once, no aborted one, and keep session order (each transaction after the earlier ones of its session that
+ * are not of unknown outcome: one of unknown outcome may have taken effect late, docs/DESIGN.md §1.2); transactions of
+ * unknown outcome may appear.
  */
 public final class WitnessReplayer {
     private WitnessReplayer() {}
@@ -27,7 +29,7 @@ public final class WitnessReplayer {
             if (!in[t]) continue;
             int s = h.session(t);
             if (lastPos[s] > posOf[t]) return "T" + h.name(t) + " is ordered before an earlier transaction of its session";
-            lastPos[s] = posOf[t];
+            if (h.status(t) != History.UNKNOWN) lastPos[s] = Math.max(lastPos[s], posOf[t]);
         }
         int[] state = new int[h.keyCount()];
         Arrays.fill(state, History.NIL);

@@ -109,7 +109,7 @@ final class SealedKeys {
                         int w = lastWriterInSession.get(sk);
                         pred[op] = w == LongIntMap.MISSING ? -2 : w;
                     }
-                    if (h.status(t) != History.UNKNOWN) lastWriterInSession.put(sk, t); // (none follows it by session order, §1.2)
+                    if (h.acknowledged(t)) lastWriterInSession.put(sk, t); // (none follows it by session order, §1.2)
                 } else if (h.kind(op) == History.READ && isExternal(h, t, op)) count[k + 1]++;
             }
         }

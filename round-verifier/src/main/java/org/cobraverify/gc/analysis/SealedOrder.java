@@ -35,7 +35,7 @@ final class SealedOrder {
         for (int t = 0; t < n; t++) {
             int s = h.session(t);
             if (lastOfSession[s] >= 0) { srcs[m] = lastOfSession[s]; dsts[m++] = t; }
-            if (h.status(t) != History.UNKNOWN) lastOfSession[s] = t; // nothing follows one of unknown outcome by session order (§1.2)
+            if (h.acknowledged(t)) lastOfSession[s] = t; // nothing follows one of unknown outcome by session order (§1.2)
             if (!included[t]) continue;
             for (int op = h.opStart(t); op < h.opEnd(t); op++) {
                 if (h.kind(op) != History.READ || h.value(op) == History.NIL) continue;
