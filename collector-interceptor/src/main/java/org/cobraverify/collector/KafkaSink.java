@@ -122,19 +122,20 @@ public final class KafkaSink implements HistorySink {
         check();
         long[] seq = seqs.remove(session); // the session is over: its counter goes (sessions come and go)
         if (seq == null) seq = new long[1];
-        Operation end = new Operation(session, ++seq[0], "", OpKind.END, null, null, System.currentTimeMillis() * 1_000_000L);
-        producer.send(new ProducerRecord<>(topic, session, wire.encode(topic, end)), (m, e) -> {
+        String text = WireNames.of(session);
+        Operation end = new Operation(text, ++seq[0], "", OpKind.END, null, null, System.currentTimeMillis() * 1_000_000L);
+        producer.send(new ProducerRecord<>(topic, text, wire.encode(topic, end)), (m, e) -> {
             if (e != null) failure.compareAndSet(null, "the end of session " + session + ": " + why(e));
         });
     }
 
-    /** An operation as the wire carries it: its key and value as their texts ({@link WireNames}: a key {@code "42"} stays a string). */
+    /** An operation as the wire carries it: its session, key and value as their texts ({@link WireNames}: a key {@code "42"} stays a string). */
     private static Operation op(TxnRecord t, long seq, OpKind kind, String key, String value, long time) {
-        return new Operation(t.session(), seq, t.id(), kind, key == null ? null : WireNames.of(key), value == null ? null : WireNames.of(value), time);
+        return new Operation(WireNames.of(t.session()), seq, t.id(), kind, key == null ? null : WireNames.of(key), value == null ? null : WireNames.of(value), time);
     }
 
     private void send(List<Future<RecordMetadata>> sent, TxnRecord t, byte[] value, String what) {
-        Future<RecordMetadata> f = producer.send(new ProducerRecord<>(topic, t.session(), value), (m, e) -> {
+        Future<RecordMetadata> f = producer.send(new ProducerRecord<>(topic, WireNames.of(t.session()), value), (m, e) -> {
             if (e != null) failure.compareAndSet(null, "operation " + what + " of transaction " + t.id()
                     + " in session " + t.session() + " was not published to " + topic + ": " + why(e));
         });
