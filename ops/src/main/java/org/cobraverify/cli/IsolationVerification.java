@@ -63,7 +63,7 @@ final class IsolationVerification {
                 case REJECT -> "REJECT   " + v.certificate().kind().displayName();
                 case UNKNOWN -> "unknown  " + v.unknownReason();
             };
-            out.printf("  %-20s %s%n", e.getKey().longName(), what);
+            out.printf("  %-29s %s%n", e.getKey().longName(), what);
         }
         IsolationLevel weakest = ladder.weakestViolated();
         if (weakest != null) {

@@ -148,12 +148,12 @@ public final class SurveyCommand implements Callable<Integer> {
         StringBuilder b = new StringBuilder();
         b.append(String.format(Locale.ROOT, "%s: %d level(s) surveyed in %.0f s; recordings and certificate pages in %s%n",
                 rows.isEmpty() || rows.get(0).database().isEmpty() ? db : rows.get(0).database(), rows.size(), seconds, dir));
-        b.append(String.format(Locale.ROOT, "  %-18s %-20s %-20s %9s  %s%n", "level", "promised", "strongest observed", "txns", "anomalies seen"));
+        b.append(String.format(Locale.ROOT, "  %-18s %-20s %-29s %9s  %s%n", "level", "promised", "strongest observed", "txns", "anomalies seen"));
         for (Survey.Row r : rows) {
             String anomalies = r.anomalies().isEmpty() ? "none in " + r.transactions() + " transactions"
                     : String.join("; ", r.anomalies().stream().map(a -> a.anomaly() + " (" + a.recordings() + " recording(s), breaks "
                     + a.breaks().longName() + ")").toList());
-            b.append(String.format(Locale.ROOT, "  %-18s %-20s %-20s %9d  %s%n", r.level().sqlName(),
+            b.append(String.format(Locale.ROOT, "  %-18s %-20s %-29s %9d  %s%n", r.level().sqlName(),
                     r.level().promised() == null ? "(no rung)" : r.level().promised().longName(),
                     r.strongest() == null ? "none" : r.strongest().longName(), r.transactions(), anomalies));
         }
