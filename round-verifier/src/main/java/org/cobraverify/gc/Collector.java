@@ -95,7 +95,7 @@ public final class Collector {
         for (int i = 0; i < order.size(); i++) {
             Transaction t = order.get(i);
             // (an end of a transaction of unknown outcome orders nothing: its commit may take effect later, docs/DESIGN.md §1.2)
-            if (gc.old[i] && included[i]) past.widen(t.getStart(), t.getStatus() == TxnStatus.UNKNOWN ? 0 : t.getEnd());
+            if (gc.old[i] && included[i]) past.widen(t.getStart(), h.acknowledged(i) ? t.getEnd() : 0);
             if (!gc.collect[i]) continue;
             gone.add(t.getId());
             // the round's history may lack some of t's reads (of writes collected earlier), never its writes; t's last write

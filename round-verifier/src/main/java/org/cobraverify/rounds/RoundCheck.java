@@ -236,7 +236,11 @@ final class RoundCheck {
     private String writerOf(TxnOp o) {
         if (o.getWrite() || o.getValue() == null) return null;
         Transaction w = held.writerOf(o.getKey(), o.getValue());
-        if (w != null) return w.getId();
+        if (w != null) {
+            String last = null; // (its final write of the key: a read of an earlier one is no read-from)
+            for (TxnOp x : w.getOps()) if (x.getWrite() && x.getKey().equals(o.getKey())) last = x.getValue();
+            return o.getValue().equals(last) ? w.getId() : null;
+        }
         CollectedWrites.Entry e = incarnation.entry(o.getKey(), o.getValue());
         if (e != null) {
             CollectedWrites.Fate f = e.fate();
