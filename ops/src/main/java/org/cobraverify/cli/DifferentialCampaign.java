@@ -31,10 +31,22 @@ final class DifferentialCampaign {
         try {
             for (int i = 0; i < histories; i++) {
                 long s = seed + i;
-                results.add(pool.submit(() -> level == IsolationLevel.SERIALIZABLE ? Verifier.differential(s, rules) : Verifier.differential(s, rules, level)));
+                results.add(pool.submit(() -> {
+                    try {
+                        return level == IsolationLevel.SERIALIZABLE ? Verifier.differential(s, rules) : Verifier.differential(s, rules, level);
+                    } catch (RuntimeException e) { // a history the verifier cannot get through is a disagreement, named by its seed
+                        throw new IllegalStateException("seed " + s + ": " + e, e);
+                    }
+                }));
             }
             RoundsDifferential.Totals all = new RoundsDifferential.Totals();
-            for (Future<RoundsDifferential.Result> f : results) all.add(f.get());
+            for (Future<RoundsDifferential.Result> f : results) {
+                try {
+                    all.add(f.get());
+                } catch (java.util.concurrent.ExecutionException e) {
+                    all.problems.add(String.valueOf(e.getCause().getMessage())); // (the campaign goes on: every seed is reported)
+                }
+            }
             out.printf("rounds against one-shot" + (level == IsolationLevel.SERIALIZABLE ? "" : " at " + level.longName())
                     + (rules.equals("SOUND") ? "" : " (" + rules + ")") + ": %,d histories (seeds %d..%d, %,d transactions), %,d round verdicts: %,d accept, %,d reject,"
                     + " %,d unknown (%.2f%%); garbage collected in %,d histories; frontier keys isolated: %,d in %,d histories (by the chain rule: %,d in %,d); %d disagreements;"

@@ -31,13 +31,19 @@ final class CertificateAudit {
     private final long driftNanos;
     /** Whether real-time order is a fact (strict serializability): then {@link #follows} takes it too. */
     private final boolean strict;
+    /**
+     * Whether the level puts a read-modify-write's version right after the one it read (snapshot isolation and above): then
+     * a reader of a version precedes the read-modify-writes of it, and {@link #follows} takes that too.
+     */
+    private final boolean chains;
     private final Map<String, Integer> byName = new HashMap<>(), keyByShown = new HashMap<>();
     /** Each write's operation by (key, value). */
     private final Map<Long, Integer> writeOp = new HashMap<>();
 
-    CertificateAudit(History h, boolean strict, long driftNanos) {
+    CertificateAudit(History h, boolean strict, long driftNanos, boolean chains) {
         this.h = h;
         this.strict = strict;
+        this.chains = chains;
         this.driftNanos = driftNanos;
         for (int t = 0; t < h.size(); t++) { byName.put(h.name(t), t); byName.putIfAbsent(h.label(t), t); }
         for (int k = 0; k < h.keyCount(); k++) keyByShown.put(History.show(h.keyName(k)), k);
@@ -64,7 +70,8 @@ final class CertificateAudit {
             CycleEdge e = cycle.get(i), next = cycle.get((i + 1) % cycle.size());
             if (!e.getTo().equals(next.getFrom())) return "its cycle breaks between " + e.getFrom() + " -> " + e.getTo() + " and " + next.getFrom();
             String bad = unjustified(e);
-            if (bad != null) return "edge " + e.getFrom() + " -" + e.getKind() + (e.getKey() == null ? "" : "(" + e.getKey() + ")") + "-> " + e.getTo() + ": " + bad;
+            if (bad != null) return "edge " + e.getFrom() + " -" + e.getKind() + (e.getKey() == null ? "" : "(" + e.getKey() + ")") + "-> " + e.getTo() + ": " + bad
+                    + (e.getWhy() == null ? "" : " (it says: " + e.getWhy() + ")");
             switch (e.getKind()) {
                 case "rw" -> rw++;
                 case "wr" -> wr++;
@@ -155,8 +162,10 @@ final class CertificateAudit {
 
     /**
      * Whether a path of facts leads from {@code a} to {@code b}: session order (from a transaction not of unknown outcome to a
-     * later one of its session), reads-from (from a writer to a reader of its final write) and, in strict mode, real-time
-     * order, through transactions that did not abort. Every commit order of the history orders {@code a} before {@code b} then.
+     * later one of its session), reads-from (from a writer to a reader of its final write), at snapshot isolation and above
+     * the anti-dependency on a read-modify-write (from a reader of a version to a transaction that read the same version
+     * and wrote the key) and on every writer of a key whose initial version it read, and in strict mode real-time order, through transactions that did not abort. Every commit order
+     * of the history (at the level) orders {@code a} before {@code b} then.
      */
     private boolean follows(int a, int b) {
         if (a == b) return false;
@@ -181,6 +190,13 @@ final class CertificateAudit {
         if (h.status(u) != History.UNKNOWN)
             for (int v = u + 1; v < h.size(); v++) if (h.session(v) == h.session(u) && h.status(v) != History.ABORTED) out.add(v);
         for (int v = 0; v < h.size(); v++) if (v != u && h.status(v) != History.ABORTED && readsFinalOf(v, u)) out.add(v);
+        if (chains)
+            for (int op = h.opStart(u); op < h.opEnd(u); op++) {
+                if (h.kind(op) != History.READ) continue;
+                for (int v = 0; v < h.size(); v++)
+                    if (v != u && h.status(v) != History.ABORTED && (predecessorInChain(v, h.key(op)) == versionWriter(h.key(op), h.value(op))
+                            || h.value(op) == History.NIL && writes(v, h.key(op)))) out.add(v);
+            }
         if (strict && h.status(u) != History.UNKNOWN && h.end(u) != History.NO_TIME)
             for (int v = 0; v < h.size(); v++)
                 if (v != u && h.status(v) != History.ABORTED && h.start(v) != History.NO_TIME && h.end(u) + driftNanos < h.start(v)) out.add(v);
@@ -234,6 +250,13 @@ final class CertificateAudit {
         if (follows(w, b)) return true;
         for (int r = 0; r < h.size(); r++) if (r != w && h.status(r) != History.ABORTED && readsFrom(r, k, b) && follows(w, r)) return true;
         return false;
+    }
+
+    /** The writer of version {@code v} of {@code k} ({@link #INITIAL} for the initial one), or {@link #NO_CHAIN} when none wrote it last. */
+    private int versionWriter(int k, int v) {
+        if (v == History.NIL) return INITIAL;
+        int wo = writeOf(k, v);
+        return wo < 0 || !isFinalWrite(txnOf(wo), wo) ? NO_CHAIN - 1 : txnOf(wo);
     }
 
     /** The writer whose version of {@code k} {@code t} read before writing {@code k} ({@link #INITIAL}: the initial one), or {@link #NO_CHAIN}. */

@@ -128,7 +128,7 @@ public final class RoundsDifferential {
     private static Result drive(long seed, History h, CheckOptions opts, int roundSize, int pendingLimit, GarbageCollection.Rules rules, Random rnd,
                                 String what, Set<String> shapes, IsolationLevel level) {
         int n = h.size();
-        if (TRACE) for (int t = 0; t < n; t++) System.err.println(h.label(t) + " " + h.sessionName(h.session(t)) + " " + h.status(t) + " " + h.describeOps(t));
+        if (TRACE) for (int t = 0; t < n; t++) System.err.println(h.label(t) + " " + h.sessionName(h.session(t)) + " " + h.status(t) + " " + h.describeOps(t) + " @" + h.start(t) + ".." + h.end(t));
         TopologyDelivery delivery = new TopologyDelivery(h, roundSize, rnd);
         int lastRound = delivery.lastRound();
         RoundSettings settings = RoundSettings.defaults().withCheck(opts).withPendingRoundsLimit(pendingLimit).withGcRules(rules);

@@ -63,7 +63,7 @@ final class RoundsOracle {
         this.what = what;
         this.h = h;
         this.opts = opts;
-        this.audit = new CertificateAudit(h, opts.strict(), opts.driftNanos());
+        this.audit = new CertificateAudit(h, opts.strict(), opts.driftNanos(), level.implies(IsolationLevel.SNAPSHOT_ISOLATION));
         for (int t = 0; t < h.size(); t++) { byName.put(h.name(t), t); byName.putIfAbsent("T" + h.name(t), t); }
     }
 
