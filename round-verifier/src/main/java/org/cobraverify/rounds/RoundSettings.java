@@ -56,7 +56,7 @@ public record RoundSettings(CheckOptions check, int pendingRoundsLimit, int maxR
     public String satisfied() {
         return switch (level) {
             case READ_COMMITTED -> "read committed";
-            case STRONG_SESSION_READ_COMMITTED -> "read committed with session guarantees";
+            case STRONG_SESSION_READ_COMMITTED -> "strong session read committed";
             case READ_ATOMIC -> "read atomic";
             case CAUSAL -> "causally consistent";
             case SNAPSHOT_ISOLATION -> "snapshot isolated";

@@ -279,7 +279,7 @@ class IsolationOracleTest {
                     runs[kind], kind == 1 ? "list" : "register", BASE_SEED, strongest[kind][0]);
             for (IsolationLevel l : LEVELS) {
                 int a = accepts[kind][l.ordinal()];
-                System.out.printf("  %-20s %5d satisfied, %5d not, %5d the strongest satisfied%n", l.longName(), a, runs[kind] - a,
+                System.out.printf("  %-29s %5d satisfied, %5d not, %5d the strongest satisfied%n", l.longName(), a, runs[kind] - a,
                         strongest[kind][1 + l.ordinal()]);
             }
         }
@@ -340,12 +340,12 @@ class IsolationOracleTest {
                 }
             }
         }
-        System.out.printf("  %-9s %-20s %9s %7s %7s %13s%n", "histories", "level", "histories", "accept", "reject", "disagreements");
+        System.out.printf("  %-9s %-29s %9s %7s %7s %13s%n", "histories", "level", "histories", "accept", "reject", "disagreements");
         int total = 0;
         for (int kind = 0; kind < (LISTS ? 2 : 1); kind++) {
             for (IsolationLevel l : LEVELS) {
                 int i = l.ordinal();
-                System.out.printf("  %-9s %-20s %9d %7d %7d %13d%n", kind == 1 ? "list" : "register", l.longName(), runs[kind],
+                System.out.printf("  %-9s %-29s %9d %7d %7d %13d%n", kind == 1 ? "list" : "register", l.longName(), runs[kind],
                         accepts[kind][i], rejects[kind][i], disagreements[kind][i]);
                 total += disagreements[kind][i];
             }
