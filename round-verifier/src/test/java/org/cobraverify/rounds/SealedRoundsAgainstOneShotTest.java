@@ -21,7 +21,7 @@ class SealedRoundsAgainstOneShotTest {
     private static final long SEED = Long.getLong("cobra.propertySeed", 1);
 
     @ParameterizedTest(name = "{0}")
-    @EnumSource(value = IsolationLevel.class, names = {"READ_COMMITTED", "READ_ATOMIC", "CAUSAL", "SNAPSHOT_ISOLATION"})
+    @EnumSource(value = IsolationLevel.class, names = {"READ_COMMITTED", "STRONG_SESSION_READ_COMMITTED", "READ_ATOMIC", "CAUSAL", "SNAPSHOT_ISOLATION"})
     void everyRoundAgreesWithOneShotAtItsLevelOrIsUnknown(IsolationLevel level) {
         RoundsDifferential.Totals all = new RoundsDifferential.Totals();
         for (int i = 0; i < RUNS; i++) {
@@ -59,7 +59,7 @@ class SealedRoundsAgainstOneShotTest {
      * unchecked, which hid it). A read after the transaction's own write of the key is now kept as it is.
      */
     @ParameterizedTest(name = "{0}")
-    @EnumSource(value = IsolationLevel.class, names = {"READ_COMMITTED", "READ_ATOMIC", "CAUSAL", "SNAPSHOT_ISOLATION"})
+    @EnumSource(value = IsolationLevel.class, names = {"READ_COMMITTED", "STRONG_SESSION_READ_COMMITTED", "READ_ATOMIC", "CAUSAL", "SNAPSHOT_ISOLATION"})
     void seedsACampaignFoundAgree(IsolationLevel level) {
         for (long seed : new long[] {9007008, 5010045, 9803228}) {
             RoundsDifferential.Result r = RoundsDifferential.run(seed, GarbageCollection.Rules.SOUND, RoundsDifferential.Shapes.ALL, level);
@@ -81,7 +81,7 @@ class SealedRoundsAgainstOneShotTest {
      * differential cannot tell (its oracle leaves unchecked transactions out): the counts can.
      */
     @ParameterizedTest(name = "{0}")
-    @EnumSource(value = IsolationLevel.class, names = {"READ_COMMITTED", "READ_ATOMIC", "CAUSAL", "SNAPSHOT_ISOLATION"})
+    @EnumSource(value = IsolationLevel.class, names = {"READ_COMMITTED", "STRONG_SESSION_READ_COMMITTED", "READ_ATOMIC", "CAUSAL", "SNAPSHOT_ISOLATION"})
     void aViolationAmongTransactionsThatDoNotFollowThePastIsReported(IsolationLevel level) {
         long seed = 111;
         RoundsDifferential.Result sound = RoundsDifferential.run(seed, GarbageCollection.Rules.SOUND, RoundsDifferential.Shapes.ALL, level);

@@ -27,7 +27,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 class SealedStaleReadTest {
     @ParameterizedTest(name = "{0}")
-    @EnumSource(value = IsolationLevel.class, names = {"READ_COMMITTED", "READ_ATOMIC", "CAUSAL", "SNAPSHOT_ISOLATION"})
+    @EnumSource(value = IsolationLevel.class, names = {"READ_COMMITTED", "STRONG_SESSION_READ_COMMITTED", "READ_ATOMIC", "CAUSAL", "SNAPSHOT_ISOLATION"})
     void aLateReadOfASealedVersionIsJudgedAsTheLevelSays(IsolationLevel level) {
         History clean = SimulatedStore.run(SimulatedStore.Isolation.SERIAL, new SimulatedStore.Workload(4, 20_000 / 4, 50_000, 4, 0.5, 0, 0),
                 new Random(17), false, 20);
