@@ -53,16 +53,23 @@ final class SnapshotIsolationCheck {
     private LongIntMap readerGroup;
     private int[] readerStart, readers;
 
-    private SnapshotIsolationCheck(History h, CheckOptions options, Budget budget) {
+    /** Whether every pair of a key's chains is a constraint, whatever the graph orders already (the reference, for tests). */
+    private final boolean allPairs;
+
+    private SnapshotIsolationCheck(History h, CheckOptions options, Budget budget, boolean allPairs) {
         this.h = h;
         this.options = options;
         this.budget = budget;
+        this.allPairs = allPairs;
     }
 
-    static Verdict check(History h, CheckOptions options, Budget budget) {
+    static Verdict check(History h, CheckOptions options, Budget budget) { return check(h, options, budget, false); }
+
+    /** With {@code allPairs}, every pair of a key's chains is a constraint: the encoding "chains, not pairs" is held to it. */
+    static Verdict check(History h, CheckOptions options, Budget budget, boolean allPairs) {
         CheckStats stats = new CheckStats();
         stats.solver = options.solver().name();
-        return Isolation.decide(h, stats, st -> new SnapshotIsolationCheck(h, options, budget).run(st));
+        return Isolation.decide(h, stats, st -> new SnapshotIsolationCheck(h, options, budget, allPairs).run(st));
     }
 
     private static int s(int t) { return 2 * t; }
@@ -208,12 +215,13 @@ final class SnapshotIsolationCheck {
                 writers[h.key(op)].add(t);
             }
         }
+        int[] keyStart = new int[keys + 1], initChainOf = new int[keys];
+        Arrays.fill(initChainOf, -1);
         for (int k = 0; k < keys; k++) {
+            keyStart[k] = chainKey.size();
             IntVec ws = writers[k];
-            int initReaders = group(k, INIT);
             if (ws == null) continue;
             budget.check();
-            int firstChain = chainKey.size(), initChain = -1;
             for (int i = 0; i < ws.size(); i++) {
                 int w = ws.get(i), p = pred.get(LongIntMap.pack(k, w)); // the predecessor + 1
                 if (p != LongIntMap.MISSING && p != 0) continue; // not a head
@@ -225,24 +233,146 @@ final class SnapshotIsolationCheck {
                     for (int r = readersStart(rs); r < readersEnd(rs); r++) if (readers[r] != next) g.add(s(readers[r]), c(next), KnownGraph.RW, k);
                     tail = next;
                 }
-                if (p == 0) initChain = chainKey.size();
+                if (p == 0) initChainOf[k] = chainKey.size();
                 chainKey.add(k);
                 chainHead.add(w);
                 chainTail.add(tail);
             }
-            int lastChain = chainKey.size();
-            // the initial version precedes every chain: its readers come before each head's commit
-            for (int ch = firstChain; ch < lastChain; ch++)
-                for (int r = readersStart(initReaders); r < readersEnd(initReaders); r++) if (readers[r] != chainHead.get(ch)) g.add(s(readers[r]), c(chainHead.get(ch)), KnownGraph.RW, k);
-            for (int a = firstChain; a < lastChain; a++)
-                for (int b = a + 1; b < lastChain; b++) {
-                    if (a == initChain || b == initChain) addSide(a == initChain ? a : b, a == initChain ? b : a, -1);
-                    else { first.add(a); second.add(b); }
-                }
+            // the chain that begins with a read of the initial version precedes every other chain of the key
+            int init = initChainOf[k];
+            if (init >= 0)
+                for (int ch = keyStart[k]; ch < chainKey.size(); ch++) if (ch != init) g.add(c(chainTail.get(init)), s(chainHead.get(ch)), KnownGraph.WW, k);
         }
+        keyStart[keys] = chainKey.size();
+        ChainOrder order = null;
+        boolean tooLarge = false;
+        try {
+            if (allPairs) tooLarge = true;
+            else order = ChainOrder.of(g, live, sessionPred, Reachability.defaultMaxCells());
+        } catch (ReachabilityEngine.TooLarge e) {
+            tooLarge = true;
+        }
+        // a cycle already (order null, not too large): pruning reports it, and no choice of versions could break it
+        if (order != null || tooLarge)
+            for (int k = 0; k < keys; k++) {
+                if (keyStart[k] == keyStart[k + 1]) continue;
+                budget.check();
+                if (order == null || !orderedPairs(k, keyStart[k], keyStart[k + 1], order)) allPairs(k, keyStart[k], keyStart[k + 1], initChainOf[k]);
+            }
         open = new boolean[first.size()];
         Arrays.fill(open, true);
         return List.of();
+    }
+
+    /**
+     * Every pair of chains of key {@code k} ({@code from} to {@code to}) is a constraint, the chain that begins with a read of
+     * the initial version ({@code init}, or -1) going first, and every reader of the initial version precedes every head's
+     * commit: what the graph already orders is not asked (the fallback when {@link ChainOrder} would not fit in memory).
+     */
+    private void allPairs(int k, int from, int to, int init) {
+        int initReaders = group(k, INIT);
+        for (int ch = from; ch < to; ch++)
+            for (int r = readersStart(initReaders); r < readersEnd(initReaders); r++) if (readers[r] != chainHead.get(ch)) g.add(s(readers[r]), c(chainHead.get(ch)), KnownGraph.RW, k);
+        for (int a = from; a < to; a++)
+            for (int b = a + 1; b < to; b++) {
+                if (a == init || b == init) addSide(a == init ? a : b, a == init ? b : a, -1);
+                else { first.add(a); second.add(b); }
+            }
+    }
+
+    /**
+     * Chains, not pairs (docs/DESIGN.md §11.4): of key {@code k}'s chains ({@code from} to {@code to}), a pair the graph already
+     * orders (the first's last commit reaches the second's first start, {@code o}) needs no constraint, and of the edges
+     * its side would add, only the anti-dependencies of a chain's readers on the chains that can follow it first in some
+     * order (on each cover chain of {@code o}, the first head the chain reaches, if no other such head reaches it); every
+     * other pair, unordered, is a constraint. Returns false (nothing added) when a head has no cover chain.
+     */
+    private boolean orderedPairs(int k, int from, int to, ChainOrder o) {
+        int m = to - from;
+        Integer[] sorted = new Integer[m];
+        for (int j = 0; j < m; j++) {
+            sorted[j] = from + j;
+            if (o.chainOf(s(chainHead.get(from + j))) == ChainOrder.NONE) return false;
+        }
+        Arrays.sort(sorted, (x, y) -> {
+            int hx = s(chainHead.get(x)), hy = s(chainHead.get(y)), cx = o.chainOf(hx), cy = o.chainOf(hy);
+            return cx != cy ? Integer.compare(cx, cy) : Integer.compare(o.position(hx), o.position(hy));
+        });
+        // per cover chain (a group): each head's position, its chain's last commit's position when on the same cover chain
+        // (else INF: tested on its own), and the largest of those so far
+        int[] chain = new int[m], a = new int[m], b = new int[m], maxB = new int[m];
+        IntVec groupStart = new IntVec(), groupCover = new IntVec();
+        for (int j = 0; j < m; j++) {
+            int ch = sorted[j], head = s(chainHead.get(ch)), tail = c(chainTail.get(ch)), cover = o.chainOf(head);
+            if (j == 0 || cover != groupCover.get(groupCover.size() - 1)) { groupStart.add(j); groupCover.add(cover); }
+            chain[j] = ch;
+            a[j] = o.position(head);
+            b[j] = o.chainOf(tail) == cover ? o.position(tail) : ChainOrder.INF;
+            maxB[j] = j == groupStart.get(groupStart.size() - 1) ? b[j] : Math.max(maxB[j - 1], b[j]);
+        }
+        int groups = groupStart.size();
+        groupStart.add(m);
+        IntVec candidates = new IntVec();
+        // readers of the initial version: before the commit of whichever chain comes first
+        int initReaders = group(k, INIT);
+        if (readersEnd(initReaders) > readersStart(initReaders)) {
+            for (int gi = 0; gi < groups; gi++) candidates.add(chain[groupStart.get(gi)]);
+            for (int y : firstInSomeOrder(candidates, o))
+                for (int r = readersStart(initReaders); r < readersEnd(initReaders); r++) if (readers[r] != chainHead.get(y)) g.add(s(readers[r]), c(chainHead.get(y)), KnownGraph.RW, k);
+        }
+        for (int x = from; x < to; x++) {
+            int tailX = c(chainTail.get(x)), headX = s(chainHead.get(x));
+            candidates.clear();
+            for (int gi = 0; gi < groups; gi++) {
+                int gs = groupStart.get(gi), ge = groupStart.get(gi + 1), cover = groupCover.get(gi);
+                int reached = lowerBound(a, gs, ge, o.firstReached(tailX, cover));
+                if (reached < ge) candidates.add(chain[reached]);
+                // before it on the cover chain: x's predecessors (their last commit reaches x's first start) and the unordered
+                int reaching = o.lastReaching(headX, cover);
+                for (int j = reached - 1; j >= gs && maxB[j] > reaching; j--) {
+                    int z = chain[j];
+                    if (z == x || z < x) continue; // (each unordered pair once, from its smaller chain)
+                    boolean unordered = b[j] == ChainOrder.INF ? !o.reaches(c(chainTail.get(z)), headX) : b[j] > reaching;
+                    if (unordered) { first.add(x); second.add(z); }
+                }
+            }
+            int rs = group(k, chainTail.get(x));
+            if (readersEnd(rs) == readersStart(rs)) continue;
+            for (int y : firstInSomeOrder(candidates, o)) {
+                // the other order needs c(tail y) -> s(head x), and s(head x) reaches c(tail y) through x's chain and y's
+                blockedFrom.add(c(chainTail.get(y)));
+                blockedTo.add(headX);
+                int d = blockedFrom.size() - 1;
+                for (int r = readersStart(rs); r < readersEnd(rs); r++) if (readers[r] != chainHead.get(y)) g.add(s(readers[r]), c(chainHead.get(y)), KnownGraph.RW, k, d);
+            }
+        }
+        return true;
+    }
+
+    /** The first index in {@code a[from .. to)} (ascending) whose value is at least {@code v}. */
+    private static int lowerBound(int[] a, int from, int to, int v) {
+        int lo = from, hi = to;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (a[mid] < v) lo = mid + 1;
+            else hi = mid;
+        }
+        return lo;
+    }
+
+    /** Of chains {@code cs}, those no other of them precedes in the graph (its last commit reaching their first start). */
+    private int[] firstInSomeOrder(IntVec cs, ChainOrder o) {
+        int[] byTopo = cs.toArray();
+        Integer[] boxed = new Integer[byTopo.length];
+        for (int i = 0; i < boxed.length; i++) boxed[i] = byTopo[i];
+        Arrays.sort(boxed, (x, y) -> Integer.compare(o.topoIndex(s(chainHead.get(x))), o.topoIndex(s(chainHead.get(y)))));
+        IntVec kept = new IntVec();
+        for (int y : boxed) {
+            boolean preceded = false;
+            for (int i = 0; i < kept.size() && !preceded; i++) preceded = o.reaches(c(chainTail.get(kept.get(i))), s(chainHead.get(y)));
+            if (!preceded) kept.add(y);
+        }
+        return kept.toArray();
     }
 
     /** The edges of "chain {@code before}'s versions precede chain {@code after}'s" join the graph, each with derivation {@code deriv}. */
