@@ -46,7 +46,14 @@ final class DifferentialHistories {
         // transactions of unknown outcome that commit after their session went on (docs/DESIGN.md §1.2): a stream of their own
         Random fifth = new Random(seed * 0x9FB21C651E98DF25L + 23);
         boolean late = shapes.lateCommits() && fifth.nextInt(3) == 0;
-        History h = SimulatedStore.run(iso, w, rnd, false, fenceEvery, late ? fifth : null);
+        // blind writes of hot keys, by sessions of which some fence far less often than the rest (docs/DESIGN.md §7.11): their
+        // transactions read from later epochs and write what later epochs write; a stream of its own
+        Random sixth = new Random(seed * 0xC2B2AE3D27D4EB4FL + 29);
+        SimulatedStore.Skew skew = shapes.blindWrites() && sixth.nextInt(3) == 0
+                ? new SimulatedStore.Skew(1 + sixth.nextInt(3), 0.2 + 0.4 * sixth.nextDouble(), 0.5 + 0.5 * sixth.nextDouble(), 1 + sixth.nextInt(2),
+                        fenceEvery * (4 + sixth.nextInt(12)), sixth)
+                : null;
+        History h = SimulatedStore.run(iso, w, rnd, false, fenceEvery, late ? fifth : null, skew);
         if (rnd.nextBoolean()) h = repointReads(h, rnd, 1 + rnd.nextInt(3), shapes.unreadRepoints() ? extra : null);
         if (shapes.coldKeys() && extra.nextBoolean()) h = coldKeys(h, extra, 1 + extra.nextInt(4));
         Random third = new Random(seed * 0xD1B54A32D192ED03L + 11);
@@ -63,6 +70,7 @@ final class DifferentialHistories {
             shaped.add("untimed");
         }
         if (late) shaped.add("late commits");
+        if (skew != null) shaped.add("blind writes");
         if (shapes.mixedNames() && fifth.nextInt(4) == 0) { h = PlantedShapes.mixedNames(h, fifth); shaped.add("mixed names"); }
         if (opts.strict()) shaped.add("strict");
         // odd seeds: the solver with reversed first phases, so that settlement keeps other solutions than the usual ones

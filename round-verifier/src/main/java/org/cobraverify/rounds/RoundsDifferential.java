@@ -84,21 +84,26 @@ public final class RoundsDifferential {
      * they existed (seeds found then still reproduce).
      */
     public record Shapes(boolean unreadRepoints, boolean coldKeys, boolean contrarySolver, boolean inserts, boolean untimed, boolean unfenced,
-                         boolean violations, boolean lateCommits, boolean mixedNames) {
-        public static final Shapes ALL = new Shapes(true, true, true, true, true, true, true, true, true);
-        public static final Shapes FIRST = new Shapes(false, false, false, false, false, false, false, false, false);
+                         boolean violations, boolean lateCommits, boolean mixedNames, boolean blindWrites) {
+        public static final Shapes ALL = new Shapes(true, true, true, true, true, true, true, true, true, true);
+        public static final Shapes FIRST = new Shapes(false, false, false, false, false, false, false, false, false, false);
         /**
          * The generator of 2026-12-05 (the first four shapes): seeds found then name the same histories with it. The later
          * shapes ({@link PlantedShapes#untimedTimes}, {@link PlantedShapes#unfencedSessions}, {@link PlantedShapes#plantedViolations})
          * draw from a stream of their own.
          */
-        public static final Shapes DECEMBER = new Shapes(true, true, true, true, false, false, false, false, false);
+        public static final Shapes DECEMBER = new Shapes(true, true, true, true, false, false, false, false, false, false);
         /**
          * The generator before late commits ({@link DifferentialHistories#generate}: transactions of unknown outcome that take
          * effect after their session went on) and mixed names ({@link PlantedShapes#mixedNames}): seeds found before them
          * name the same histories with it.
          */
-        public static final Shapes BEFORE_LATE_COMMITS = new Shapes(true, true, true, true, true, true, true, false, false);
+        public static final Shapes BEFORE_LATE_COMMITS = new Shapes(true, true, true, true, true, true, true, false, false, false);
+        /**
+         * The generator before blind writes of hot keys by sessions that fence at different paces ({@link DifferentialHistories#generate}):
+         * seeds found before them name the same histories with it.
+         */
+        public static final Shapes BEFORE_BLIND_WRITES = new Shapes(true, true, true, true, true, true, true, true, true, false);
     }
 
     /** As {@link #run(long)}, with garbage collection by {@code rules} (the careless ones: to show the comparison has teeth). */

@@ -122,12 +122,27 @@ public final class SimulatedStore {
      * history is the one the other overloads give.
      */
     public static History run(Isolation iso, Workload w, Random rnd, boolean lists, int fenceEvery, Random late) {
+        return run(iso, w, rnd, lists, fenceEvery, late, null);
+    }
+
+    /**
+     * Blind writes of hot keys by sessions that fence at different paces: {@code hotKeys} keys besides the workload's, which an
+     * operation targets with probability {@code hotShare} (a write, blind, with probability {@code hotWrites}), and sessions
+     * {@code 0 .. slowSessions - 1} fence every {@code slowFenceEvery} transactions instead: their transactions read what
+     * sessions of later epochs wrote, and write keys those write too. Every choice it adds draws from {@code rnd}, a stream
+     * of its own, so the run's other choices are the same as without it.
+     */
+    public record Skew(int hotKeys, double hotShare, double hotWrites, int slowSessions, int slowFenceEvery, Random rnd) {}
+
+    /** As {@link #run(Isolation, Workload, Random, boolean, int, Random)}, with {@code skew}'s hot keys and slow sessions (null: none). */
+    public static History run(Isolation iso, Workload w, Random rnd, boolean lists, int fenceEvery, Random late, Skew skew) {
         if (lists && fenceEvery > 0) throw new IllegalArgumentException("fences need register keys, not lists");
         if (lists && late != null) throw new IllegalArgumentException("late commits need register keys, not lists");
         List<Recorded> log = new ArrayList<>();
         List<Late> limbo = new ArrayList<>();
         List<List<Version>> versions = new ArrayList<>();
         for (int k = 0; k <= w.keys(); k++) versions.add(new ArrayList<>()); // the last: the fence key
+        if (skew != null) for (int k = 0; k < skew.hotKeys(); k++) versions.add(new ArrayList<>()); // then the hot keys
         final int fenceKey = w.keys();
         boolean[] needFence = new boolean[w.sessions()];
         int[] sinceFence = new int[w.sessions()];
@@ -177,6 +192,10 @@ public final class SimulatedStore {
                     for (int i = 0; i < ops; i++) {
                         int k = rnd.nextInt(w.keys());
                         t.program[i] = rnd.nextDouble() < w.readFraction() ? k : -(k + 1);
+                        if (skew != null && skew.hotKeys() > 0 && skew.rnd().nextDouble() < skew.hotShare()) {
+                            int hot = fenceKey + 1 + skew.rnd().nextInt(skew.hotKeys());
+                            t.program[i] = skew.rnd().nextDouble() < skew.hotWrites() ? -(hot + 1) : hot;
+                        }
                     }
                 }
                 t.snapshot = clock;
@@ -257,7 +276,10 @@ public final class SimulatedStore {
                 byte status = abort ? History.ABORTED : History.COMMITTED;
                 if (rnd.nextDouble() < w.unknownRate()) status = History.UNKNOWN;
                 if (t.fence) { if (!abort) needFence[s] = false; }
-                else if (!abort && fenceEvery > 0 && ++sinceFence[s] >= fenceEvery) { sinceFence[s] = 0; needFence[s] = true; }
+                else if (!abort && fenceEvery > 0 && ++sinceFence[s] >= (skew != null && s < skew.slowSessions() ? skew.slowFenceEvery() : fenceEvery)) {
+                    sinceFence[s] = 0;
+                    needFence[s] = true;
+                }
                 log.add(new Recorded(s, status, t.began, step, t.ops));
                 active[s] = null;
                 if (!t.fence) live--;
