@@ -274,8 +274,7 @@ final class SnapshotIsolationCheck {
      */
     private void allPairs(int k, int from, int to, int init) {
         int initReaders = group(k, INIT);
-        for (int ch = from; ch < to; ch++)
-            for (int r = readersStart(initReaders); r < readersEnd(initReaders); r++) if (readers[r] != chainHead.get(ch)) g.add(s(readers[r]), c(chainHead.get(ch)), KnownGraph.RW, k);
+        for (int ch = from; ch < to; ch++) readersBefore(initReaders, ch, k, -1);
         for (int a = from; a < to; a++)
             for (int b = a + 1; b < to; b++) {
                 if (a == init || b == init) addSide(a == init ? a : b, a == init ? b : a, -1);
@@ -292,98 +291,42 @@ final class SnapshotIsolationCheck {
      */
     private boolean orderedPairs(int k, int from, int to, ChainOrder o) {
         int m = to - from;
-        Integer[] sorted = new Integer[m];
-        for (int j = 0; j < m; j++) {
-            sorted[j] = from + j;
-            if (o.chainOf(s(chainHead.get(from + j))) == ChainOrder.NONE) return false;
-        }
-        Arrays.sort(sorted, (x, y) -> {
-            int hx = s(chainHead.get(x)), hy = s(chainHead.get(y)), cx = o.chainOf(hx), cy = o.chainOf(hy);
-            return cx != cy ? Integer.compare(cx, cy) : Integer.compare(o.position(hx), o.position(hy));
-        });
-        // per cover chain (a group): each head's position, its chain's last commit's position when on the same cover chain
-        // (else INF: tested on its own), and the largest of those so far
-        int[] chain = new int[m], a = new int[m], b = new int[m], maxB = new int[m];
-        IntVec groupStart = new IntVec(), groupCover = new IntVec();
-        for (int j = 0; j < m; j++) {
-            int ch = sorted[j], head = s(chainHead.get(ch)), tail = c(chainTail.get(ch)), cover = o.chainOf(head);
-            if (j == 0 || cover != groupCover.get(groupCover.size() - 1)) { groupStart.add(j); groupCover.add(cover); }
-            chain[j] = ch;
-            a[j] = o.position(head);
-            b[j] = o.chainOf(tail) == cover ? o.position(tail) : ChainOrder.INF;
-            maxB[j] = j == groupStart.get(groupStart.size() - 1) ? b[j] : Math.max(maxB[j - 1], b[j]);
-        }
-        int groups = groupStart.size();
-        groupStart.add(m);
-        IntVec candidates = new IntVec();
+        int[] heads = new int[m], tails = new int[m];
+        for (int j = 0; j < m; j++) { heads[j] = s(chainHead.get(from + j)); tails[j] = c(chainTail.get(from + j)); }
+        KeyChainOrder order = KeyChainOrder.of(o, heads, tails);
+        if (order == null) return false;
         // readers of the initial version: before the commit of whichever chain comes first
         int initReaders = group(k, INIT);
-        if (readersEnd(initReaders) > readersStart(initReaders)) {
-            for (int gi = 0; gi < groups; gi++) candidates.add(chain[groupStart.get(gi)]);
-            for (int y : firstInSomeOrder(candidates, o))
-                for (int r = readersStart(initReaders); r < readersEnd(initReaders); r++) if (readers[r] != chainHead.get(y)) g.add(s(readers[r]), c(chainHead.get(y)), KnownGraph.RW, k);
-        }
-        for (int x = from; x < to; x++) {
-            int tailX = c(chainTail.get(x)), headX = s(chainHead.get(x));
-            candidates.clear();
-            for (int gi = 0; gi < groups; gi++) {
-                int gs = groupStart.get(gi), ge = groupStart.get(gi + 1), cover = groupCover.get(gi);
-                int reached = lowerBound(a, gs, ge, o.firstReached(tailX, cover));
-                if (reached < ge) candidates.add(chain[reached]);
-                // before it on the cover chain: x's predecessors (their last commit reaches x's first start) and the unordered
-                int reaching = o.lastReaching(headX, cover);
-                for (int j = reached - 1; j >= gs && maxB[j] > reaching; j--) {
-                    int z = chain[j];
-                    if (z == x || z < x) continue; // (each unordered pair once, from its smaller chain)
-                    boolean unordered = b[j] == ChainOrder.INF ? !o.reaches(c(chainTail.get(z)), headX) : b[j] > reaching;
-                    if (unordered) { first.add(x); second.add(z); }
-                }
-            }
-            int rs = group(k, chainTail.get(x));
+        if (readersEnd(initReaders) > readersStart(initReaders))
+            for (int y : order.firstOfAll()) readersBefore(initReaders, from + y, k, -1);
+        IntVec unordered = new IntVec();
+        for (int x = 0; x < m; x++) {
+            unordered.clear();
+            int[] next = order.scan(x, unordered);
+            for (int i = 0; i < unordered.size(); i++) { first.add(from + x); second.add(from + unordered.get(i)); }
+            int rs = group(k, chainTail.get(from + x));
             if (readersEnd(rs) == readersStart(rs)) continue;
-            for (int y : firstInSomeOrder(candidates, o)) {
+            for (int y : next) {
                 // the other order needs c(tail y) -> s(head x), and s(head x) reaches c(tail y) through x's chain and y's
-                blockedFrom.add(c(chainTail.get(y)));
-                blockedTo.add(headX);
-                int d = blockedFrom.size() - 1;
-                for (int r = readersStart(rs); r < readersEnd(rs); r++) if (readers[r] != chainHead.get(y)) g.add(s(readers[r]), c(chainHead.get(y)), KnownGraph.RW, k, d);
+                blockedFrom.add(tails[y]);
+                blockedTo.add(heads[x]);
+                readersBefore(rs, from + y, k, blockedFrom.size() - 1);
             }
         }
         return true;
     }
 
-    /** The first index in {@code a[from .. to)} (ascending) whose value is at least {@code v}. */
-    private static int lowerBound(int[] a, int from, int to, int v) {
-        int lo = from, hi = to;
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (a[mid] < v) lo = mid + 1;
-            else hi = mid;
-        }
-        return lo;
-    }
-
-    /** Of chains {@code cs}, those no other of them precedes in the graph (its last commit reaching their first start). */
-    private int[] firstInSomeOrder(IntVec cs, ChainOrder o) {
-        int[] byTopo = cs.toArray();
-        Integer[] boxed = new Integer[byTopo.length];
-        for (int i = 0; i < boxed.length; i++) boxed[i] = byTopo[i];
-        Arrays.sort(boxed, (x, y) -> Integer.compare(o.topoIndex(s(chainHead.get(x))), o.topoIndex(s(chainHead.get(y)))));
-        IntVec kept = new IntVec();
-        for (int y : boxed) {
-            boolean preceded = false;
-            for (int i = 0; i < kept.size() && !preceded; i++) preceded = o.reaches(c(chainTail.get(kept.get(i))), s(chainHead.get(y)));
-            if (!preceded) kept.add(y);
-        }
-        return kept.toArray();
+    /** Every reader of version group {@code rs} of key {@code k} precedes the commit of chain {@code ch}'s head (but its head itself). */
+    private void readersBefore(int rs, int ch, int k, int deriv) {
+        int head = chainHead.get(ch);
+        for (int r = readersStart(rs); r < readersEnd(rs); r++) if (readers[r] != head) g.add(s(readers[r]), c(head), KnownGraph.RW, k, deriv);
     }
 
     /** The edges of "chain {@code before}'s versions precede chain {@code after}'s" join the graph, each with derivation {@code deriv}. */
     private void addSide(int before, int after, int deriv) {
-        int k = chainKey.get(before), tail = chainTail.get(before), head = chainHead.get(after);
-        g.add(c(tail), s(head), KnownGraph.WW, k, deriv);
-        int rs = group(k, tail);
-        for (int r = readersStart(rs); r < readersEnd(rs); r++) if (readers[r] != head) g.add(s(readers[r]), c(head), KnownGraph.RW, k, deriv);
+        int k = chainKey.get(before), tail = chainTail.get(before);
+        g.add(c(tail), s(chainHead.get(after)), KnownGraph.WW, k, deriv);
+        readersBefore(group(k, tail), after, k, deriv);
     }
 
     private int before(int con, boolean sideB) { return sideB ? second.get(con) : first.get(con); }

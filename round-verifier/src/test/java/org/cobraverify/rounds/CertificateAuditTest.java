@@ -26,42 +26,29 @@ class CertificateAuditTest {
     /** Write skew: T1 and T2 each read both keys' initial versions and write one. */
     private static History writeSkew() {
         HistoryBuilder b = new HistoryBuilder();
-        int x = b.key("x"), y = b.key("y");
-        b.begin("T1", b.session("s1"), History.COMMITTED, History.NO_TIME, History.NO_TIME, -1);
-        b.read(x, b.value("x0"));
-        b.read(y, b.value("y0"));
-        b.write(x, b.value("x1"));
-        b.end();
-        b.begin("T2", b.session("s2"), History.COMMITTED, History.NO_TIME, History.NO_TIME, -1);
-        b.read(x, b.value("x0"));
-        b.read(y, b.value("y0"));
-        b.write(y, b.value("y1"));
-        b.end();
-        b.begin("I", b.session("s0"), History.COMMITTED, History.NO_TIME, History.NO_TIME, -1);
-        b.write(x, b.value("x0"));
-        b.write(y, b.value("y0"));
-        b.end();
+        txn(b, "T1", "s1", "r x x0", "r y y0", "w x x1");
+        txn(b, "T2", "s2", "r x x0", "r y y0", "w y y1");
+        txn(b, "I", "s0", "w x x0", "w y y0");
         return b.build();
     }
 
     /** A fractured read: W writes x and y over I's; R reads W's x and I's y. */
     private static History fractured() {
         HistoryBuilder b = new HistoryBuilder();
-        int x = b.key("x"), y = b.key("y");
-        b.begin("I", b.session("s0"), History.COMMITTED, History.NO_TIME, History.NO_TIME, -1);
-        b.write(x, b.value("x0"));
-        b.write(y, b.value("y0"));
-        b.end();
-        b.begin("W", b.session("s0"), History.COMMITTED, History.NO_TIME, History.NO_TIME, -1);
-        b.read(x, b.value("x0"));
-        b.write(x, b.value("x1"));
-        b.write(y, b.value("y1"));
-        b.end();
-        b.begin("R", b.session("s1"), History.COMMITTED, History.NO_TIME, History.NO_TIME, -1);
-        b.read(x, b.value("x1"));
-        b.read(y, b.value("y0"));
-        b.end();
+        txn(b, "I", "s0", "w x x0", "w y y0");
+        txn(b, "W", "s0", "r x x0", "w x x1", "w y y1");
+        txn(b, "R", "s1", "r x x1", "r y y0");
         return b.build();
+    }
+
+    /** A committed transaction without times; each operation "r KEY VALUE" or "w KEY VALUE". */
+    private static void txn(HistoryBuilder b, String id, String session, String... ops) {
+        b.begin(id, b.session(session), History.COMMITTED, History.NO_TIME, History.NO_TIME, -1);
+        for (String op : ops) {
+            String[] f = op.split(" ");
+            if (f[0].equals("r")) b.read(b.key(f[1]), b.value(f[2])); else b.write(b.key(f[1]), b.value(f[2]));
+        }
+        b.end();
     }
 
     private static Certificate certificateOf(History h, IsolationLevel level) {
