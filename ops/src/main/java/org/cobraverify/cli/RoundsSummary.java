@@ -190,6 +190,10 @@ record RoundsSummary(RoundsRun run, int transactions) {
             keptBy.put(reasons.get(k), per);
         }
         m.put("roundRetainedWhy", keptBy);
+        // what held each round's collection back (below serializability: the first key not sealed, and why), or null
+        String[] heldBack = new String[n];
+        for (int i = 0; i < n; i++) heldBack[i] = run.rounds().get(i).gcNote();
+        m.put("roundHeldBack", heldBack);
         return m;
     }
 

@@ -87,7 +87,7 @@ public final class JsonReport {
     /** A violation found: the round that found it (-1: a one-shot check), and its certificate. */
     public record Found(long round, Certificate certificate) {}
 
-    /** As {@link #render}, with the figures of verification in rounds (numbers, arrays of numbers, objects of numbers or arrays of numbers, and lists of objects of numbers and strings). */
+    /** As {@link #render}, with the figures of verification in rounds (numbers, arrays of numbers or of strings, objects of numbers or arrays of numbers, and lists of objects of numbers and strings). */
     public static String renderRounds(String file, String format, Verdict v, int transactions, double millis, double parseMillis,
                                       Map<String, Object> rounds) {
         return renderRounds(file, format, v, transactions, millis, parseMillis, rounds, List.of());
@@ -105,6 +105,10 @@ public final class JsonReport {
                 if (e.getValue() instanceof long[] a) {
                     g.writeArrayFieldStart(e.getKey());
                     for (long x : a) g.writeNumber(x);
+                    g.writeEndArray();
+                } else if (e.getValue() instanceof String[] a) { // strings, null where there is none
+                    g.writeArrayFieldStart(e.getKey());
+                    for (String x : a) { if (x == null) g.writeNull(); else g.writeString(x); }
                     g.writeEndArray();
                 } else if (e.getValue() instanceof Map<?, ?> m) { // an object of numbers
                     g.writeObjectFieldStart(e.getKey());

@@ -36,10 +36,11 @@ final class CheckpointCodec {
         VerifierState.Counters n = s.counters();
         List<HeldTxn> held = new ArrayList<>(h.size());
         Map<String, Long> unknownSince = h.unknownSince(), waitingSince = h.waitingSince();
-        for (Transaction t : h.retained()) held.add(new HeldTxn(t, -1L, unknownSince.getOrDefault(t.getId(), -1L), h.acknowledged(t) || t.getStatus() == TxnStatus.UNKNOWN));
+        for (Transaction t : h.retained()) held.add(new HeldTxn(t, -1L, unknownSince.getOrDefault(t.getId(), -1L), h.acknowledged(t) || t.getStatus() == TxnStatus.UNKNOWN,
+                new ArrayList<>(h.openKeys(t.getId()))));
         for (Transaction t : h.waiting())
             held.add(new HeldTxn(t, waitingSince.getOrDefault(t.getId(), n.rounds()), unknownSince.getOrDefault(t.getId(), -1L),
-                    h.acknowledged(t) || t.getStatus() == TxnStatus.UNKNOWN));
+                    h.acknowledged(t) || t.getStatus() == TxnStatus.UNKNOWN, new ArrayList<>()));
         CollectedPast p = s.past();
         List<CarriedFact> facts = new ArrayList<>(p.carried().size());
         for (CollectedPast.Carried e : p.carried()) facts.add(new CarriedFact(e.src(), e.dst(), e.kind(), e.key()));
@@ -51,6 +52,7 @@ final class CheckpointCodec {
                 .setRounds(n.rounds()).setChecked(n.checked()).setCollected(n.collected()).setSettled(n.settled())
                 .setCollections(n.collections()).setDuplicates(n.duplicates()).setFrontierRecords(n.frontierRecords())
                 .setTaintedKeys(h.tainted().sinceCopy()).setTaintedWriters(h.tainted().writersCopy())
+                .setChosenSeals(h.chosen().sinceCopy()).setChosenSealsOverflow(h.chosen().overflowed())
                 .setTaintOverflow(h.tainted().overflowBytes() == null ? null : java.nio.ByteBuffer.wrap(h.tainted().overflowBytes()))
                 .setViolations(n.violations()).setFirstViolationRound(n.firstViolationRound()).setSetAside(n.setAside()).setUncheckedReads(n.uncheckedReads()).setUncheckedTxns(n.unchecked()).setHasBarrier(p.exists())
                 .setBarrierAfter(new ArrayList<>(p.after()))
@@ -75,7 +77,7 @@ final class CheckpointCodec {
             h.restoreMarks(e.getKey().toString(), m);
         }
         // (a marked key's writes were collected, §7.9: they stay out of the writer index)
-        for (HeldTxn x : c.held()) h.restoreHeld(x.getTxn(), x.getPendingSince(), x.getUnknownSince(), x.getAcknowledged());
+        for (HeldTxn x : c.held()) h.restoreHeld(x.getTxn(), x.getPendingSince(), x.getUnknownSince(), x.getAcknowledged(), x.getOpenKeys());
         List<String> unincluded = new ArrayList<>();
         for (CharSequence x : k.getUnincluded()) unincluded.add(x.toString());
         h.finishRestore(unincluded);
@@ -94,6 +96,9 @@ final class CheckpointCodec {
             b.get(overflow);
         }
         h.tainted().restore(taintedKeys, taintedWriters, overflow);
+        Map<String, Long> chosen = new HashMap<>();
+        for (Map.Entry<? extends CharSequence, Long> e : k.getChosenSeals().entrySet()) chosen.put(e.getKey().toString(), e.getValue());
+        h.chosen().restore(chosen, k.getChosenSealsOverflow());
         StaleReads stale = new StaleReads();
         for (StaleReadRef r : k.getStaleReads()) {
             Transaction reader = h.get(r.getReader().toString());

@@ -27,7 +27,7 @@ import org.cobraverify.schemas.TxnStatus;
  * a transaction that would break that is never held), and names no transaction that is not held; {@code partlyRead}
  * lists retained transactions with a read whose writer is not in the index (collected after the reader was checked, or a
  * stale read), so every other retained transaction's reads all resolve; {@code unknownSince}, {@code unincluded} and the
- * superseded marks only name held transactions. The size is what garbage collection leaves (bounded by the verifier's
+ * superseded marks only name held transactions, the open marks only retained ones. The size is what garbage collection leaves (bounded by the verifier's
  * {@code maxRetained}).
  */
 final class HeldTransactions {
@@ -79,6 +79,15 @@ final class HeldTransactions {
      * transactions are named (a mark goes with its transaction); at most one entry per key a retained transaction writes.
      */
     private final Map<String, Map<String, String>> supersededMarks = new HashMap<>();
+    /**
+     * Below serializability, condition 4's open writers (docs/DESIGN.md §7.11): per retained transaction, the keys it wrote
+     * whose sealed version's writer does not reach it in {@code so ∪ wr}. A later reader of such a key's sealed version that
+     * the writer may precede is left unchecked. At most one entry per key a retained transaction writes; a mark goes with its
+     * transaction, and a key's marks are renewed whenever the key is sealed again.
+     */
+    private final Map<String, Set<String>> openKeys = new HashMap<>();
+    /** The keys whose latest sealed version was sealed by an open writer ({@link ChosenSeals}). */
+    private final ChosenSeals chosen = new ChosenSeals();
 
     // ---- what the rounds read of the held transactions (views: nothing here is changed through them)
 
@@ -134,6 +143,8 @@ final class HeldTransactions {
 
     /** The tainted keys (docs/DESIGN.md §7.10). */
     TaintedKeys tainted() { return tainted; }
+
+    ChosenSeals chosen() { return chosen; }
 
     // ---- what the rounds change
 
@@ -205,6 +216,7 @@ final class HeldTransactions {
             unacknowledged.remove(id);
             unincluded.remove(id);
             supersededMarks.remove(id);
+            openKeys.remove(id);
         }
         retained.removeIf(t -> gone.contains(t.getId()));
     }
@@ -273,6 +285,29 @@ final class HeldTransactions {
         setAsideWrites.clear();
         tainted.clearAll();
         supersededMarks.clear();
+        openKeys.clear();
+        chosen.clear();
+    }
+
+    /** The keys on which retained {@code id}'s write is open ({@link #openKeys}); empty when none. */
+    Set<String> openKeys(String id) {
+        Set<String> ks = openKeys.get(id);
+        return ks == null ? Set.of() : Collections.unmodifiableSet(ks);
+    }
+
+    /** Whether any retained transaction's write is open on its key. */
+    boolean hasOpen() { return !openKeys.isEmpty(); }
+
+    /**
+     * A collection sealed {@code sealed} (keys): the open marks on them end, and {@code opened} (retained transaction to the
+     * keys among them its write is open on) are the new ones.
+     */
+    void reopen(Set<String> sealed, Map<String, Set<String>> opened) {
+        if (!openKeys.isEmpty() && !sealed.isEmpty()) {
+            openKeys.values().forEach(ks -> ks.removeAll(sealed));
+            openKeys.values().removeIf(Set::isEmpty);
+        }
+        opened.forEach((id, ks) -> { if (byId.containsKey(id)) openKeys.computeIfAbsent(id, x -> new HashSet<>()).addAll(ks); });
     }
 
     /**
@@ -372,11 +407,12 @@ final class HeldTransactions {
 
     /**
      * Restores a held transaction of a checkpoint, in admission order: retained when {@code waitingSince} is negative,
-     * waiting otherwise; {@code unknownSince} negative: not of unknown outcome. Its writes enter the index, less those of keys
-     * its superseded marks name (collected, §7.9). Call {@link #finishRestore} after the last.
+     * waiting otherwise; {@code unknownSince} negative: not of unknown outcome; {@code open}: the keys its write is open on
+     * ({@link #openKeys}). Its writes enter the index, less those of keys its superseded marks name (collected, §7.9). Call {@link #finishRestore} after the last.
      */
-    void restoreHeld(Transaction t, long waitingSinceRound, long unknownSinceRound, boolean acknowledged) {
+    void restoreHeld(Transaction t, long waitingSinceRound, long unknownSinceRound, boolean acknowledged, Collection<String> open) {
         byId.put(t.getId(), t);
+        if (!open.isEmpty()) openKeys.put(t.getId(), new HashSet<>(open));
         if (!acknowledged) unacknowledged.add(t.getId());
         Map<String, String> marked = supersededMarks.get(t.getId());
         for (TxnOp o : t.getOps())
@@ -400,7 +436,7 @@ final class HeldTransactions {
         for (Transaction t : retained) if (byId.get(t.getId()) != t || !retainedIds.contains(t.getId())) return false;
         for (Transaction t : waiting) if (byId.get(t.getId()) != t || retainedIds.contains(t.getId()) || !waitingSince.containsKey(t.getId())) return false;
         if (!retainedIds.containsAll(partlyRead) || !byId.keySet().containsAll(unknownSince.keySet()) || !byId.keySet().containsAll(unacknowledged) || !byId.keySet().containsAll(unincluded)
-                || !byId.keySet().containsAll(supersededMarks.keySet())) return false;
+                || !byId.keySet().containsAll(supersededMarks.keySet()) || !retainedIds.containsAll(openKeys.keySet())) return false;
         return tainted.invariantsHold();
     }
 
@@ -428,5 +464,8 @@ final class HeldTransactions {
         tainted.replaceWith(o.tainted);
         supersededMarks.clear();
         for (Map.Entry<String, Map<String, String>> e : o.supersededMarks.entrySet()) supersededMarks.put(e.getKey(), new HashMap<>(e.getValue()));
+        openKeys.clear();
+        for (Map.Entry<String, Set<String>> e : o.openKeys.entrySet()) openKeys.put(e.getKey(), new HashSet<>(e.getValue()));
+        chosen.replaceWith(o.chosen);
     }
 }

@@ -37,10 +37,10 @@ final class RoundCheck {
      */
     record Attempt(List<Transaction> order, Map<String, Integer> index, History h, List<StaleReads.StaleRead> stale,
                    CollectionPlanner.Plan plan, IncrementalCheck.Result r, long t1, String failure, boolean outOfMemory, PastFrontier frontier,
-                   Set<String> uncovered) {
+                   Set<String> uncovered, Map<String, String> uncoveredWhy) {
         Attempt(List<Transaction> order, Map<String, Integer> index, History h, List<StaleReads.StaleRead> stale,
                 CollectionPlanner.Plan plan, IncrementalCheck.Result r, long t1, String failure, boolean outOfMemory, PastFrontier frontier) {
-            this(order, index, h, stale, plan, r, t1, failure, outOfMemory, frontier, Set.of());
+            this(order, index, h, stale, plan, r, t1, failure, outOfMemory, frontier, Set.of(), Map.of());
         }
 
         /** Whether the check ran and accepted. */
@@ -154,7 +154,7 @@ final class RoundCheck {
         Set<String> admittedIds = new java.util.HashSet<>(admitted.size() * 2);
         for (Transaction t : admitted) admittedIds.add(t.getId());
         SealedRoundHistory s = SealedRoundHistory.build(hb, ids, order, opIds, heldReads, admittedIds, staleNow, forced, past.exists(), collected,
-                incarnation::visible, held::acknowledged);
+                incarnation::visible, held::acknowledged, held.chosen()::chosen);
         History h = s.history();
         long t1 = System.nanoTime();
         CollectionPlanner.Plan plan = gc && oldEpochMax >= 0
@@ -183,14 +183,17 @@ final class RoundCheck {
                 for (String id : past.after()) { Integer i = index.get(id); if (i != null) f.add(i); }
                 pastFences = f.stream().mapToInt(Integer::intValue).toArray();
                 // a transaction that joins without following the past (A3) would be checked against an initial state that
-                // need not precede it, and could be rejected for it: it is left unchecked before the check (§7.11)
-                Set<String> uncovered = UncheckedTransactions.uncovered(admitted, held, prepared.follows(pastFences), included, index);
+                // need not precede it, and could be rejected for it: it is left unchecked before the check (§7.11); so is a
+                // reader of a sealed version that a writer left open on the key may precede (condition 4's open writers)
+                Set<String> uncovered = new java.util.LinkedHashSet<>(UncheckedTransactions.uncovered(admitted, held, prepared.follows(pastFences), included, index));
+                Map<String, String> openWhy = rules == GarbageCollection.Rules.CARELESS_OPEN_READERS ? Map.of() : readersAfterOpen(prepared, h, order, index, included);
+                uncovered.addAll(openWhy.keySet());
                 if (!uncovered.isEmpty()) {
                     // a violation among them is still one of the whole history when it needs nothing of the past: the round
                     // without every read the past decides is checked first, and its violations are set aside as any (§7.11)
                     if (rules != GarbageCollection.Rules.CARELESS_UNCOVERED) {
                         History withoutPast = SealedRoundHistory.build(new HistoryBuilder(order.size(), ops, ids.keys(), ids.values()), ids, order, opIds,
-                                heldReads, admittedIds, staleNow, forced, true, collected, incarnation::visible, held::acknowledged, true).history();
+                                heldReads, admittedIds, staleNow, forced, true, collected, incarnation::visible, held::acknowledged, held.chosen()::chosen, true).history();
                         Verdict v = Isolation.check(withoutPast, level, check);
                         if (v.outcome() == Verdict.Outcome.REJECT) {
                             violationsWithoutPast += 1 + v.moreViolations().size();
@@ -199,7 +202,7 @@ final class RoundCheck {
                                     new IncrementalCheck.Result(v, null, null, null, v.moreViolations()), t1, null, false, frontier);
                         }
                     }
-                    return new Attempt(order, index, h, s.judgeable(), plan, null, t1, null, false, frontier, uncovered);
+                    return new Attempt(order, index, h, s.judgeable(), plan, null, t1, null, false, frontier, uncovered, openWhy);
                 }
             }
             Verdict v = Isolation.check(h, level, check);
@@ -207,9 +210,8 @@ final class RoundCheck {
                     t1, null, false, frontier);
             boolean planned = plan != null && plan.skip() == null;
             SealedPast.Result r = SealedPast.analyze(prepared, pastFences, planned ? plan.old() : null, planned ? plan.pinned() : null,
-                    planned ? plan.entries() : null, v.witness(),
-                    level == IsolationLevel.SNAPSHOT_ISOLATION ? SealedPast.Premise.SNAPSHOT : level == IsolationLevel.CAUSAL ? SealedPast.Premise.CAUSAL
-                            : SealedPast.Premise.DIRECT, planned ? waitsBefore(order, index) : null);
+                    planned ? plan.entries() : null, v.witness(), premise(), planned ? waitsBefore(order, index) : null,
+                    rules != GarbageCollection.Rules.OPEN_WRITERS_HELD);
             return new Attempt(order, index, h, s.judgeable(), plan, new IncrementalCheck.Result(v, r.gc(), r.follows(), included, List.of()), t1, null, false,
                     frontier);
         } catch (RuntimeException e) {
@@ -217,6 +219,50 @@ final class RoundCheck {
         } catch (OutOfMemoryError e) {
             return new Attempt(order, index, null, s.judgeable(), plan, null, t1, "the heap ran out", true, frontier);
         }
+    }
+
+    /** What the level's premise may draw on before a reader, for the sealed past ({@link SealedPast.Premise}). */
+    private SealedPast.Premise premise() {
+        return level == IsolationLevel.SNAPSHOT_ISOLATION ? SealedPast.Premise.SNAPSHOT
+                : level == IsolationLevel.CAUSAL ? SealedPast.Premise.CAUSAL : SealedPast.Premise.DIRECT;
+    }
+
+    /**
+     * Condition 4's open writers (docs/DESIGN.md §7.11): the included transactions of the round's history {@code h} that read a
+     * key's sealed version (its initial state here) while a retained writer left open on the key may precede them under the
+     * level's premise ({@link SealedPast.Round#readersAfterOpen}), each with why it is left unchecked: the order of that
+     * writer and the sealed version's is one the collected past does not keep.
+     */
+    private Map<String, String> readersAfterOpen(SealedPast.Round prepared, History h, List<Transaction> order, Map<String, Integer> index, boolean[] included) {
+        if (!held.hasOpen()) return Map.of();
+        org.cobraverify.history.IntVec txn = new org.cobraverify.history.IntVec(16), key = new org.cobraverify.history.IntVec(16);
+        List<String> keyText = new ArrayList<>();
+        for (Transaction t : order) {
+            Set<String> open = held.openKeys(t.getId());
+            Integer w = open.isEmpty() ? null : index.get(t.getId());
+            if (w == null) continue;
+            int[] x = ids.compiled(t);
+            List<TxnOp> ops = t.getOps();
+            Set<String> added = new java.util.HashSet<>();
+            for (int j = 0; j < ops.size(); j++) {
+                String k = ops.get(j).getKey();
+                if (!ops.get(j).getWrite() || !open.contains(k) || !added.add(k)) continue;
+                txn.add(w);
+                key.add(x[2 * j]);
+                keyText.add(k);
+            }
+        }
+        if (txn.size() == 0) return Map.of();
+        int[] by = prepared.readersAfterOpen(txn.toArray(), key.toArray(), premise());
+        Map<String, String> out = new java.util.LinkedHashMap<>();
+        for (int t = 0; t < by.length; t++) {
+            if (by[t] < 0 || !included[t]) continue;
+            String w = h.name(txn.get(by[t])), k = org.cobraverify.gc.WireText.shown(keyText.get(by[t]));
+            out.put(h.name(t), "it read " + k + "'s latest collected version, and " + w + ", which wrote " + k + " and stays, may precede it at "
+                    + level.longName() + ", while the writer of that version does not reach " + w + ": whether " + w + "'s write came before"
+                    + " that version depends on an order the collected past does not keep (docs/DESIGN.md §7.11, open writers)");
+        }
+        return out;
     }
 
     /**

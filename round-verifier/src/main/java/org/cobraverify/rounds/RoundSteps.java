@@ -363,6 +363,7 @@ final class RoundSteps {
         Collector.Outcome gone = Collector.collect(h, order, plan, r.gc(), inc, collected, past, roundNo, incarnation.number(), incarnation::visible,
                 incarnation.keepFrom(roundNo), a.frontier().chainKeys());
         for (String k : cleared) { held.tainted().clear(k); }
+        if (settings.sealed()) reopen(h, r.gc(), r.fromBarrier(), roundNo);
         int collectedNow = gone.gone().size();
         ledger.frontierRecords += r.gc().frontierAsData.length;
         held.forget(gone.gone());
@@ -381,6 +382,32 @@ final class RoundSteps {
         ledger.settled += ledger.lastSettled;
         collected.writeBehind(); // written while the next round arrives
         return collectedNow;
+    }
+
+    /**
+     * Below serializability, after collection {@code gc} of {@code h} in round {@code roundNo} (docs/DESIGN.md §7.11, open
+     * writers): a key sealed by a writer left open on it is sealed by choice; one sealed by a writer that follows the
+     * collected past ({@code follows}; null: nothing was collected before) is sealed by fact again ({@link ChosenSeals}). Then
+     * the open marks on the keys it sealed end, and its open writes are the new ones.
+     */
+    private void reopen(History h, org.cobraverify.gc.analysis.GarbageCollection gc, boolean[] follows, long roundNo) {
+        if (gc.frontierOps.length == 0) return;
+        Set<String> sealed = new java.util.HashSet<>();
+        int t = 0;
+        for (int op : gc.frontierOps) { // ascending: a cursor finds each one's transaction
+            while (h.opEnd(t) <= op) t++;
+            String k = org.cobraverify.schemas.protocol.WireNames.of(h.keyName(h.key(op)));
+            sealed.add(k);
+            if (held.openKeys(h.name(t)).contains(k)) held.chosen().choose(k, roundNo);
+            else if (follows == null || follows[t]) held.chosen().settle(k);
+        }
+        Map<String, Set<String>> opened = new java.util.HashMap<>();
+        t = 0;
+        for (int op : gc.openOps) {
+            while (h.opEnd(t) <= op) t++;
+            opened.computeIfAbsent(h.name(t), x -> new java.util.HashSet<>()).add(org.cobraverify.schemas.protocol.WireNames.of(h.keyName(h.key(op))));
+        }
+        held.reopen(sealed, opened);
     }
 
     /**
@@ -404,7 +431,7 @@ final class RoundSteps {
             if (a.uncovered().isEmpty()) return a;
             // below serializability: what joins without following the collected past is left unchecked before the check
             // (RoundCheck.attemptSealed), and the rest is built again
-            leaveUnchecked(a.uncovered(), Map.of(), roundNo, admitted, staleNow);
+            leaveUnchecked(a.uncovered(), a.uncoveredWhy(), roundNo, admitted, staleNow);
         }
     }
 

@@ -20,7 +20,8 @@ import org.cobraverify.schemas.TxnOp;
  * the sealed past. A read of a key's latest collected version (its frontier record) is a read of the initial state; a read of
  * any other collected version, and a read of the initial state of a key the past wrote, is left out of the history and judged
  * on its own ({@link StaleReads}); a retained transaction's read of a collected version that is no longer the latest was judged
- * when it was admitted, or decided for good when its key was sealed, and is left out. A read that follows its transaction's
+ * when it was admitted, or decided for good when its key was sealed, and is left out (an older sealed version of a key sealed
+ * by choice since is unordered with the latest, not superseded by it). A read that follows its transaction's
  * own write of the key is none of these: it is kept as it is, checked against that write alone.
  *
  * @param history    the round's history
@@ -41,8 +42,8 @@ record SealedRoundHistory(History history, List<StaleReads.StaleRead> judgeable,
      */
     static SealedRoundHistory build(HistoryBuilder b, RoundIds ids, List<Transaction> order, int[][] opIds, boolean[][] heldReads, Set<String> admitted,
                                     List<StaleReads.StaleRead> staleNow, Set<String> forced, boolean pastExists, CollectedWrites store,
-                                    Predicate<CollectedWrites.FrontierEntry> visible, Predicate<Transaction> acknowledged) {
-        return build(b, ids, order, opIds, heldReads, admitted, staleNow, forced, pastExists, store, visible, acknowledged, false);
+                                    Predicate<CollectedWrites.FrontierEntry> visible, Predicate<Transaction> acknowledged, Predicate<String> chosen) {
+        return build(b, ids, order, opIds, heldReads, admitted, staleNow, forced, pastExists, store, visible, acknowledged, chosen, false);
     }
 
     /**
@@ -53,7 +54,8 @@ record SealedRoundHistory(History history, List<StaleReads.StaleRead> judgeable,
      */
     static SealedRoundHistory build(HistoryBuilder b, RoundIds ids, List<Transaction> order, int[][] opIds, boolean[][] heldReads, Set<String> admitted,
                                     List<StaleReads.StaleRead> staleNow, Set<String> forced, boolean pastExists, CollectedWrites store,
-                                    Predicate<CollectedWrites.FrontierEntry> visible, Predicate<Transaction> acknowledged, boolean withoutPast) {
+                                    Predicate<CollectedWrites.FrontierEntry> visible, Predicate<Transaction> acknowledged, Predicate<String> chosen,
+                                    boolean withoutPast) {
         Map<TxnOp, StaleReads.StaleRead> staleByOp = new IdentityHashMap<>();
         for (StaleReads.StaleRead s : staleNow) staleByOp.put(s.op(), s);
         // the keys whose frontier record decides a read: reads of collected writes, and initial-state reads of admitted transactions
@@ -107,7 +109,7 @@ record SealedRoundHistory(History history, List<StaleReads.StaleRead> judgeable,
                         continue;
                     }
                     // the initial state of a key the past wrote: superseded by the key's latest collected version
-                    judge.add(new StaleReads.StaleRead(t, o, new CollectedWrites.Entry(INITIAL, last.writer(), CollectedWrites.Fate.SUPERSEDED,
+                    judge.add(new StaleReads.StaleRead(t, o, new CollectedWrites.Entry(INITIAL, last.writer(), olderThan(chosen, o),
                             last.round(), last.incarnation()), last.value()));
                     continue;
                 }
@@ -122,7 +124,7 @@ record SealedRoundHistory(History history, List<StaleReads.StaleRead> judgeable,
                                 ? new StaleReads.StaleRead(t, o, s.entry(), last.value()) : s);
                     else if (last == null || last == FrontierLog.UNKNOWABLE || last.writer() == null) { if (unknowable == null) unknowable = cannotKnow(t, o); }
                     else judge.add(new StaleReads.StaleRead(t, o, new CollectedWrites.Entry(s.entry().writer(), last.writer(),
-                                CollectedWrites.Fate.SUPERSEDED, s.entry().round(), s.entry().incarnation()), last.value()));
+                                olderThan(chosen, o), s.entry().round(), s.entry().incarnation()), last.value()));
                     continue;
                 }
                 if (isForced) { b.read(k, v); continue; } // nobody wrote it: the check says so
@@ -131,6 +133,15 @@ record SealedRoundHistory(History history, List<StaleReads.StaleRead> judgeable,
             b.end();
         }
         return new SealedRoundHistory(b.build(), judge, unknowable);
+    }
+
+    /**
+     * The fate of an older sealed version of {@code o}'s key than the latest: superseded by the latest's writer, a fact, unless
+     * the key was sealed by choice since ({@code chosen}: an open writer's version, docs/DESIGN.md §7.11), when the order of
+     * the two is one the collected past does not keep ({@code UNORDERED}: the read is not judged).
+     */
+    private static CollectedWrites.Fate olderThan(Predicate<String> chosen, TxnOp o) {
+        return chosen.test(o.getKey()) ? CollectedWrites.Fate.UNORDERED : CollectedWrites.Fate.SUPERSEDED;
     }
 
     /** Whether one of the operations before {@code j} of a transaction ({@code ops}, their ids {@code x}) writes key id {@code k}. */

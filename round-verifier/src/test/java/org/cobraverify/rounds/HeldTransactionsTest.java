@@ -67,12 +67,12 @@ class HeldTransactionsTest {
     @Test
     void aCheckpointThatNamesATransactionItDoesNotHoldBreaksTheInvariants() {
         HeldTransactions held = new HeldTransactions();
-        held.restoreHeld(txn("a", "s", 0, "w x 1"), -1, -1, true);
+        held.restoreHeld(txn("a", "s", 0, "w x 1"), -1, -1, true, java.util.List.of());
         held.finishRestore(List.of("ghost")); // an unincluded transaction the checkpoint does not hold
         assertFalse(held.invariantsHold());
         HeldTransactions fine = new HeldTransactions();
-        fine.restoreHeld(txn("a", "s", 0, "w x 1"), -1, -1, true);
-        fine.restoreHeld(txn("b", "s", 1, "r x 1", "r y 7"), 3, -1, true);
+        fine.restoreHeld(txn("a", "s", 0, "w x 1"), -1, -1, true, java.util.List.of());
+        fine.restoreHeld(txn("b", "s", 1, "r x 1", "r y 7"), 3, -1, true, java.util.List.of());
         fine.finishRestore(List.of());
         assertTrue(fine.invariantsHold());
         assertNotNull(fine.writerOf("x", "1"));

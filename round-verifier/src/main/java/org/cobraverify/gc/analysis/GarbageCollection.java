@@ -56,6 +56,11 @@ public final class GarbageCollection {
      */
     public int[] unorderedOps = new int[0];
     /**
+     * Below serializability: the final writes of staying writers left open on their keys (ascending), each unordered with
+     * its key's sealing writer in {@code so ∪ wr} (docs/DESIGN.md §7.11, condition 4's open writers).
+     */
+    public int[] openOps = new int[0];
+    /**
      * The sealed past only: why the first key its analysis could not seal was not sealed (its writers stay, with all they
      * reach), or null when every key sealed. For whoever watches the retained set grow.
      */
@@ -194,7 +199,15 @@ public final class GarbageCollection {
          * sealed past unchecked without first checking the round without the past's reads, so that a violation among them
          * goes unreported. What that check finds.
          */
-        CARELESS_UNCOVERED;
+        CARELESS_UNCOVERED,
+        /**
+         * Below serializability (docs/DESIGN.md §7.11, condition 4's open writers): seal a key past a staying writer that its
+         * sealing writer does not reach, but check the later readers of the sealed version that the writer may precede as if
+         * the sealed version came first. What leaving them unchecked prevents (a false reject).
+         */
+        CARELESS_OPEN_READERS,
+        /** Below serializability: hold back every writer of a key with a staying writer its sealing writer does not reach (for comparisons). */
+        OPEN_WRITERS_HELD;
 
         /** Whether a frontier writer may go as data while an older writer of its key stays, marked superseded. */
         public boolean marks() { return this == SOUND || this == CARELESS_MARKS; }

@@ -33,6 +33,21 @@ final class SealedKeys {
     /** Per final write op of a writer in {@code C}: not forced before its key's sealing writer (chosen by the witness). */
     final boolean[] unforced;
 
+    /**
+     * Whether a staying writer of a key that the key's sealing writer does not reach leaves the key open instead of blocking it
+     * (condition 4's open writers, docs/DESIGN.md §7.11): then its final write is in {@link #openOps}.
+     */
+    private final boolean openWriters;
+    /** The last pass's open writes: final writes of staying writers unordered with their key's sealing writer. */
+    private final IntVec openOps = new IntVec(16);
+
+    /** At the fixed point: the staying writers' final writes left open on their keys, ascending. */
+    int[] openOps() {
+        int[] out = openOps.toArray();
+        Arrays.sort(out);
+        return out;
+    }
+
     /** The level's premise ({@link SealedPast.Premise}). */
     final SealedPast.Premise premise;
     /** Per transaction, this pass: whether every included transaction before it (in {@code so ∪ wr}, transitively) is in {@code C}. */
@@ -66,8 +81,10 @@ final class SealedKeys {
     /** Per transaction: one before it in its session waits outside the round's history (null: none does). */
     private final boolean[] waitsBefore;
 
-    SealedKeys(History h, boolean[] included, SealedOrder order, int[] witness, SealedPast.Premise premise, boolean[] waitsBefore) {
+    SealedKeys(History h, boolean[] included, SealedOrder order, int[] witness, SealedPast.Premise premise, boolean[] waitsBefore,
+               boolean openWriters) {
         this.h = h;
+        this.openWriters = openWriters;
         this.waitsBefore = waitsBefore;
         this.premise = premise;
         this.afterC = new boolean[h.size()];
@@ -143,6 +160,7 @@ final class SealedKeys {
     boolean block(boolean[] inC, boolean[] followsNew, boolean[] out) {
         boolean any = false;
         pass++;
+        openOps.clear();
         for (int u = 0; u < h.size(); u++) afterC[u] = !order.behind(u);
         java.util.Arrays.fill(lastOfKey, -1);
         IntVec unchained = new IntVec(16), lasts = new IntVec(16), reachKeys = new IntVec(16), reachLasts = new IntVec(16);
@@ -170,10 +188,14 @@ final class SealedKeys {
             }
         }
         if (reachKeys.size() > 0) {
-            boolean[] reached = reachedFromLasts(reachKeys, reachLasts, inC, followsNew);
+            IntVec unreached = new IntVec(16), unreachedAt = new IntVec(16);
+            boolean[] reached = reachedFromLasts(reachKeys, reachLasts, inC, followsNew, unreached, unreachedAt);
             for (int i = 0; i < reachKeys.size(); i++) {
                 if (reached[i]) lastOfKey[reachKeys.get(i)] = reachLasts.get(i);
-                else {
+                else if (openWriters) { // condition 4's open writers: sealed all the same, each staying writer left open on the key
+                    lastOfKey[reachKeys.get(i)] = reachLasts.get(i);
+                    for (int j = 0; j < unreached.size(); j++) if (unreachedAt.get(j) == i) openOps.add(unreached.get(j));
+                } else {
                     if (firstBlock == null && pass == 1) blocked(reachKeys.get(i), "a writer of it that stays neither follows the entry fences nor follows "
                             + h.label(reachLasts.get(i)) + ", whose version would seal (unordered writes of one key)");
                     any |= block(reachKeys.get(i), inC, out);
@@ -363,10 +385,11 @@ final class SealedKeys {
 
     /**
      * For each key (parallel to {@code lasts}, its sealing writer) whose condition 4 holds if its sealing writer reaches its
-     * staying writers: whether it does, for every staying writer that neither follows an entry fence nor chains to it. One
-     * forward pass over the order with a bit per key.
+     * staying writers: whether it does, for every staying writer that neither follows an entry fence nor chains to it; the
+     * final writes of the staying writers it does not reach into {@code unreached}, each with its key's place in {@code keys}
+     * in {@code unreachedAt}. One forward pass over the order with a bit per key.
      */
-    private boolean[] reachedFromLasts(IntVec keys, IntVec lasts, boolean[] inC, boolean[] followsNew) {
+    private boolean[] reachedFromLasts(IntVec keys, IntVec lasts, boolean[] inC, boolean[] followsNew, IntVec unreached, IntVec unreachedAt) {
         boolean[] ok = new boolean[keys.size()];
         Arrays.fill(ok, true);
         for (int from0 = 0; from0 < keys.size(); from0 += SealedPast.REACH_BATCH) {
@@ -374,10 +397,14 @@ final class SealedKeys {
             long[] mask = order.reached(lasts, from0, to0, words);
             for (int i = from0; i < to0; i++) {
                 int k = keys.get(i), b = i - from0, last = lasts.get(i);
-                for (int j = from[k]; j < from[k + 1] && ok[i]; j++) {
+                for (int j = from[k]; j < from[k + 1]; j++) {
                     int op = ops[j], t = txnOf[op];
                     if (h.kind(op) != History.WRITE || inC[t] || followsNew[t]) continue;
-                    if (anchorOf(op, k, inC) != last && (mask[t * words + b / 64] & (1L << (b % 64))) == 0) ok[i] = false;
+                    if (anchorOf(op, k, inC) != last && (mask[t * words + b / 64] & (1L << (b % 64))) == 0) {
+                        ok[i] = false;
+                        unreached.add(op);
+                        unreachedAt.add(i);
+                    }
                 }
             }
         }

@@ -103,6 +103,20 @@ final class SealedOrder {
         return seen;
     }
 
+    /** What reaches {@code to}, {@code to} included. */
+    boolean[] backwardFrom(int to) {
+        boolean[] seen = new boolean[n];
+        int[] stack = new int[n];
+        int sp = 0;
+        seen[to] = true;
+        stack[sp++] = to;
+        while (sp > 0) {
+            int u = stack[--sp];
+            for (int e = inStart[u]; e < inStart[u + 1]; e++) if (!seen[from[e]]) { seen[from[e]] = true; stack[sp++] = from[e]; }
+        }
+        return seen;
+    }
+
     /** Per transaction: whether it reaches every one of {@code targets} (in reverse topological order, a bit per target). */
     boolean[] reachingAll(int[] targets) {
         int words = Math.max(1, (targets.length + 63) / 64);

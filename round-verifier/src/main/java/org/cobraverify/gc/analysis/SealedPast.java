@@ -100,6 +100,40 @@ public final class SealedPast {
          * what {@link #analyze} answers as {@link Result#follows}, asked before the check.
          */
         public boolean[] follows(int[] pastFences) { return order.forwardFrom(pastFences); }
+
+        /**
+         * Condition 4's open writers, in a later round (docs/DESIGN.md §7.11): {@code openTxn[i]} is a writer left open on
+         * key {@code openKey[i]} (a transaction and a key id of this history). Returns, per transaction, the first {@code i}
+         * whose writer the level's premise may put before that transaction's read of the key's initial state (the sealed
+         * version), or -1: under {@link Premise#DIRECT} and {@link Premise#CAUSAL}, a writer that reaches the reader in
+         * {@code so ∪ wr} (every premise there is drawn from the reader's causal past); under {@link Premise#SNAPSHOT}, any
+         * writer the reader does not reach (only that keeps the writer out of the reader's snapshot in every commit order).
+         * Only external reads count: a read after the transaction's own write of the key is checked against that write.
+         */
+        public int[] readersAfterOpen(int[] openTxn, int[] openKey, Premise premise) {
+            int n = h.size();
+            int[] out = new int[n];
+            Arrays.fill(out, -1);
+            for (int i = 0; i < openTxn.length; i++) {
+                int w = openTxn[i], k = openKey[i];
+                boolean[] reach = premise == Premise.SNAPSHOT ? order.backwardFrom(w) : order.forwardFrom(new int[] {w});
+                for (int t = 0; t < n; t++) {
+                    if (out[t] >= 0 || t == w || (premise == Premise.SNAPSHOT) == reach[t] || !readsInitial(t, k)) continue;
+                    out[t] = i;
+                }
+            }
+            return out;
+        }
+
+        /** Whether {@code t} reads key {@code k}'s initial state before writing the key. */
+        private boolean readsInitial(int t, int k) {
+            for (int op = h.opStart(t); op < h.opEnd(t); op++) {
+                if (h.key(op) != k) continue;
+                if (h.kind(op) == History.WRITE) return false;
+                if (h.kind(op) == History.READ && h.value(op) == History.NIL) return true;
+            }
+            return false;
+        }
     }
 
     /** {@code h}, prepared for {@link Round#follows} and {@link #analyze}. */
@@ -112,7 +146,7 @@ public final class SealedPast {
      */
     public static Result analyze(History h, boolean[] included, int[] pastFences, boolean[] old, boolean[] pinned, int[] entries, int[] witness,
                                  Premise premise) {
-        return analyze(h, included, new SealedOrder(h, included), pastFences, old, pinned, entries, witness, premise, null);
+        return analyze(h, included, new SealedOrder(h, included), pastFences, old, pinned, entries, witness, premise, null, false);
     }
 
     /**
@@ -122,11 +156,23 @@ public final class SealedPast {
      */
     public static Result analyze(Round round, int[] pastFences, boolean[] old, boolean[] pinned, int[] entries, int[] witness, Premise premise,
                                  boolean[] waitsBefore) {
-        return analyze(round.h, round.included, round.order, pastFences, old, pinned, entries, witness, premise, waitsBefore);
+        return analyze(round, pastFences, old, pinned, entries, witness, premise, waitsBefore, false);
+    }
+
+    /**
+     * As above; {@code openWriters}: a staying writer of a key that the key's sealing writer does not reach leaves the key
+     * <em>open</em> (condition 4's open writers, docs/DESIGN.md §7.11) instead of holding back every writer of it: the key
+     * seals all the same, and the open writes are the collection's {@link GarbageCollection#openOps}. Sound only for a caller
+     * that leaves unchecked, in every later round, each reader of the sealed version an open writer of the key may precede
+     * ({@link Round#readersAfterOpen}).
+     */
+    public static Result analyze(Round round, int[] pastFences, boolean[] old, boolean[] pinned, int[] entries, int[] witness, Premise premise,
+                                 boolean[] waitsBefore, boolean openWriters) {
+        return analyze(round.h, round.included, round.order, pastFences, old, pinned, entries, witness, premise, waitsBefore, openWriters);
     }
 
     private static Result analyze(History h, boolean[] included, SealedOrder o, int[] pastFences, boolean[] old, boolean[] pinned, int[] entries,
-                                  int[] witness, Premise premise, boolean[] waitsBefore) {
+                                  int[] witness, Premise premise, boolean[] waitsBefore, boolean openWriters) {
         boolean[] follows = pastFences == null ? null : o.forwardFrom(pastFences);
         if (old == null) return new Result(follows, null);
         int n = h.size();
@@ -150,7 +196,7 @@ public final class SealedPast {
             cand[t] = true;
         }
         boolean[] followsNew = o.forwardFrom(entries);
-        SealedKeys keys = new SealedKeys(h, included, o, witness, premise, waitsBefore);
+        SealedKeys keys = new SealedKeys(h, included, o, witness, premise, waitsBefore, openWriters);
         boolean[] out = new boolean[n]; // writers of keys whose version cannot be sealed, kept with all they reach
         boolean[] inC = new boolean[n];
         int passes = 0;
@@ -173,6 +219,7 @@ public final class SealedPast {
         int[] frontier = keys.seal(inC, supersededBy, unordered);
         GarbageCollection gc = GarbageCollection.sealed(collect, supersededBy, superseded, oldNow, frontier, unordered.toArray(), kept);
         gc.heldBack = keys.firstBlock();
+        gc.openOps = keys.openOps();
         return new Result(follows, gc);
     }
 
