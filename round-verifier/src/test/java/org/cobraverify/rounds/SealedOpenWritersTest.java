@@ -49,4 +49,20 @@ class SealedOpenWritersTest {
             return HistoryRounds.run(h, 400, SimulatedStore.FENCE_KEY, v, null);
         }
     }
+
+    /**
+     * What leaving an open writer's readers unchecked prevents: seeds of the blind-write campaign on which checking them as
+     * if the sealed version came first ({@link GarbageCollection.Rules#CARELESS_OPEN_READERS}) disagrees with one-shot
+     * checking (seed 9600004 at snapshot isolation: an invalid certificate; 9600006 at causal: a read-your-writes violation
+     * one-shot checking does not find), while the sound rules agree.
+     */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(value = IsolationLevel.class, names = {"CAUSAL", "SNAPSHOT_ISOLATION"})
+    void checkingAnOpenWritersReadersIsAFalseReject(IsolationLevel level) {
+        long seed = level == IsolationLevel.CAUSAL ? 9_600_006 : 9_600_004;
+        RoundsDifferential.Result sound = RoundsDifferential.run(seed, GarbageCollection.Rules.SOUND, RoundsDifferential.Shapes.ALL, level);
+        RoundsDifferential.Result careless = RoundsDifferential.run(seed, GarbageCollection.Rules.CARELESS_OPEN_READERS, RoundsDifferential.Shapes.ALL, level);
+        assertNull(sound.problem(), "seed " + seed + ": " + sound.problem());
+        assertNotNull(careless.problem(), "seed " + seed + ": the careless rule must disagree");
+    }
 }
