@@ -105,9 +105,10 @@ public final class SealedPast {
          * Condition 4's open writers, in a later round (docs/DESIGN.md §7.11): {@code openTxn[i]} is a writer left open on
          * key {@code openKey[i]} (a transaction and a key id of this history). Returns, per transaction, the first {@code i}
          * whose writer the level's premise may put before that transaction's read of the key's initial state (the sealed
-         * version), or -1: under {@link Premise#DIRECT} and {@link Premise#CAUSAL}, a writer that reaches the reader in
-         * {@code so ∪ wr} (every premise there is drawn from the reader's causal past); under {@link Premise#SNAPSHOT}, any
-         * writer the reader does not reach (only that keeps the writer out of the reader's snapshot in every commit order).
+         * version), or -1: under {@link Premise#DIRECT}, a writer before the reader in its session or one the reader read
+         * from (the premise writers of read committed and read atomic); under {@link Premise#CAUSAL}, a writer that reaches
+         * the reader in {@code so ∪ wr}; under {@link Premise#SNAPSHOT}, any writer the reader does not reach (only that
+         * keeps the writer out of the reader's snapshot in every commit order).
          * Only external reads count: a read after the transaction's own write of the key is checked against that write.
          */
         public int[] readersAfterOpen(int[] openTxn, int[] openKey, Premise premise) {
@@ -116,13 +117,21 @@ public final class SealedPast {
             Arrays.fill(out, -1);
             for (int i = 0; i < openTxn.length; i++) {
                 int w = openTxn[i], k = openKey[i];
-                boolean[] reach = premise == Premise.SNAPSHOT ? order.backwardFrom(w) : order.forwardFrom(new int[] {w});
+                boolean[] reach = premise == Premise.SNAPSHOT ? order.backwardFrom(w) : premise == Premise.CAUSAL ? order.forwardFrom(new int[] {w}) : null;
                 for (int t = 0; t < n; t++) {
-                    if (out[t] >= 0 || t == w || (premise == Premise.SNAPSHOT) == reach[t] || !readsInitial(t, k)) continue;
-                    out[t] = i;
+                    if (out[t] >= 0 || t == w || !readsInitial(t, k)) continue;
+                    boolean may = premise == Premise.SNAPSHOT ? !reach[t] : premise == Premise.CAUSAL ? reach[t] : directlyAfter(w, t);
+                    if (may) out[t] = i;
                 }
             }
             return out;
+        }
+
+        /** Whether {@code w} is before {@code t} in its session, or {@code t} read a version {@code w} wrote. */
+        private boolean directlyAfter(int w, int t) {
+            if (h.session(w) == h.session(t) && w < t) return true;
+            for (int e = order.inStart[t]; e < order.inStart[t + 1]; e++) if (order.from[e] == w) return true;
+            return false;
         }
 
         /** Whether {@code t} reads key {@code k}'s initial state before writing the key. */
