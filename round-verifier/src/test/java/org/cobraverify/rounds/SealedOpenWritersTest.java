@@ -65,4 +65,39 @@ class SealedOpenWritersTest {
         assertNull(sound.problem(), "seed " + seed + ": " + sound.problem());
         assertNotNull(careless.problem(), "seed " + seed + ": the careless rule must disagree");
     }
+
+    /**
+     * Open marks and keys sealed by choice are state (docs/DESIGN.md §7.11, §8.2): a verifier restored from a checkpoint that
+     * holds open writers (through the wire encoding, with the same collected-write store) decides every later round as the
+     * one that never stopped.
+     */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(value = IsolationLevel.class, names = {"READ_COMMITTED", "CAUSAL", "SNAPSHOT_ISOLATION"})
+    void aRestoredVerifierKeepsItsOpenWriters(IsolationLevel level) {
+        History h = SimulatedStore.run(SimulatedStore.Isolation.SERIAL, new SimulatedStore.Workload(8, 600, 2_000, 6, 0.5, 0, 0), new Random(SEED), false, 10,
+                null, new SimulatedStore.Skew(40, 0.3, 0.8, 3, 60, new Random(SEED + 1)));
+        RoundSettings s = RoundSettings.defaults().withLevel(level);
+        java.util.List<String> straight = new java.util.ArrayList<>();
+        try (IncrementalVerifier v = new IncrementalVerifier(s, new InMemoryCollectedWrites())) {
+            HistoryRounds.run(h, 300, SimulatedStore.FENCE_KEY, v, r -> straight.add(CheckpointTest.summary(r)));
+        }
+        int withOpen = 0;
+        for (int k = 2; k + 1 < straight.size(); k += 3) {
+            final int at = k;
+            InMemoryCollectedWrites disk = new InMemoryCollectedWrites();
+            java.util.List<org.cobraverify.schemas.VerifierCheckpoint> records = new java.util.ArrayList<>();
+            IncrementalVerifier first = new IncrementalVerifier(s, disk);
+            int[] seen = {0};
+            HistoryRounds.run(h, 300, SimulatedStore.FENCE_KEY, first, r -> {
+                if (seen[0]++ == at) records.addAll(CheckpointTest.wireRoundTrip(first.checkpoint(), at));
+            });
+            if (records.stream().flatMap(c -> c.getHeld().stream()).anyMatch(x -> !x.getOpenKeys().isEmpty())) withOpen++;
+            IncrementalVerifier second = new IncrementalVerifier(s, disk);
+            second.restore(CheckpointTest.fromRecords(records), 1);
+            java.util.List<String> resumed = new java.util.ArrayList<>();
+            HistoryRounds.run(h, 300, SimulatedStore.FENCE_KEY, second, r -> resumed.add(CheckpointTest.summary(r)), at + 1);
+            assertEquals(straight.subList(at + 1, straight.size()), resumed, level + ", checkpoint after round " + at + " of " + straight.size());
+        }
+        assertTrue(withOpen > 0, "a checkpoint with open writers in it");
+    }
 }
